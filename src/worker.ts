@@ -1,0 +1,14 @@
+import { DurableObject } from "cloudflare:workers";
+
+export class Session extends DurableObject {
+  async ping(): Promise<number> {
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS t(x)");
+    this.ctx.storage.sql.exec("INSERT INTO t VALUES (1)");
+    return this.ctx.storage.sql.exec("SELECT count(*) AS n FROM t").one().n as number;
+  }
+}
+export default {
+  fetch() {
+    return new Response("ok");
+  }
+} satisfies ExportedHandler;

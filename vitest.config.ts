@@ -1,0 +1,30 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ROOST_DEV: "1" } }
+          })
+        ],
+        test: {
+          name: "workers",
+          include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"]
+        }
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/node/**/*.test.ts"],
+          fileParallelism: false,
+          passWithNoTests: true
+        }
+      }
+    ]
+  }
+});
