@@ -4,7 +4,8 @@ export class Session extends DurableObject {
   async ping(): Promise<number> {
     this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS t(x)");
     this.ctx.storage.sql.exec("INSERT INTO t VALUES (1)");
-    return this.ctx.storage.sql.exec("SELECT count(*) AS n FROM t").one().n as number;
+    return this.ctx.storage.sql.exec("SELECT count(*) AS n FROM t").one()
+      .n as number;
   }
 }
 export default {

@@ -1,0 +1,75 @@
+/** @module The one error type of Roost and the one table mapping its codes to HTTP statuses. */
+
+/** Every error code Roost returns, with its HTTP status. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_name: 400,
+  unknown_state_key: 400,
+  invalid_state_value: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  index_out_of_range: 404,
+  method_not_allowed: 405,
+  episode_not_running: 409,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_mismatch: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+/** The wire shape of an error: `{ error: ErrorBody }`. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+/**
+ * The only error that crosses module boundaries. Its `code` decides the HTTP
+ * status; its message says what went wrong and, where it can, what to do.
+ *
+ * @example
+ * throw new RoostError("not_found", "No results under search/papers.");
+ */
+export class RoostError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown
+  ) {
+    super(message);
+    this.name = "RoostError";
+  }
+
+  get status(): ErrorStatus {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === "string" && Object.hasOwn(ERROR_STATUS, code);
+
+/** Rebuilds a RoostError from a body that crossed RPC (thrown errors lose their fields there). */
+export const fromErrorBody = (body: ErrorBody): RoostError =>
+  new RoostError(body.code, body.message, body.details);
+
+/** Any thrown value as an ErrorBody; unknown errors become `internal` without leaking their text. */
+export const toErrorBody = (error: unknown): ErrorBody =>
+  error instanceof RoostError
+    ? error.toBody()
+    : { code: "internal", message: "Internal error." };

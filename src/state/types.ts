@@ -1,0 +1,68 @@
+/** @module Types of typed state (Haystack's State) and its storage backends. */
+
+import type { z } from "zod";
+import type { JsonValue } from "../json";
+import type { Message } from "../messages/schema";
+
+/** How an incoming value merges with the current one. */
+export type Handler<T = unknown> = (
+  current: T | undefined,
+  incoming: unknown
+) => T;
+
+/** One key of a state schema. */
+export interface StateField<S extends z.ZodType = z.ZodType> {
+  type: S;
+  /** Defaults to `mergeLists` for array types and `replaceValues` for the rest. */
+  handler?: Handler<z.output<S>>;
+}
+
+export type StateShape = Record<string, StateField>;
+
+/** The values of a state shape, plus the transcript under `messages`. */
+export type StateValues<Shape extends StateShape> = {
+  [K in keyof Shape]: z.output<Shape[K]["type"]>;
+} & { messages: Message[] };
+
+/** Where state values live. Values in and out are JSON; the State class copies. */
+export interface StateBackend {
+  get(key: string): JsonValue | undefined;
+  set(key: string, value: JsonValue): void;
+  has(key: string): boolean;
+  keys(): string[];
+}
+
+/** The append-only transcript behind the virtual `messages` key. */
+export interface TranscriptBackend {
+  append(messages: Message[]): void;
+  count(): number;
+  list(offset: number, limit: number): Message[];
+}
+
+export interface SetOptions<T = unknown> {
+  /** Overrides the key's handler for this one call. */
+  handler?: Handler<T>;
+}
+
+/**
+ * Typed state as tools and sessions see it. `get` returns copies; `set`
+ * merges through the key's handler, validates the merged value with the
+ * key's zod type and stores it — or throws a RoostError and changes nothing.
+ */
+export interface StateAccess<Shape extends StateShape = StateShape> {
+  get<K extends keyof StateValues<Shape> & string>(
+    key: K
+  ): StateValues<Shape>[K] | undefined;
+  get<K extends keyof StateValues<Shape> & string>(
+    key: K,
+    fallback: StateValues<Shape>[K]
+  ): StateValues<Shape>[K];
+  set<K extends keyof StateValues<Shape> & string>(
+    key: K,
+    value: unknown,
+    options?: SetOptions<StateValues<Shape>[K]>
+  ): StateValues<Shape>[K];
+  has(key: string): boolean;
+  /** Every key but `messages`, as JSON. */
+  toJSON(): Record<string, JsonValue>;
+}

@@ -1,0 +1,147 @@
+/** @module Types of the environment store (Elysia's store of tool results) and its backends. */
+
+import type { JsonObject, JsonValue } from "../json";
+
+/** One entry under `[tool][name]`: objects that share one metadata. */
+export interface Entry {
+  objects: JsonObject[];
+  metadata: JsonObject;
+}
+
+/** The whole store as JSON: `{ [tool]: { [name]: Entry[] } }`. */
+export type StoreJson = Record<string, Record<string, Entry[]>>;
+
+/** A `[tool][name]` key with its counts (kept, never counted by a scan). */
+export interface KeyInfo {
+  tool: string;
+  name: string;
+  entries: number;
+  objects: number;
+}
+
+/** An entry with where it lives, as `recent()` and paging return it. */
+export interface LocatedEntry extends Entry {
+  tool: string;
+  name: string;
+  /** Position in its key's list, 0-based. */
+  index: number;
+}
+
+/** Options of `add` / `addObjects`. */
+export interface AddOptions {
+  /** Store deep-equal objects again instead of `[repeat]` markers. */
+  includeDuplicates?: boolean;
+}
+
+/** A page of the store, in key order then entry order. */
+export interface StorePage {
+  store: StoreJson;
+  nextCursor?: string;
+}
+
+/**
+ * The environment store seen by tools, the session and the routes. Every
+ * method is synchronous (like `sql.exec`); values going in and out are copies.
+ */
+export interface EnvironmentStore {
+  /** Appends a Result's objects and metadata under `[tool][result.name]`; returns the stored entry. */
+  add(tool: string, result: ResultLike, options?: AddOptions): LocatedEntry;
+  /** Appends objects under `[tool][name]` without a Result. */
+  addObjects(
+    tool: string,
+    name: string,
+    objects: JsonObject[],
+    metadata?: JsonObject,
+    options?: AddOptions
+  ): LocatedEntry;
+  /** Without index the whole list becomes one entry; with index only that entry (negative counts from the end). */
+  replace(
+    tool: string,
+    name: string,
+    objects: JsonObject[],
+    metadata?: JsonObject,
+    index?: number
+  ): LocatedEntry;
+  find(tool: string, name: string): Entry[];
+  find(tool: string, name: string, index: number): Entry;
+  /** Removes one entry, or every entry (the key stays, with an empty list). */
+  remove(tool: string, name: string, index?: number): void;
+  has(tool: string, name: string): boolean;
+  isEmpty(): boolean;
+  keys(): KeyInfo[];
+  /** Entries in key order, a page at a time; `limit` counts entries. */
+  page(options?: { cursor?: string; limit?: number }): StorePage;
+  /** Entries newest first across all keys. */
+  recent(limit: number): LocatedEntry[];
+  /** The visible store as compact JSON for a model, newest first, capped at `maxBytes` with a note. */
+  llmView(options?: { maxBytes?: number }): string;
+  /** The whole store. Meant for small sessions and tests; routes page instead. */
+  toJSON(): StoreJson;
+}
+
+/** What `add` needs of a Result. */
+export interface ResultLike {
+  name: string;
+  objects: JsonObject[];
+  metadata?: JsonObject;
+}
+
+/** A stored object's de-duplication fingerprint: `hash` indexes, `canonical` confirms. */
+export interface ObjectFingerprint {
+  hash: string;
+  canonical: string;
+}
+
+/**
+ * The storage primitives the store's semantics are written on once. A backend
+ * knows nothing of `_REF_ID`s, `[repeat]` or negative indexes; positions it
+ * receives are already checked to be in range.
+ */
+export interface StoreBackend {
+  /** Keys in creation order. */
+  keys(): KeyInfo[];
+  keyInfo(tool: string, name: string): KeyInfo | undefined;
+  createKey(tool: string, name: string): void;
+  /** Bumps and returns the key's entry counter (1, 2, …); never goes back, even after removals. */
+  nextEntryNumber(tool: string, name: string): number;
+  entries(tool: string, name: string, offset: number, limit: number): Entry[];
+  entry(tool: string, name: string, position: number): Entry;
+  /** `fingerprints[i]` belongs to `entry.objects[i]`; `null` for objects not to index (repeat markers). */
+  append(
+    tool: string,
+    name: string,
+    entry: Entry,
+    fingerprints: (ObjectFingerprint | null)[]
+  ): number;
+  set(
+    tool: string,
+    name: string,
+    position: number,
+    entry: Entry,
+    fingerprints: (ObjectFingerprint | null)[]
+  ): void;
+  removeAt(tool: string, name: string, position: number): void;
+  /** Empties the key's list; the key stays. */
+  clear(tool: string, name: string): void;
+  /** `_REF_ID` of a stored object under this key with the same fingerprint, if any. */
+  findRepeat(
+    tool: string,
+    name: string,
+    fingerprint: ObjectFingerprint
+  ): string | undefined;
+  totalObjects(): number;
+  /** Entries newest first across all keys (by time of last write). */
+  recent(limit: number): LocatedEntry[];
+}
+
+/**
+ * A per-session key/value store that never reaches the model or a client.
+ * Values must be JSON (they are persisted as JSON); reads return copies.
+ */
+export interface HiddenStore {
+  get<T extends JsonValue = JsonValue>(key: string): T | undefined;
+  set(key: string, value: JsonValue): void;
+  has(key: string): boolean;
+  delete(key: string): boolean;
+  keys(): string[];
+}

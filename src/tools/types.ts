@@ -1,0 +1,85 @@
+/** @module Types of tools: definitions, the context a tool runs with, and what a call yields. */
+
+import type { JsonValue } from "../json";
+import type { Message, ToolMessage } from "../messages/schema";
+import type { StateAccess, StateShape } from "../state/types";
+import type { Result, Update } from "../store/result";
+import type {
+  EnvironmentStore,
+  HiddenStore,
+  LocatedEntry
+} from "../store/types";
+
+/** A narrow view of the session's own SQLite, for tables an environment declares. */
+export interface SqlExec {
+  exec<Row extends Record<string, unknown> = Record<string, unknown>>(
+    query: string,
+    ...params: unknown[]
+  ): Row[];
+}
+
+/** How a tool (or the environment's evaluate) ends the episode or scores it. */
+export interface EpisodeControl {
+  /** Ends the episode; `reward`, if given, is added to the step's reward. */
+  end(options?: { reward?: number }): void;
+  addReward(amount: number): void;
+  /** Ends the episode as truncated (out of budget rather than finished). */
+  truncate(): void;
+}
+
+/** What a tool's `run` receives besides its arguments. */
+export interface ToolContext<
+  Shape extends StateShape = StateShape,
+  Task = unknown
+> {
+  environment: EnvironmentStore;
+  hidden: HiddenStore;
+  state: StateAccess<Shape>;
+  task: Task;
+  /** Aborted when the call times out: pass it to fetch and stop waiting. */
+  signal: AbortSignal;
+  /** Streams an update (status, text, warning, self-healing error). */
+  emit(update: Update): void;
+  episode: EpisodeControl;
+  /** Present inside a session; absent in the pure core. */
+  sql?: SqlExec;
+  call: { id: string; tool: string };
+}
+
+/** What `run` may be: a plain (async) function, or an async generator yielding Results and updates. */
+export type ToolRun<Args, Shape extends StateShape, Task> = (
+  args: Args,
+  ctx: ToolContext<Shape, Task>
+) =>
+  | unknown
+  | Promise<unknown>
+  | AsyncGenerator<Result | Update, unknown, void>
+  | Generator<Result | Update, unknown, void>;
+
+export interface OutputToState {
+  /** Field of the tool's object result; omitted means the whole result. */
+  source?: string;
+  handler?: (current: unknown, incoming: unknown) => unknown;
+}
+
+/** Hooks the executor calls as a call makes progress, so a session can stream it. */
+export interface ExecutionHooks {
+  onStart?(call: { id: string; tool: string }): void;
+  onResult?(
+    call: { id: string; tool: string },
+    result: Result,
+    stored: LocatedEntry
+  ): void;
+  onUpdate?(call: { id: string; tool: string }, update: Update): void;
+  onFinish?(call: { id: string; tool: string }, message: ToolMessage): void;
+}
+
+/** One finished call: the tool message the model reads, and what it yielded. */
+export interface CallOutcome {
+  message: ToolMessage & { is_error: boolean };
+  results: LocatedEntry[];
+  /** The raw return value (before stringification), for outputsToState and callers. */
+  value?: JsonValue;
+}
+
+export type { Message };
