@@ -4,11 +4,14 @@ import type { z } from "zod";
 import type { JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 
-/** How an incoming value merges with the current one. */
-export type Handler<T = unknown> = (
-  current: T | undefined,
-  incoming: unknown
-) => T;
+/**
+ * How an incoming value merges with the current one. Declared through a
+ * method so its parameters are bivariant: a handler written for one key's
+ * type (say `number[]`) still fits where keys are not known (`StateShape`).
+ */
+export type Handler<T = unknown> = {
+  bivarianceHack(current: T | undefined, incoming: unknown): T;
+}["bivarianceHack"];
 
 /** One key of a state schema. */
 export interface StateField<S extends z.ZodType = z.ZodType> {

@@ -104,6 +104,14 @@ export interface StoreBackend {
   createKey(tool: string, name: string): void;
   /** Bumps and returns the key's entry counter (1, 2, …); never goes back, even after removals. */
   nextEntryNumber(tool: string, name: string): number;
+  /**
+   * The counter's current value (0 before the first entry), without bumping
+   * it. Counters live apart from keys: a counter may exist for a key that
+   * does not (a step that streamed ids and then aborted).
+   */
+  entryCounter(tool: string, name: string): number;
+  /** Raises the counter to `value`; a lower value is ignored (counters never go back). */
+  setEntryCounter(tool: string, name: string, value: number): void;
   entries(tool: string, name: string, offset: number, limit: number): Entry[];
   entry(tool: string, name: string, position: number): Entry;
   /** `fingerprints[i]` belongs to `entry.objects[i]`; `null` for objects not to index (repeat markers). */
@@ -123,11 +131,17 @@ export interface StoreBackend {
   removeAt(tool: string, name: string, position: number): void;
   /** Empties the key's list; the key stays. */
   clear(tool: string, name: string): void;
-  /** `_REF_ID` of a stored object under this key with the same fingerprint, if any. */
+  /**
+   * `_REF_ID` of a stored object under this key with the same fingerprint,
+   * if any: the first in the order objects were indexed for which `skip`
+   * (called once per match, in that order) is not true. An overlay skips
+   * objects whose entry it removed but the base still holds.
+   */
   findRepeat(
     tool: string,
     name: string,
-    fingerprint: ObjectFingerprint
+    fingerprint: ObjectFingerprint,
+    skip?: (refId: string) => boolean
   ): string | undefined;
   totalObjects(): number;
   /** Entries newest first across all keys (by time of last write). */

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { counter } from "../../examples/counter/index";
+import { toolCalls } from "../messages/build";
+import { createLocalSession } from "./local-session";
+
+// Aviary's CounterEnv, ported: reset gives the observation and two tools;
+// ten incr calls give reward 1 and done.
+describe("counter environment (Aviary)", () => {
+  it("lists incr and decr for the model", () => {
+    expect(counter.toolSchemas.map((t) => t.function.name)).toEqual([
+      "incr",
+      "decr"
+    ]);
+    expect(counter.toolSchemas[0]).toEqual({
+      type: "function",
+      function: {
+        name: "incr",
+        description: "Increment the counter.",
+        parameters: { type: "object", properties: {}, required: [] }
+      }
+    });
+  });
+
+  it("reaches reward 1 and done after ten incr steps", async () => {
+    const s = createLocalSession(counter);
+    const { observations } = await s.reset();
+    expect(observations).toEqual([
+      { role: "user", content: "Count to 10. counter=0" }
+    ]);
+    for (let i = 1; i <= 9; i++) {
+      const out = await s.step(toolCalls({ name: "incr" }));
+      expect(out.observations[0]).toMatchObject({
+        role: "tool",
+        name: "incr",
+        content: `counter=${i}`
+      });
+      expect(out).toMatchObject({ reward: 0, done: false, truncated: false });
+    }
+    const last = await s.step(toolCalls({ name: "incr" }));
+    expect(last).toMatchObject({ reward: 1, done: true, truncated: false });
+    expect(s.status).toMatchObject({
+      steps: 10,
+      reward: 1,
+      return: 1,
+      done: true
+    });
+    await expect(s.step(toolCalls({ name: "incr" }))).rejects.toMatchObject({
+      code: "episode_not_running"
+    });
+  });
+
+  it("counts down with decr and takes a target from the task", async () => {
+    const s = createLocalSession(counter);
+    await s.reset({ task: { target: 2 } });
+    const out = await s.step(
+      toolCalls({ name: "incr" }, { name: "incr" }, { name: "decr" })
+    );
+    expect(out.observations.map((m) => m.content)).toEqual([
+      "counter=1",
+      "counter=2",
+      "counter=1"
+    ]);
+    expect(out.reward).toBe(0);
+    expect((await s.step(toolCalls({ name: "incr" }))).done).toBe(true);
+  });
+});

@@ -1,0 +1,209 @@
+/** @module `defineEnvironment()`: what sessions are created from (Aviary's environment). */
+
+import { z } from "zod";
+import { RoostError } from "../errors";
+import type { JsonValue } from "../json";
+import type {
+  AssistantMessage,
+  Message,
+  ToolMessage
+} from "../messages/schema";
+import { NAME_RE } from "../names";
+import { defineState, type StateDefinition } from "../state/define-state";
+import type { StateAccess, StateShape } from "../state/types";
+import type { Update } from "../store/result";
+import type { EnvironmentStore, HiddenStore } from "../store/types";
+import {
+  type Tool,
+  type ToolConfig,
+  type ToolInput,
+  tool
+} from "../tools/define-tool";
+import { type OpenAITool, openAITool } from "../tools/json-schema";
+import type { SqlExec } from "../tools/types";
+import type { Dataset } from "./dataset";
+
+/** What reset and step may return as observations: text becomes a user message. */
+export type Observations = string | Message | Message[];
+
+/** What reset, custom steps, evaluate and frame receive. */
+export interface EpisodeContext<Shape extends StateShape, Task> {
+  task: Task;
+  environment: EnvironmentStore;
+  hidden: HiddenStore;
+  state: StateAccess<Shape>;
+  emit(update: Update): void;
+  sql?: SqlExec;
+}
+
+export interface StepContext<Shape extends StateShape, Task>
+  extends EpisodeContext<Shape, Task> {
+  /** 1-based number of this step in the episode. */
+  step: number;
+  /** Runs the action's tool calls as the default step does (Aviary's exec_tool_calls). */
+  executeToolCalls(action: AssistantMessage): Promise<ToolMessage[]>;
+}
+
+export interface StepResult {
+  observations: Observations;
+  reward?: number;
+  done?: boolean;
+  truncated?: boolean;
+}
+
+export interface Evaluation {
+  reward?: number;
+  done?: boolean;
+}
+
+export interface EnvironmentConfig<
+  TaskSchema extends z.ZodType,
+  Shape extends StateShape
+> {
+  name: string;
+  description: string;
+  /** Validates tasks given at creation or reset; omitted means no task. */
+  task?: TaskSchema;
+  state?: StateDefinition<Shape>;
+  /**
+   * Tools by name; a tool's own `name`, if set, must equal its key. The
+   * function form hands you a `tool` typed with this environment's state
+   * and task, so `ctx.state.get("count")` is typed inside `run`.
+   */
+  tools:
+    | Record<
+        string,
+        Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+      >
+    | ((
+        tool: TypedTool<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+      ) => Record<
+        string,
+        Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+      >);
+  reset(args: {
+    task: z.output<NoInfer<TaskSchema>>;
+    ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
+  }): Observations | Promise<Observations>;
+  /** Replaces the default step (execute tool calls, then evaluate). */
+  step?(
+    action: AssistantMessage,
+    ctx: StepContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+  ): StepResult | Promise<StepResult>;
+  /** Scores the default step after its tool calls ran. */
+  evaluate?(args: {
+    observations: ToolMessage[];
+    ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
+  }): Evaluation | Promise<Evaluation>;
+  /** A JSON snapshot for viewers (Aviary's export_frame). */
+  frame?(ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>): {
+    state: JsonValue;
+    info: JsonValue;
+  };
+  /** Steps after which the episode is truncated. */
+  maxSteps?: number;
+  dataset?: Dataset<z.input<NoInfer<TaskSchema>>>;
+  /** Reserved for decision trees. */
+  tree?: unknown;
+}
+
+/** `tool()` with the state and task of one environment fixed. */
+export type TypedTool<Shape extends StateShape, Task> = <
+  Input extends ToolInput
+>(
+  config: ToolConfig<Input, Shape, Task>
+) => Tool<Input, Shape, Task>;
+
+/** A registered environment as the runtime uses it. */
+export interface Environment<
+  TaskSchema extends z.ZodType = z.ZodType,
+  Shape extends StateShape = StateShape
+> extends Omit<
+    EnvironmentConfig<TaskSchema, Shape>,
+    "tools" | "state" | "task"
+  > {
+  readonly kind: "environment";
+  readonly task: z.ZodType;
+  readonly state: StateDefinition<Shape>;
+  readonly tools: ReadonlyMap<string, Tool>;
+  /** The model's view of the tools, in OpenAI's format. */
+  readonly toolSchemas: readonly OpenAITool[];
+}
+
+/** Without a task schema a session takes no task (or an empty object). */
+const NO_TASK = z.object({}).strict().optional();
+
+/**
+ * Defines an environment. State, task and tool types flow into `reset`,
+ * `step`, `evaluate` and every tool's context.
+ *
+ * @example
+ * export const counter = defineEnvironment({
+ *   name: "counter",
+ *   description: "Count to 10.",
+ *   state: defineState({ count: { type: z.number().default(0) } }),
+ *   tools: { incr },
+ *   reset: ({ ctx }) => `Count to 10. counter=${ctx.state.get("count")}`
+ * });
+ */
+export const defineEnvironment = <
+  TaskSchema extends z.ZodType = typeof NO_TASK,
+  Shape extends StateShape = Record<never, never>
+>(
+  config: EnvironmentConfig<TaskSchema, Shape>
+): Environment<TaskSchema, Shape> => {
+  if (!NAME_RE.test(config.name)) {
+    throw new RoostError(
+      "invalid_name",
+      `Environment name "${config.name}" must match ${NAME_RE}.`
+    );
+  }
+  const tools = new Map<string, Tool>();
+  const declared =
+    typeof config.tools === "function"
+      ? config.tools(tool as TypedTool<Shape, z.output<TaskSchema>>)
+      : config.tools;
+  for (const [key, t] of Object.entries(declared)) {
+    if (!NAME_RE.test(key)) {
+      throw new RoostError(
+        "invalid_name",
+        `Tool name "${key}" in ${config.name} must match ${NAME_RE}.`
+      );
+    }
+    if (t.name !== undefined && t.name !== key) {
+      throw new RoostError(
+        "invalid_request",
+        `Tool registered as "${key}" in ${config.name} is named "${t.name}"; use one name.`
+      );
+    }
+    tools.set(key, { ...(t as unknown as Tool), name: key });
+  }
+  if (
+    config.maxSteps !== undefined &&
+    !(Number.isSafeInteger(config.maxSteps) && config.maxSteps > 0)
+  ) {
+    throw new RoostError(
+      "invalid_request",
+      `maxSteps of ${config.name} must be a whole number ≥ 1.`
+    );
+  }
+  const toolSchemas = [...tools].map(([name, t]) =>
+    openAITool(
+      name,
+      t.description,
+      t.input,
+      Object.values(t.inputsFromState ?? {}).filter(
+        (p): p is string => typeof p === "string"
+      )
+    )
+  );
+  return {
+    ...config,
+    kind: "environment",
+    task: config.task ?? NO_TASK,
+    state:
+      config.state ?? (defineState({}) as unknown as StateDefinition<Shape>),
+    tools,
+    toolSchemas
+  };
+};

@@ -1,0 +1,162 @@
+/** @module Reset, step and direct invocation over a session's parts — the same code in memory and in a Durable Object. */
+
+import type {
+  AssistantMessage,
+  Message,
+  ToolMessage
+} from "../messages/schema";
+import type { Update } from "../store/result";
+import type {
+  EnvironmentStore,
+  HiddenStore,
+  LocatedEntry
+} from "../store/types";
+import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
+import type { MergeableState } from "../tools/outputs";
+import type { CallOutcome, SqlExec } from "../tools/types";
+import type {
+  Environment,
+  EpisodeContext,
+  Observations
+} from "./define-environment";
+import { createEpisodeControl } from "./episode-control";
+
+/** What one session holds. */
+export interface SessionParts {
+  environment: EnvironmentStore;
+  hidden: HiddenStore;
+  state: MergeableState;
+  sql?: SqlExec;
+}
+
+export interface StepOutcome {
+  observations: Message[];
+  reward: number;
+  done: boolean;
+  truncated: boolean;
+  results: LocatedEntry[];
+}
+
+/** Aviary's answer to an action without tool calls. */
+export const NO_TOOL_CALLS =
+  "No tool calls received. Please call one or more tools to proceed.";
+
+export const toMessages = (obs: Observations): Message[] =>
+  typeof obs === "string"
+    ? [{ role: "user", content: obs }]
+    : Array.isArray(obs)
+      ? obs
+      : [obs];
+
+const contextOf = (
+  parts: SessionParts,
+  task: unknown,
+  options: ExecuteOptions
+): EpisodeContext<never, unknown> => ({
+  task,
+  environment: parts.environment,
+  hidden: parts.hidden,
+  state: parts.state as unknown as EpisodeContext<never, unknown>["state"],
+  emit: (update: Update) =>
+    options.hooks?.onUpdate?.({ id: "", tool: "" }, update),
+  ...(parts.sql ? { sql: parts.sql } : {})
+});
+
+/** Starts an episode on empty parts: the initial observations go into the transcript. */
+export const runReset = async (
+  env: Environment,
+  parts: SessionParts,
+  task: unknown,
+  options: ExecuteOptions = {}
+): Promise<{ observations: Message[] }> => {
+  const ctx = contextOf(parts, task, options);
+  const observations = toMessages(await env.reset({ task, ctx } as never));
+  parts.state.set("messages", observations);
+  return { observations };
+};
+
+/** One step: the action and its observations are appended to the transcript. */
+export const runStep = async (
+  env: Environment,
+  parts: SessionParts,
+  task: unknown,
+  step: number,
+  action: AssistantMessage,
+  options: ExecuteOptions = {}
+): Promise<StepOutcome> => {
+  parts.state.set("messages", action);
+  const { control, signals } = createEpisodeControl();
+  const ctx = contextOf(parts, task, options);
+  const results: LocatedEntry[] = [];
+  const execute = async (a: AssistantMessage): Promise<ToolMessage[]> => {
+    const outcomes: CallOutcome[] = await executeToolCalls(
+      a.tool_calls ?? [],
+      { ...parts, tools: env.tools, task, episode: control },
+      options
+    );
+    for (const o of outcomes) results.push(...o.results);
+    return outcomes.map((o) => o.message);
+  };
+  let observations: Message[];
+  let reward = 0;
+  let done = false;
+  let truncated = false;
+  if (env.step) {
+    const r = await env.step(action, {
+      ...ctx,
+      step,
+      executeToolCalls: execute
+    } as never);
+    observations = toMessages(r.observations);
+    reward = r.reward ?? 0;
+    done = r.done ?? false;
+    truncated = r.truncated ?? false;
+  } else if ((action.tool_calls ?? []).length === 0) {
+    observations = toMessages(NO_TOOL_CALLS);
+  } else {
+    const messages = await execute(action);
+    observations = messages;
+    const evaluation = env.evaluate
+      ? await env.evaluate({ observations: messages, ctx } as never)
+      : {};
+    reward = evaluation.reward ?? 0;
+    done = evaluation.done ?? false;
+  }
+  const s = signals();
+  reward += s.reward;
+  done ||= s.ended;
+  truncated ||= s.truncated;
+  if (
+    !done &&
+    !truncated &&
+    env.maxSteps !== undefined &&
+    step >= env.maxSteps
+  ) {
+    truncated = true;
+  }
+  parts.state.set("messages", observations);
+  return { observations, reward, done, truncated, results };
+};
+
+/** Runs one tool outside a step: no transcript entry, no reward or done. */
+export const invokeTool = async (
+  env: Environment,
+  parts: SessionParts,
+  task: unknown,
+  call: { id: string; tool: string; arguments: Record<string, unknown> },
+  options: ExecuteOptions = {}
+): Promise<CallOutcome> => {
+  const { control } = createEpisodeControl();
+  const [outcome] = await executeToolCalls(
+    [
+      {
+        id: call.id,
+        type: "function",
+        function: { name: call.tool, arguments: call.arguments }
+      }
+    ],
+    { ...parts, tools: env.tools, task, episode: control },
+    options
+  );
+  return outcome!;
+};

@@ -1,0 +1,27 @@
+/** @module Environment definitions, datasets, the registry and the episode runner. */
+
+export { type Dataset, dataset } from "./dataset";
+export {
+  defineEnvironment,
+  type Environment,
+  type EnvironmentConfig,
+  type EpisodeContext,
+  type Evaluation,
+  type Observations,
+  type StepContext,
+  type StepResult
+} from "./define-environment";
+export {
+  invokeTool,
+  NO_TOOL_CALLS,
+  runReset,
+  runStep,
+  type SessionParts,
+  type StepOutcome
+} from "./episode";
+export {
+  createRegistry,
+  type EnvironmentInfo,
+  type Registry
+} from "./registry";
+export { resolveTask } from "./task";

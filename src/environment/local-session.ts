@@ -1,0 +1,145 @@
+/** @module A whole session in memory: run an environment in a test or a script without Workers. */
+
+import { RoostError } from "../errors";
+import type { AssistantMessage, Message } from "../messages/schema";
+import {
+  MemoryStateBackend,
+  MemoryTranscriptBackend
+} from "../state/memory-backend";
+import { State } from "../state/state";
+import { createEnvironmentStore } from "../store/environment-store";
+import { MemoryHiddenStore } from "../store/hidden-store";
+import { MemoryStoreBackend } from "../store/memory-backend";
+import type { ExecuteOptions } from "../tools/execute";
+import type { CallOutcome } from "../tools/types";
+import type { Environment } from "./define-environment";
+import {
+  invokeTool,
+  runReset,
+  runStep,
+  type SessionParts,
+  type StepOutcome
+} from "./episode";
+import { resolveTask } from "./task";
+
+export interface EpisodeStatus {
+  episode: number;
+  steps: number;
+  reward: number;
+  return: number;
+  done: boolean;
+  truncated: boolean;
+}
+
+export interface LocalSession {
+  readonly parts: SessionParts;
+  readonly status: EpisodeStatus;
+  reset(request?: { task?: unknown; task_index?: number }): Promise<{
+    observations: Message[];
+  }>;
+  step(action: AssistantMessage): Promise<StepOutcome>;
+  call(tool: string, args?: Record<string, unknown>): Promise<CallOutcome>;
+}
+
+/**
+ * The same reset/step/call semantics a Durable Object session has, over
+ * memory backends; nothing is persisted.
+ *
+ * @example
+ * const s = createLocalSession(counter);
+ * await s.reset();
+ * await s.step(toolCalls({ name: "incr" }));
+ */
+export const createLocalSession = (
+  env: Environment,
+  options: ExecuteOptions = {}
+): LocalSession => {
+  let parts = freshParts(env);
+  let task: unknown;
+  let calls = 0;
+  const status: EpisodeStatus = {
+    episode: 0,
+    steps: 0,
+    reward: 0,
+    return: 0,
+    done: false,
+    truncated: false
+  };
+  const running = () => status.episode > 0 && !status.done && !status.truncated;
+  return {
+    get parts() {
+      return parts;
+    },
+    get status() {
+      return { ...status };
+    },
+    async reset(request = {}) {
+      task = resolveTask(env, request);
+      parts = freshParts(env);
+      Object.assign(status, {
+        episode: status.episode + 1,
+        steps: 0,
+        reward: 0,
+        return: 0,
+        done: false,
+        truncated: false
+      });
+      return runReset(env, parts, task, options);
+    },
+    async step(action) {
+      if (!running()) {
+        throw new RoostError(
+          "episode_not_running",
+          status.episode === 0
+            ? "Reset the session before stepping."
+            : "The episode has ended; reset to start another."
+        );
+      }
+      const outcome = await runStep(
+        env,
+        parts,
+        task,
+        status.steps + 1,
+        action,
+        options
+      );
+      status.steps++;
+      status.reward = outcome.reward;
+      status.return += outcome.reward;
+      status.done = outcome.done;
+      status.truncated = outcome.truncated;
+      return outcome;
+    },
+    async call(tool, args = {}) {
+      if (status.episode === 0) {
+        throw new RoostError(
+          "episode_not_running",
+          "Reset the session before calling tools."
+        );
+      }
+      if (!env.tools.has(tool)) {
+        throw new RoostError(
+          "not_found",
+          `Environment ${env.name} has no tool "${tool}".`
+        );
+      }
+      return invokeTool(
+        env,
+        parts,
+        task,
+        { id: `direct_${++calls}`, tool, arguments: args },
+        options
+      );
+    }
+  };
+};
+
+const freshParts = (env: Environment): SessionParts => ({
+  environment: createEnvironmentStore(new MemoryStoreBackend()),
+  hidden: new MemoryHiddenStore(),
+  state: new State(
+    env.state,
+    new MemoryStateBackend(),
+    new MemoryTranscriptBackend()
+  )
+});

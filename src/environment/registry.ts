@@ -1,0 +1,77 @@
+/** @module The environments a runtime serves, by name. */
+
+import { z } from "zod";
+import { RoostError } from "../errors";
+import type { JsonObject } from "../json";
+import type { Environment } from "./define-environment";
+
+/** What `GET /v1/environments` lists for each environment. */
+export interface EnvironmentInfo {
+  name: string;
+  description: string;
+  task_schema: JsonObject;
+  state_schema: JsonObject;
+  tools: Environment["toolSchemas"];
+  dataset_size?: number;
+  max_steps?: number;
+}
+
+export interface Registry {
+  get(name: string): Environment;
+  has(name: string): boolean;
+  names(): string[];
+  describe(): EnvironmentInfo[];
+}
+
+const jsonSchemaOf = (schema: z.ZodType): JsonObject => {
+  try {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+      io: "input",
+      unrepresentable: "any"
+    }) as JsonObject;
+    return rest;
+  } catch {
+    return {};
+  }
+};
+
+export const createRegistry = (
+  environments: readonly Environment[]
+): Registry => {
+  const byName = new Map<string, Environment>();
+  for (const env of environments) {
+    if (byName.has(env.name)) {
+      throw new RoostError(
+        "invalid_request",
+        `Two environments are named "${env.name}".`
+      );
+    }
+    byName.set(env.name, env);
+  }
+  const infos = [...byName.values()].map(
+    (env): EnvironmentInfo => ({
+      name: env.name,
+      description: env.description,
+      task_schema: jsonSchemaOf(env.task),
+      state_schema: env.state.jsonSchema() as JsonObject,
+      tools: env.toolSchemas,
+      ...(env.dataset ? { dataset_size: env.dataset.size } : {}),
+      ...(env.maxSteps ? { max_steps: env.maxSteps } : {})
+    })
+  );
+  return {
+    get(name) {
+      const env = byName.get(name);
+      if (env === undefined) {
+        throw new RoostError(
+          "not_found",
+          `No environment named "${name}". Known: ${[...byName.keys()].join(", ") || "(none)"}.`
+        );
+      }
+      return env;
+    },
+    has: (name) => byName.has(name),
+    names: () => [...byName.keys()],
+    describe: () => infos
+  };
+};

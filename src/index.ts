@@ -1,0 +1,65 @@
+/** @module Roost's public API: define environments, tools and state; host them with createRoost. */
+
+export {
+  createRegistry,
+  type Dataset,
+  dataset,
+  defineEnvironment,
+  type Environment,
+  type EnvironmentConfig,
+  type EnvironmentInfo,
+  type EpisodeContext,
+  type Evaluation,
+  type Observations,
+  type Registry,
+  type StepContext,
+  type StepResult
+} from "./environment/index";
+export {
+  createLocalSession,
+  type EpisodeStatus,
+  type LocalSession
+} from "./environment/local-session";
+export {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  RoostError
+} from "./errors";
+export type { JsonObject, JsonValue } from "./json";
+export {
+  type AssistantMessage,
+  contentText,
+  type Message,
+  systemMessage,
+  type ToolCall,
+  type ToolMessage,
+  toolCalls,
+  toolResponse,
+  userMessage
+} from "./messages/index";
+export {
+  defineState,
+  type HandlerName,
+  mergeLists,
+  replaceValues,
+  type StateAccess,
+  type StateDefinition
+} from "./state/index";
+export {
+  type EnvironmentStore,
+  error,
+  type HiddenStore,
+  type Result,
+  result,
+  status,
+  text,
+  type Update,
+  warning
+} from "./store/index";
+export {
+  type OpenAITool,
+  type Tool,
+  type ToolContext,
+  tool
+} from "./tools/index";

@@ -1,0 +1,87 @@
+/** @module Frames a client sends on the WebSocket. */
+
+import { z } from "zod";
+import { JsonObjectSchema, JsonValueSchema } from "./json-value";
+import { NameSchema } from "./limits";
+import { ActionSchema } from "./messages";
+
+/**
+ * The exact ping the platform answers while the object hibernates
+ * (`setWebSocketAutoResponse`): any other spelling wakes the object.
+ */
+export const PING_FRAME = '{"type":"ping"}';
+
+/** Chosen by the client; echoed in the `reply` (or `protocol.error`) for this frame. */
+export const RequestIdSchema = z.string().min(1).max(256);
+
+/** Same meaning as the HTTP `Idempotency-Key` header, scoped to the session and frame type. */
+export const IdempotencyKeySchema = z.string().min(1).max(256);
+
+export const StepFrameSchema = z
+  .strictObject({
+    type: z.literal("step"),
+    id: RequestIdSchema,
+    idempotency_key: IdempotencyKeySchema.optional(),
+    action: ActionSchema
+  })
+  .meta({
+    id: "StepFrame",
+    description: "Steps the session, like POST …/step."
+  });
+
+export const ResetFrameSchema = z
+  .strictObject({
+    type: z.literal("reset"),
+    id: RequestIdSchema,
+    idempotency_key: IdempotencyKeySchema.optional(),
+    task: JsonValueSchema.optional()
+  })
+  .meta({ id: "ResetFrame", description: "Resets the session." });
+
+export const CallFrameSchema = z
+  .strictObject({
+    type: z.literal("call"),
+    id: RequestIdSchema,
+    idempotency_key: IdempotencyKeySchema.optional(),
+    tool: NameSchema,
+    arguments: JsonObjectSchema.default({})
+  })
+  .meta({ id: "CallFrame", description: "Invokes one tool directly." });
+
+export const CancelFrameSchema = z
+  .strictObject({
+    type: z.literal("cancel"),
+    id: RequestIdSchema,
+    run_id: z.string().min(1).max(256)
+  })
+  .meta({ id: "CancelFrame", description: "Asks a run to stop." });
+
+export const ResumeFrameSchema = z
+  .strictObject({
+    type: z.literal("resume"),
+    /** Replays every retained event with a greater seq, then the live stream. */
+    after: z.number().int().nonnegative()
+  })
+  .meta({ id: "ResumeFrame", description: "Replays events after a seq." });
+
+export const PingFrameSchema = z
+  .strictObject({ type: z.literal("ping") })
+  .meta({ id: "PingFrame", description: "Answered by a pong." });
+
+export const ClientFrameSchema = z
+  .discriminatedUnion("type", [
+    StepFrameSchema,
+    ResetFrameSchema,
+    CallFrameSchema,
+    CancelFrameSchema,
+    ResumeFrameSchema,
+    PingFrameSchema
+  ])
+  .meta({ id: "ClientFrame", description: "A frame a client sends." });
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+/** What a client may write: defaults (`role`, `arguments`) may be left out. */
+export type ClientFrameInput = z.input<typeof ClientFrameSchema>;
+export type ClientFrameType = ClientFrame["type"];
+
+export const CLIENT_FRAME_TYPES: readonly ClientFrameType[] =
+  ClientFrameSchema.options.map((o) => o.shape.type.value);

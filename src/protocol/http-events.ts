@@ -1,0 +1,28 @@
+/** @module `GET /v1/sessions/:id/events?after=N`: the retained event log, the same one resume serves. */
+
+import { z } from "zod";
+import { EventFrameSchema } from "./event-frames";
+import { integerString } from "./query";
+
+/** Events per page of `/events`; a page is bounded in bytes by retention anyway. */
+export const EVENTS_PAGE = { default: 1000, max: 10_000 } as const;
+
+export const EventsQuerySchema = z.object({
+  /** Events with `seq` greater than this; 0 for everything retained. */
+  after: integerString({ min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 }),
+  limit: integerString({
+    min: 1,
+    max: EVENTS_PAGE.max,
+    default: EVENTS_PAGE.default
+  })
+});
+export type EventsQuery = z.infer<typeof EventsQuerySchema>;
+
+export const EventsResponseSchema = z
+  .object({
+    events: z.array(EventFrameSchema),
+    /** Pass as `after` for the next page: the last `seq` returned, or `after` when none were. */
+    next_after: z.number().int().nonnegative()
+  })
+  .meta({ id: "EventsResponse", description: "Retained events after a seq." });
+export type EventsResponse = z.infer<typeof EventsResponseSchema>;

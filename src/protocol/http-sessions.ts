@@ -1,0 +1,106 @@
+/** @module Request and response bodies of the session routes: create, reset, step, status, delete. */
+
+import { z } from "zod";
+import { JsonValueSchema } from "./json-value";
+import { NameSchema } from "./limits";
+import { ActionSchema, WireMessageSchema } from "./messages";
+import { OpenAIToolSchema } from "./openai-tool";
+
+/** A session id in a path. Loose on purpose: an id the platform rejects is answered like a wrong token (403), not 400. */
+export const SessionIdSchema = z.string().min(1).max(256);
+
+export const SessionParamsSchema = z.object({ id: SessionIdSchema });
+export type SessionParams = z.infer<typeof SessionParamsSchema>;
+
+/** Cloudflare's Durable Object location hints. */
+export const LocationHintSchema = z.enum([
+  "wnam",
+  "enam",
+  "sam",
+  "weur",
+  "eeur",
+  "apac",
+  "oc",
+  "afr",
+  "me"
+]);
+export type LocationHint = z.infer<typeof LocationHintSchema>;
+
+export const JurisdictionSchema = z.enum(["eu", "fedramp"]);
+export type Jurisdiction = z.infer<typeof JurisdictionSchema>;
+
+export const CreateSessionRequestSchema = z
+  .strictObject({
+    environment: NameSchema,
+    /** A task for the environment's task schema; the environment validates it. */
+    task: JsonValueSchema.optional(),
+    /** An index into the environment's dataset, instead of a task. */
+    task_index: z.number().int().nonnegative().optional(),
+    location_hint: LocationHintSchema.optional(),
+    jurisdiction: JurisdictionSchema.optional()
+  })
+  .refine((body) => body.task === undefined || body.task_index === undefined, {
+    message: 'Give "task" or "task_index", not both.',
+    path: ["task_index"]
+  })
+  .meta({ id: "CreateSessionRequest", description: "Creates a session." });
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
+
+export const CreateSessionResponseSchema = z
+  .object({
+    session_id: z.string(),
+    /** Bearer token for this session's routes and WebSocket. */
+    token: z.string(),
+    environment: NameSchema,
+    ws_url: z.string()
+  })
+  .meta({ id: "CreateSessionResponse", description: "A new session." });
+export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
+
+export const ResetRequestSchema = z
+  .strictObject({
+    /** Defaults to the task given when the session was created. */
+    task: JsonValueSchema.optional()
+  })
+  .meta({ id: "ResetRequest", description: "Starts a new episode." });
+export type ResetRequest = z.infer<typeof ResetRequestSchema>;
+
+export const ResetResponseSchema = z
+  .object({
+    observations: z.array(WireMessageSchema),
+    tools: z.array(OpenAIToolSchema)
+  })
+  .meta({
+    id: "ResetResponse",
+    description: "The first observations and the tools."
+  });
+export type ResetResponse = z.infer<typeof ResetResponseSchema>;
+
+export const StepRequestSchema = z
+  .strictObject({ action: ActionSchema })
+  .meta({ id: "StepRequest", description: "One action of the agent." });
+export type StepRequest = z.infer<typeof StepRequestSchema>;
+export type StepRequestInput = z.input<typeof StepRequestSchema>;
+
+export const StepResponseSchema = z
+  .object({
+    observations: z.array(WireMessageSchema),
+    reward: z.number(),
+    done: z.boolean(),
+    truncated: z.boolean()
+  })
+  .meta({ id: "StepResponse", description: "What the step observed." });
+export type StepResponse = z.infer<typeof StepResponseSchema>;
+
+export const DeleteSessionResponseSchema = z
+  .object({ session_id: z.string(), deleted: z.literal(true) })
+  .meta({
+    id: "DeleteSessionResponse",
+    description: "The session and all its storage are gone."
+  });
+export type DeleteSessionResponse = z.infer<typeof DeleteSessionResponseSchema>;
+
+export const HealthResponseSchema = z
+  .object({ status: z.literal("ok"), version: z.string().optional() })
+  .meta({ id: "HealthResponse", description: "The worker is up." });
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;

@@ -1,0 +1,94 @@
+/** @module Environment store routes: paged reads, add, replace and remove under `[tool][name]`. */
+
+import { z } from "zod";
+import { LocatedEntrySchema, StoreJsonSchema } from "./entries";
+import { SessionIdSchema } from "./http-sessions";
+import { JsonObjectSchema } from "./json-value";
+import { NameSchema } from "./limits";
+import { CursorSchema, integerString, pageLimit } from "./query";
+
+/** An entry index; negative counts from the end (`-1` is the newest). */
+const IndexStringSchema = integerString({
+  min: Number.MIN_SAFE_INTEGER,
+  max: Number.MAX_SAFE_INTEGER
+});
+
+/** `GET …/environment?tool=&name=&index=&cursor=&limit=`. */
+export const StoreQuerySchema = z
+  .object({
+    tool: NameSchema.optional(),
+    name: NameSchema.optional(),
+    index: IndexStringSchema.optional(),
+    cursor: CursorSchema.optional(),
+    limit: pageLimit()
+  })
+  .refine((q) => (q.tool === undefined) === (q.name === undefined), {
+    message: 'Give "tool" and "name" together, or neither.',
+    path: ["name"]
+  })
+  .refine((q) => q.index === undefined || q.name !== undefined, {
+    message: '"index" needs "tool" and "name".',
+    path: ["index"]
+  });
+export type StoreQuery = z.infer<typeof StoreQuerySchema>;
+export type StoreQueryInput = z.input<typeof StoreQuerySchema>;
+
+export const StoreKeyParamsSchema = z.object({
+  id: SessionIdSchema,
+  tool: NameSchema,
+  name: NameSchema,
+  index: IndexStringSchema.optional()
+});
+export type StoreKeyParams = z.infer<typeof StoreKeyParamsSchema>;
+
+/**
+ * The same with the index required: OpenAPI has no optional path segment,
+ * so `…/:name` and `…/:name/:index` are documented as two routes.
+ */
+export const StoreEntryParamsSchema = StoreKeyParamsSchema.extend({
+  index: IndexStringSchema
+});
+export type StoreEntryParams = z.infer<typeof StoreEntryParamsSchema>;
+
+/** Without `tool`/`name`: a page of the whole store, in key order then entry order. */
+export const StorePageResponseSchema = z
+  .object({ store: StoreJsonSchema, next_cursor: CursorSchema.optional() })
+  .meta({ id: "StorePageResponse", description: "A page of the store." });
+export type StorePageResponse = z.infer<typeof StorePageResponseSchema>;
+
+/** With `tool` and `name`: a page of that key's entries, oldest first. */
+export const StoreEntriesResponseSchema = z
+  .object({
+    entries: z.array(LocatedEntrySchema),
+    next_cursor: CursorSchema.optional()
+  })
+  .meta({
+    id: "StoreEntriesResponse",
+    description: "Entries under one tool and name."
+  });
+export type StoreEntriesResponse = z.infer<typeof StoreEntriesResponseSchema>;
+
+/** With `index` too, and as the answer to an add or a replace. */
+export const StoreEntryResponseSchema = z
+  .object({ entry: LocatedEntrySchema })
+  .meta({ id: "StoreEntryResponse", description: "One entry." });
+export type StoreEntryResponse = z.infer<typeof StoreEntryResponseSchema>;
+
+export const StoreWriteRequestSchema = z
+  .strictObject({
+    objects: z.array(JsonObjectSchema),
+    metadata: JsonObjectSchema.optional()
+  })
+  .meta({
+    id: "StoreWriteRequest",
+    description: "Objects to add or to replace with, sharing one metadata."
+  });
+export type StoreWriteRequest = z.infer<typeof StoreWriteRequestSchema>;
+
+export const StoreRemoveResponseSchema = z
+  .object({ removed: z.number().int().nonnegative() })
+  .meta({
+    id: "StoreRemoveResponse",
+    description: "How many entries were removed."
+  });
+export type StoreRemoveResponse = z.infer<typeof StoreRemoveResponseSchema>;

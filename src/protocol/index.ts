@@ -1,0 +1,218 @@
+/** @module Every wire shape of Roost (HTTP bodies, WebSocket frames) as zod schemas; safe for browsers and Node. */
+
+export {
+  CallFrameSchema,
+  CancelFrameSchema,
+  CLIENT_FRAME_TYPES,
+  type ClientFrame,
+  type ClientFrameInput,
+  ClientFrameSchema,
+  type ClientFrameType,
+  IdempotencyKeySchema,
+  PING_FRAME,
+  PingFrameSchema,
+  RequestIdSchema,
+  ResetFrameSchema,
+  ResumeFrameSchema,
+  StepFrameSchema
+} from "./client-frames";
+export {
+  CLOSE_CODES,
+  type CloseCode,
+  type CloseCodeName,
+  isTerminalCloseCode
+} from "./close-codes";
+export {
+  type Entry,
+  EntrySchema,
+  type KeyInfo,
+  KeyInfoSchema,
+  type LocatedEntry,
+  LocatedEntrySchema,
+  type StoreJson,
+  StoreJsonSchema
+} from "./entries";
+export {
+  ErrorBodySchema,
+  ErrorCodeSchema,
+  type ErrorResponse,
+  ErrorResponseSchema,
+  type IssueDetail,
+  issuesToErrorBody
+} from "./error-body";
+export {
+  EVENT_TYPES,
+  type EventFrame,
+  EventFrameSchema,
+  type EventOf,
+  type EventType,
+  MessageEventSchema,
+  ResetEventSchema,
+  ResultEventSchema,
+  StateChangedEventSchema,
+  StepAbortedEventSchema,
+  StepEventSchema,
+  StoreChangedEventSchema,
+  ToolFinishedEventSchema,
+  ToolStartedEventSchema,
+  TreeCompletedEventSchema,
+  TreeDecisionEventSchema,
+  UpdateEventSchema
+} from "./event-frames";
+export {
+  type EnvironmentInfo,
+  EnvironmentInfoSchema,
+  type EnvironmentParams,
+  EnvironmentParamsSchema,
+  type EnvironmentsResponse,
+  EnvironmentsResponseSchema
+} from "./http-environments";
+export {
+  EVENTS_PAGE,
+  type EventsQuery,
+  EventsQuerySchema,
+  type EventsResponse,
+  EventsResponseSchema
+} from "./http-events";
+export {
+  MAX_RUN_WAIT_SECONDS,
+  type RunCreated,
+  RunCreatedSchema,
+  type RunOutcome,
+  RunOutcomeSchema,
+  type RunParams,
+  RunParamsSchema,
+  type RunQuery,
+  RunQuerySchema,
+  type RunRequest,
+  RunRequestSchema,
+  type RunState,
+  RunStateSchema,
+  type RunStatus,
+  RunStatusSchema
+} from "./http-runs";
+export {
+  type CreateSessionRequest,
+  CreateSessionRequestSchema,
+  type CreateSessionResponse,
+  CreateSessionResponseSchema,
+  type DeleteSessionResponse,
+  DeleteSessionResponseSchema,
+  type HealthResponse,
+  HealthResponseSchema,
+  type Jurisdiction,
+  JurisdictionSchema,
+  type LocationHint,
+  LocationHintSchema,
+  type ResetRequest,
+  ResetRequestSchema,
+  type ResetResponse,
+  ResetResponseSchema,
+  SessionIdSchema,
+  type SessionParams,
+  SessionParamsSchema,
+  type StepRequest,
+  type StepRequestInput,
+  StepRequestSchema,
+  type StepResponse,
+  StepResponseSchema
+} from "./http-sessions";
+export {
+  type FrameResponse,
+  FrameResponseSchema,
+  type MessagesQuery,
+  MessagesQuerySchema,
+  type MessagesResponse,
+  MessagesResponseSchema,
+  type StateHandlerName,
+  StateHandlerNameSchema,
+  type StatePatchRequest,
+  StatePatchRequestSchema,
+  type StatePatchResponse,
+  StatePatchResponseSchema,
+  type StateResponse,
+  StateResponseSchema,
+  StateValuesSchema
+} from "./http-state";
+export {
+  type StoreEntriesResponse,
+  StoreEntriesResponseSchema,
+  type StoreEntryParams,
+  StoreEntryParamsSchema,
+  type StoreEntryResponse,
+  StoreEntryResponseSchema,
+  type StoreKeyParams,
+  StoreKeyParamsSchema,
+  type StorePageResponse,
+  StorePageResponseSchema,
+  type StoreQuery,
+  type StoreQueryInput,
+  StoreQuerySchema,
+  type StoreRemoveResponse,
+  StoreRemoveResponseSchema,
+  type StoreWriteRequest,
+  StoreWriteRequestSchema
+} from "./http-store";
+export {
+  type ToolInvocationRequest,
+  ToolInvocationRequestSchema,
+  type ToolInvocationResponse,
+  ToolInvocationResponseSchema,
+  type ToolParams,
+  ToolParamsSchema
+} from "./http-tools";
+export {
+  checkJsonLimits,
+  JsonObjectSchema,
+  JsonValueSchema
+} from "./json-value";
+export {
+  DEFAULT_LIMITS,
+  type Limits,
+  LimitsSchema,
+  NAME_PATTERN,
+  type Name,
+  NameSchema
+} from "./limits";
+export {
+  type Action,
+  type ActionInput,
+  ActionSchema,
+  WireMessageSchema
+} from "./messages";
+export { type OpenAITool, OpenAIToolSchema } from "./openai-tool";
+export {
+  type FrameLimits,
+  type ParsedClientFrame,
+  parseClientFrame
+} from "./parse-client-frame";
+export { CursorSchema, integerString, PAGE_LIMIT } from "./query";
+export {
+  type ConnectionFrame,
+  ConnectionFrameSchema,
+  PONG_FRAME,
+  PongFrameSchema,
+  ProtocolErrorFrameSchema,
+  ReplyErrorFrameSchema,
+  type ReplyFrame,
+  ReplyFrameSchema,
+  ReplyOkFrameSchema,
+  ResumeExpiredFrameSchema,
+  type ServerFrame,
+  ServerFrameSchema,
+  type ServerFrameType,
+  SnapshotFrameSchema
+} from "./server-frames";
+export {
+  type SessionPhase,
+  SessionPhaseSchema,
+  type SessionStatus,
+  SessionStatusSchema,
+  TimestampSchema
+} from "./session-status";
+export {
+  SUBPROTOCOL,
+  subprotocolsFor,
+  TOKEN_SUBPROTOCOL_PREFIX,
+  tokenFromSubprotocols
+} from "./subprotocol";

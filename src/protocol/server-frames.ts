@@ -1,0 +1,103 @@
+/** @module Frames the server sends to one socket (no seq), and the union of everything it sends. */
+
+import { z } from "zod";
+import { RequestIdSchema } from "./client-frames";
+import { KeyInfoSchema } from "./entries";
+import { ErrorBodySchema } from "./error-body";
+import { EventFrameSchema } from "./event-frames";
+import { StateValuesSchema } from "./http-state";
+import { JsonValueSchema } from "./json-value";
+import { SessionStatusSchema } from "./session-status";
+
+/** The platform's fixed answer to `PING_FRAME`, sent even while the object hibernates. */
+export const PONG_FRAME = '{"type":"pong"}';
+
+/**
+ * Sent on connect (and after `resume.expired`). Carries store keys with
+ * counts, not entries: a large session is read by paging, not in one frame.
+ */
+export const SnapshotFrameSchema = z
+  .object({
+    type: z.literal("session.snapshot"),
+    status: SessionStatusSchema,
+    state: StateValuesSchema,
+    keys: z.array(KeyInfoSchema),
+    /** Events up to this seq are reflected; live events follow it. 0 if none yet. */
+    last_seq: z.number().int().nonnegative()
+  })
+  .meta({ id: "SnapshotFrame", description: "The session as it stands." });
+
+export const ReplyOkFrameSchema = z
+  .object({
+    type: z.literal("reply"),
+    id: RequestIdSchema,
+    ok: z.literal(true),
+    /** What the matching HTTP route would have answered. */
+    value: JsonValueSchema
+  })
+  .meta({ id: "ReplyOkFrame", description: "A request succeeded." });
+
+export const ReplyErrorFrameSchema = z
+  .object({
+    type: z.literal("reply"),
+    id: RequestIdSchema,
+    ok: z.literal(false),
+    error: ErrorBodySchema
+  })
+  .meta({ id: "ReplyErrorFrame", description: "A request failed." });
+
+export const ReplyFrameSchema = z
+  .discriminatedUnion("ok", [ReplyOkFrameSchema, ReplyErrorFrameSchema])
+  .meta({ id: "ReplyFrame", description: "The answer to a client request." });
+export type ReplyFrame = z.infer<typeof ReplyFrameSchema>;
+
+export const ProtocolErrorFrameSchema = z
+  .object({
+    type: z.literal("protocol.error"),
+    error: ErrorBodySchema,
+    /** The bad frame's id, when it had a readable one. */
+    id: RequestIdSchema.optional()
+  })
+  .meta({
+    id: "ProtocolErrorFrame",
+    description: "A frame was rejected; the socket stays open."
+  });
+
+export const ResumeExpiredFrameSchema = z
+  .object({
+    type: z.literal("resume.expired"),
+    after: z.number().int().nonnegative(),
+    /** The oldest retained seq; a fresh snapshot follows. */
+    oldest_seq: z.number().int().nonnegative()
+  })
+  .meta({
+    id: "ResumeExpiredFrame",
+    description: "The asked-for events are no longer retained."
+  });
+
+export const PongFrameSchema = z
+  .object({ type: z.literal("pong") })
+  .meta({ id: "PongFrame", description: "The answer to a ping." });
+
+export const ConnectionFrameSchema = z
+  .discriminatedUnion("type", [
+    SnapshotFrameSchema,
+    ReplyFrameSchema,
+    ProtocolErrorFrameSchema,
+    ResumeExpiredFrameSchema,
+    PongFrameSchema
+  ])
+  .meta({
+    id: "ConnectionFrame",
+    description: "A frame for one socket, without seq."
+  });
+export type ConnectionFrame = z.infer<typeof ConnectionFrameSchema>;
+
+export const ServerFrameSchema = z
+  .discriminatedUnion("type", [
+    ...EventFrameSchema.options,
+    ...ConnectionFrameSchema.options
+  ])
+  .meta({ id: "ServerFrame", description: "Any frame the server sends." });
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+export type ServerFrameType = ServerFrame["type"];

@@ -1,0 +1,146 @@
+/** @module Store, state and transcript operations of the routes, over a session's runtime. */
+
+import { RoostError } from "../errors";
+import type { JsonObject, JsonValue } from "../json";
+import type {
+  FrameResponse,
+  MessagesResponse,
+  StateResponse,
+  StoreEntriesResponse,
+  StoreEntryResponse,
+  StorePageResponse
+} from "../protocol";
+import { HANDLERS, type HandlerName } from "../state/handlers";
+import type { LocatedEntry } from "../store/types";
+import type { SessionRuntime } from "./runtime";
+
+export interface StoreQuery {
+  tool?: string;
+  name?: string;
+  index?: number;
+  cursor?: string;
+  limit?: number;
+}
+
+const offsetOf = (cursor: string | undefined): number => {
+  if (cursor === undefined) return 0;
+  const n = Number(cursor);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RoostError(
+      "invalid_request",
+      "Invalid cursor: pass back the next_cursor of a previous page.",
+      { field: "cursor" }
+    );
+  }
+  return n;
+};
+
+export const readStore = (
+  rt: SessionRuntime,
+  q: StoreQuery
+): StorePageResponse | StoreEntriesResponse | StoreEntryResponse =>
+  rt.read((parts) => {
+    const store = parts.environment;
+    if (q.tool === undefined && q.name === undefined) {
+      const page = store.page({
+        ...(q.cursor ? { cursor: q.cursor } : {}),
+        ...(q.limit ? { limit: q.limit } : {})
+      });
+      return {
+        store: page.store,
+        ...(page.nextCursor ? { next_cursor: page.nextCursor } : {})
+      };
+    }
+    if (q.tool === undefined || q.name === undefined) {
+      throw new RoostError(
+        "invalid_request",
+        "Give both tool and name to read one key.",
+        { field: q.tool === undefined ? "tool" : "name" }
+      );
+    }
+    const { tool, name } = q;
+    if (q.index !== undefined) {
+      const entry = store.find(tool, name, q.index);
+      const size =
+        store.keys().find((k) => k.tool === tool && k.name === name)?.entries ??
+        0;
+      return {
+        entry: {
+          tool,
+          name,
+          index: q.index < 0 ? size + q.index : q.index,
+          ...entry
+        }
+      };
+    }
+    const all = store.find(tool, name);
+    const offset = offsetOf(q.cursor);
+    const limit = q.limit ?? 100;
+    const entries: LocatedEntry[] = all
+      .slice(offset, offset + limit)
+      .map((e, i) => ({ tool, name, index: offset + i, ...e }));
+    const next =
+      offset + limit < all.length ? String(offset + limit) : undefined;
+    return { entries, ...(next ? { next_cursor: next } : {}) };
+  });
+
+export const readState = (rt: SessionRuntime): StateResponse =>
+  rt.read((parts) => ({ state: parts.state.toJSON() }));
+
+export const readMessages = (
+  rt: SessionRuntime,
+  q: { cursor?: string; limit?: number }
+): MessagesResponse =>
+  rt.read((parts) => {
+    const offset = offsetOf(q.cursor);
+    const limit = q.limit ?? 100;
+    const all = parts.state.get("messages") ?? [];
+    const messages = all.slice(offset, offset + limit);
+    const next =
+      offset + limit < all.length ? String(offset + limit) : undefined;
+    return { messages, ...(next ? { next_cursor: next } : {}) };
+  });
+
+export const readFrame = (rt: SessionRuntime): FrameResponse =>
+  rt.read((parts, env, row) => {
+    if (env.frame) {
+      const f = env.frame({
+        task: row.episodeTask,
+        ...parts,
+        emit: () => {}
+      } as never);
+      return { state: f.state, info: (f.info ?? {}) as JsonObject };
+    }
+    return {
+      state: parts.state.toJSON(),
+      info: {
+        environment: env.name,
+        episode: row.episode,
+        steps: row.steps,
+        tool_names: [...env.tools.keys()],
+        store_keys: parts.environment.keys() as unknown as JsonValue
+      }
+    };
+  });
+
+export const patchState = (
+  rt: SessionRuntime,
+  body: { key: string; value: JsonValue; handler?: HandlerName },
+  idem?: Parameters<SessionRuntime["edit"]>[1]
+): Promise<{ key: string; value: JsonValue }> =>
+  rt.edit((parts) => {
+    if (body.key === "messages") {
+      throw new RoostError(
+        "invalid_request",
+        "messages is the transcript: it grows by steps, not by PATCH.",
+        { field: "key" }
+      );
+    }
+    const handler = body.handler ? HANDLERS[body.handler] : undefined;
+    const value = parts.state.set(
+      body.key as never,
+      body.value,
+      handler ? { handler } : {}
+    );
+    return { key: body.key, value: value as JsonValue };
+  }, idem);

@@ -1,0 +1,44 @@
+/** @module Runtime options, resolved once: limits, lifetime, timeouts. */
+
+import { type Limits, LimitsSchema } from "../protocol/limits";
+
+export interface RoostOptions {
+  /** Size and rate limits; each falls back to DESIGN's default. */
+  limits?: Partial<Limits>;
+  /** Idle time after which a session and all its storage are deleted (default 24 h). */
+  idleTtlMs?: number;
+  /** Default per-call tool timeout (default 30 s). */
+  toolTimeoutMs?: number;
+  /** Rows deleted per alarm when purging old episodes (default 1000). */
+  purgeBatch?: number;
+}
+
+export interface ResolvedOptions {
+  limits: Limits;
+  idleTtlMs: number;
+  toolTimeoutMs: number;
+  purgeBatch: number;
+}
+
+const positive = (
+  name: string,
+  value: number | undefined,
+  fallback: number
+): number => {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(
+      `Roost option ${name} must be a whole number > 0, got ${value}.`
+    );
+  }
+  return value;
+};
+
+export const resolveOptions = (
+  options: RoostOptions = {}
+): ResolvedOptions => ({
+  limits: LimitsSchema.parse(options.limits ?? {}),
+  idleTtlMs: positive("idleTtlMs", options.idleTtlMs, 24 * 60 * 60 * 1000),
+  toolTimeoutMs: positive("toolTimeoutMs", options.toolTimeoutMs, 30_000),
+  purgeBatch: positive("purgeBatch", options.purgeBatch, 1000)
+});

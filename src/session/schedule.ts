@@ -1,0 +1,51 @@
+/** @module One alarm, many timers: TTL, purges, expiries live in a table and the alarm follows the earliest. */
+
+export type TimerKind = "ttl" | "purge" | "idempotency" | "events";
+
+export class Schedule {
+  #sql: SqlStorage;
+  #storage: DurableObjectStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+    this.#sql = storage.sql;
+  }
+
+  /** Sets (or moves) one timer. Synchronous: safe inside transactionSync. */
+  set(kind: TimerKind, dueAt: number): void {
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO schedule (kind, due_at) VALUES (?, ?)",
+      kind,
+      dueAt
+    );
+  }
+
+  clear(kind: TimerKind): void {
+    this.#sql.exec("DELETE FROM schedule WHERE kind = ?", kind);
+  }
+
+  due(now: number): TimerKind[] {
+    return this.#sql
+      .exec<{ kind: TimerKind }>(
+        "SELECT kind FROM schedule WHERE due_at <= ?",
+        now
+      )
+      .toArray()
+      .map((r) => r.kind);
+  }
+
+  earliest(): number | undefined {
+    const v = this.#sql
+      .exec<{ t: number | null }>("SELECT min(due_at) AS t FROM schedule")
+      .one().t;
+    return v ?? undefined;
+  }
+
+  /** Points the alarm at the earliest timer. Not inside transactionSync (setAlarm is storage I/O of its own). */
+  async arm(): Promise<void> {
+    const next = this.earliest();
+    if (next === undefined) await this.#storage.deleteAlarm();
+    else if ((await this.#storage.getAlarm()) !== next)
+      await this.#storage.setAlarm(next);
+  }
+}

@@ -1,0 +1,134 @@
+/** @module The session Durable Object: entry points only; the logic lives in SessionRuntime. */
+
+import { DurableObject } from "cloudflare:workers";
+import type { Registry } from "../environment/registry";
+import type { JsonObject, JsonValue } from "../json";
+import type { AssistantMessage } from "../messages/schema";
+import type { HandlerName } from "../state/handlers";
+import type { IdempotencyKey } from "./idempotency";
+import {
+  patchState,
+  readFrame,
+  readMessages,
+  readState,
+  readStore,
+  type StoreQuery
+} from "./operations";
+import type { ResolvedOptions } from "./options";
+import { settle } from "./rpc";
+import { SessionRuntime } from "./runtime";
+
+export interface StoreWrite {
+  tool: string;
+  name: string;
+  objects: JsonObject[];
+  metadata?: JsonObject;
+}
+
+/**
+ * Builds the session class for a registry. Every RPC method answers
+ * `{ ok, value | error }` (see rpc.ts); the worker validated the input.
+ */
+export const createSessionClass = (
+  registry: Registry,
+  options: ResolvedOptions
+) =>
+  class Session extends DurableObject {
+    readonly runtime: SessionRuntime;
+
+    constructor(ctx: DurableObjectState, env: unknown) {
+      super(ctx, env as never);
+      this.runtime = new SessionRuntime(ctx.storage, registry, options);
+      void ctx.blockConcurrencyWhile(async () => this.runtime.recover());
+    }
+
+    create(init: { sessionId: string; environment: string; task: unknown }) {
+      return settle(() => this.runtime.create(init));
+    }
+    status() {
+      return settle(() => this.runtime.status());
+    }
+    reset(body: { task?: unknown }, idem?: IdempotencyKey) {
+      return settle(() => this.runtime.reset(body, idem));
+    }
+    step(action: AssistantMessage, idem?: IdempotencyKey) {
+      return settle(() => this.runtime.step(action, idem));
+    }
+    callTool(
+      call: { tool: string; arguments: Record<string, unknown> },
+      idem?: IdempotencyKey
+    ) {
+      return settle(() => this.runtime.callTool(call, idem));
+    }
+    readStore(query: StoreQuery) {
+      return settle(() => readStore(this.runtime, query));
+    }
+    addEntry(w: StoreWrite, idem?: IdempotencyKey) {
+      return settle(() =>
+        this.runtime.edit(
+          (p) => ({
+            entry: p.environment.addObjects(
+              w.tool,
+              w.name,
+              w.objects,
+              w.metadata ?? {}
+            )
+          }),
+          idem
+        )
+      );
+    }
+    replaceEntry(w: StoreWrite & { index?: number }, idem?: IdempotencyKey) {
+      return settle(() =>
+        this.runtime.edit(
+          (p) => ({
+            entry: p.environment.replace(
+              w.tool,
+              w.name,
+              w.objects,
+              w.metadata ?? {},
+              w.index
+            )
+          }),
+          idem
+        )
+      );
+    }
+    removeEntry(
+      k: { tool: string; name: string; index?: number },
+      idem?: IdempotencyKey
+    ) {
+      return settle(() =>
+        this.runtime.edit((p) => {
+          const before = p.environment.find(k.tool, k.name).length;
+          p.environment.remove(k.tool, k.name, k.index);
+          return { removed: k.index === undefined ? before : 1 };
+        }, idem)
+      );
+    }
+    readState() {
+      return settle(() => readState(this.runtime));
+    }
+    patchState(
+      body: { key: string; value: JsonValue; handler?: HandlerName },
+      idem?: IdempotencyKey
+    ) {
+      return settle(() => patchState(this.runtime, body, idem));
+    }
+    messages(query: { cursor?: string; limit?: number }) {
+      return settle(() => readMessages(this.runtime, query));
+    }
+    frame() {
+      return settle(() => readFrame(this.runtime));
+    }
+    destroy() {
+      return settle(() => this.runtime.destroy());
+    }
+
+    override async alarm(): Promise<void> {
+      await this.runtime.alarm(this.ctx.getWebSockets().length);
+    }
+  };
+
+export type SessionClass = ReturnType<typeof createSessionClass>;
+export type SessionObject = InstanceType<SessionClass>;

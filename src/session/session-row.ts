@@ -1,0 +1,106 @@
+/** @module The session's one row: which environment, which task, where the episode stands. */
+
+export interface SessionRow {
+  sessionId: string;
+  environment: string;
+  /** The task given at creation: the default of every reset. */
+  task: unknown;
+  episode: number;
+  /** The task of the running episode. */
+  episodeTask: unknown;
+  steps: number;
+  reward: number;
+  total: number;
+  done: boolean;
+  truncated: boolean;
+  createdAt: number;
+  lastUsedAt: number;
+  /** The mutation in flight, if the object died before it committed. */
+  inflight: Inflight | null;
+}
+
+/** Written when a mutation starts; cleared by its commit. */
+export interface Inflight {
+  kind: string;
+  /** The episode the mutation writes into (a reset writes the next one). */
+  episode: number;
+  /** First event seq the mutation could have written. */
+  firstSeq: number;
+  step?: number;
+  /** `tool\u0000name` → highest entry counter handed out (see overlay onCounter). */
+  counters: Record<string, number>;
+}
+
+type Raw = Record<string, SqlStorageValue>;
+
+const parse = (text: SqlStorageValue | undefined): unknown =>
+  typeof text === "string" ? JSON.parse(text) : undefined;
+
+export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
+  const [raw] = sql.exec<Raw>("SELECT * FROM session WHERE id = 1").toArray();
+  if (raw === undefined) return undefined;
+  return {
+    sessionId: String(raw.session_id),
+    environment: String(raw.environment),
+    task: parse(raw.task),
+    episode: Number(raw.episode),
+    episodeTask: parse(raw.episode_task),
+    steps: Number(raw.steps),
+    reward: Number(raw.reward),
+    total: Number(raw.total),
+    done: raw.done === 1,
+    truncated: raw.truncated === 1,
+    createdAt: Number(raw.created_at),
+    lastUsedAt: Number(raw.last_used_at),
+    inflight: (parse(raw.inflight) as Inflight | undefined) ?? null
+  };
+};
+
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
+  sql.exec(
+    `INSERT INTO session (id, session_id, environment, task, episode, episode_task,
+       steps, reward, total, done, truncated, created_at, last_used_at, inflight)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+    row.sessionId,
+    row.environment,
+    json(row.task),
+    row.episode,
+    json(row.episodeTask),
+    row.steps,
+    row.reward,
+    row.total,
+    row.done ? 1 : 0,
+    row.truncated ? 1 : 0,
+    row.createdAt,
+    row.lastUsedAt
+  );
+};
+
+/** Writes the episode fields and last use; one statement, part of a commit. */
+export const writeEpisode = (sql: SqlStorage, row: SessionRow): void => {
+  sql.exec(
+    `UPDATE session SET episode = ?, episode_task = ?, steps = ?, reward = ?,
+       total = ?, done = ?, truncated = ?, last_used_at = ? WHERE id = 1`,
+    row.episode,
+    json(row.episodeTask),
+    row.steps,
+    row.reward,
+    row.total,
+    row.done ? 1 : 0,
+    row.truncated ? 1 : 0,
+    row.lastUsedAt
+  );
+};
+
+export const writeInflight = (
+  sql: SqlStorage,
+  inflight: Inflight | null
+): void => {
+  sql.exec("UPDATE session SET inflight = ? WHERE id = 1", json(inflight));
+};
+
+export const touchSession = (sql: SqlStorage, at: number): void => {
+  sql.exec("UPDATE session SET last_used_at = ? WHERE id = 1", at);
+};

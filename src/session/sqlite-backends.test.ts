@@ -1,0 +1,260 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { aroundEach, describe, expect, it } from "vitest";
+import { RoostError } from "../errors";
+import type { JsonObject } from "../json";
+import { runStateContract } from "../state/state.case";
+import { createEnvironmentStore } from "../store/environment-store";
+import { runHiddenStoreContract } from "../store/hidden-store.case";
+import { runStoreContract } from "../store/store.case";
+import {
+  createSchema,
+  purgeEpisodesBefore,
+  SCHEMA_VERSION,
+  schemaVersion
+} from "./sql-schema";
+import { SqliteHiddenStore } from "./sqlite-hidden-store";
+import {
+  SqliteStateBackend,
+  SqliteTranscriptBackend
+} from "./sqlite-state-backend";
+import { SqliteStoreBackend } from "./sqlite-store-backend";
+
+/**
+ * A Durable Object's storage may only be touched from inside that object's
+ * I/O context, so a handle cannot leave `runInDurableObject`. Each test
+ * therefore runs inside the callback of a fresh object, with its handle here.
+ */
+let sql: SqlStorage;
+
+// The project has no generated Env type yet; this is the one binding used here.
+const sessions = (env as unknown as { SESSIONS: DurableObjectNamespace })
+  .SESSIONS;
+
+const inFreshObject = (schema: boolean) =>
+  aroundEach(async (runTest) => {
+    const stub = sessions.get(sessions.newUniqueId());
+    await runInDurableObject(stub, async (_instance, state) => {
+      sql = state.storage.sql;
+      if (schema) createSchema(sql);
+      await runTest();
+    });
+  });
+
+const codeOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof RoostError) return error.code;
+    throw error;
+  }
+  throw new Error("expected a RoostError");
+};
+
+const count = (table: string): number =>
+  sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n;
+
+const DATA_TABLES = [
+  "store_keys",
+  "store_counters",
+  "store_entries",
+  "store_objects",
+  "hidden",
+  "state",
+  "transcript"
+];
+
+const rowsIn = (): Record<string, number> =>
+  Object.fromEntries(DATA_TABLES.map((t) => [t, count(t)]));
+
+const total = (rows: Record<string, number>): number =>
+  Object.values(rows).reduce((n, c) => n + c, 0);
+
+/** Every kind of row, in one episode. */
+const fill = (episode: number, n: number) => {
+  const store = createEnvironmentStore(new SqliteStoreBackend(sql, episode));
+  for (let i = 0; i < n; i++) {
+    store.addObjects("tool", `key${i % 3}`, [{ i, e: episode }, { j: i }], {
+      i
+    });
+  }
+  const hidden = new SqliteHiddenStore(sql, episode);
+  const state = new SqliteStateBackend(sql, episode);
+  const transcript = new SqliteTranscriptBackend(sql, episode);
+  for (let i = 0; i < n; i++) {
+    hidden.set(`h${i}`, i);
+    state.set(`s${i}`, [i]);
+    transcript.append([{ role: "user", content: `m${i}` }]);
+  }
+  return store;
+};
+
+describe("schema", () => {
+  inFreshObject(false);
+
+  it("reports no version on a fresh object and creates nothing by asking", () => {
+    expect(schemaVersion(sql)).toBeUndefined();
+    expect(count("sqlite_master")).toBe(0);
+  });
+
+  it("creates the tables once; a second call is harmless", () => {
+    createSchema(sql);
+    fill(1, 2);
+    createSchema(sql);
+    expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
+    expect(SCHEMA_VERSION).toBe(1);
+    expect(rowsIn().store_keys).toBe(2);
+  });
+
+  it("refuses a database written by a newer schema", () => {
+    createSchema(sql);
+    sql.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    expect(codeOf(() => createSchema(sql))).toBe("internal");
+  });
+});
+
+describe("SQLite backends", () => {
+  inFreshObject(true);
+
+  it("keeps episodes apart", () => {
+    fill(1, 3);
+    const store = createEnvironmentStore(new SqliteStoreBackend(sql, 2));
+    expect(store.isEmpty()).toBe(true);
+    expect(store.keys()).toEqual([]);
+    expect(store.recent(10)).toEqual([]);
+    expect(new SqliteHiddenStore(sql, 2).keys()).toEqual([]);
+    expect(new SqliteStateBackend(sql, 2).has("s0")).toBe(false);
+    expect(new SqliteTranscriptBackend(sql, 2).count()).toBe(0);
+    // Same key names in a new episode start from scratch: counter, ids, repeats.
+    const added = store.addObjects("tool", "key0", [{ i: 0, e: 1 }]);
+    expect(added.objects[0]?._REF_ID).toBe("tool_key0_1_0");
+    expect(
+      createEnvironmentStore(new SqliteStoreBackend(sql, 1)).keys()
+    ).toEqual([
+      { tool: "tool", name: "key0", entries: 1, objects: 2 },
+      { tool: "tool", name: "key1", entries: 1, objects: 2 },
+      { tool: "tool", name: "key2", entries: 1, objects: 2 }
+    ]);
+  });
+
+  it("purges old episodes in bounded batches and leaves the current one alone", () => {
+    fill(1, 10);
+    fill(2, 4);
+    const old = total(rowsIn());
+    fill(3, 3);
+    const before = rowsIn();
+    let deleted = 0;
+    let batches = 0;
+    for (let n = purgeEpisodesBefore(sql, 3, 7); n > 0; batches++) {
+      expect(n).toBeLessThanOrEqual(7);
+      deleted += n;
+      n = purgeEpisodesBefore(sql, 3, 7);
+    }
+    expect(deleted).toBe(old);
+    expect(batches).toBe(Math.ceil(old / 7));
+    expect(total(rowsIn())).toBe(total(before) - old);
+    const store = createEnvironmentStore(new SqliteStoreBackend(sql, 3));
+    expect(store.keys().map((k) => k.entries)).toEqual([1, 1, 1]);
+    expect(store.find("tool", "key0")).toHaveLength(1);
+    expect(new SqliteHiddenStore(sql, 3).keys()).toEqual(["h0", "h1", "h2"]);
+    expect(new SqliteTranscriptBackend(sql, 3).count()).toBe(3);
+    expect(new SqliteStateBackend(sql, 3).get("s2")).toEqual([2]);
+    expect(purgeEpisodesBefore(sql, 3, 7)).toBe(0);
+  });
+
+  it("stores and reads back a Result of 5 000 objects of about 1 KB", () => {
+    const objects: JsonObject[] = Array.from({ length: 5000 }, (_, i) => ({
+      i,
+      text: `${i}`.padEnd(1000, "x")
+    }));
+    const store = createEnvironmentStore(new SqliteStoreBackend(sql, 1), {
+      maxObjectsPerResult: 5000
+    });
+    store.addObjects("bulk", "rows", objects, { n: 5000 });
+    expect(count("store_objects")).toBe(5000);
+    const [entry] = store.find("bulk", "rows");
+    expect(entry?.objects).toHaveLength(5000);
+    expect(entry?.objects.map(({ _REF_ID, ...rest }) => rest)).toEqual(objects);
+    expect(store.keys()).toEqual([
+      { tool: "bulk", name: "rows", entries: 1, objects: 5000 }
+    ]);
+  });
+
+  it("refuses an object over 2 MB and writes nothing", () => {
+    const store = createEnvironmentStore(new SqliteStoreBackend(sql, 1));
+    store.addObjects("big", "rows", [{ a: 1 }]);
+    const before = rowsIn();
+    const huge = { text: "é".repeat(1_100_000) };
+    expect(
+      codeOf(() => store.addObjects("big", "rows", [{ b: 2 }, huge]))
+    ).toBe("payload_too_large");
+    expect(codeOf(() => store.replace("big", "rows", [huge], {}, 0))).toBe(
+      "payload_too_large"
+    );
+    expect(codeOf(() => new SqliteHiddenStore(sql, 1).set("k", huge))).toBe(
+      "payload_too_large"
+    );
+    expect(rowsIn()).toEqual(before);
+    expect(store.find("big", "rows", 0).objects[0]).toMatchObject({ a: 1 });
+  });
+
+  it("treats __proto__ and constructor as ordinary keys", () => {
+    const store = createEnvironmentStore(new SqliteStoreBackend(sql, 1));
+    store.addObjects("__proto__", "constructor", [
+      { __proto__: 1 } as JsonObject
+    ]);
+    expect(store.keys()).toEqual([
+      { tool: "__proto__", name: "constructor", entries: 1, objects: 1 }
+    ]);
+    const hidden = new SqliteHiddenStore(sql, 1);
+    hidden.set("__proto__", { constructor: 1 });
+    expect(hidden.get("__proto__")).toEqual({ constructor: 1 });
+    expect(hidden.has("constructor")).toBe(false);
+    const state = new SqliteStateBackend(sql, 1);
+    state.set("constructor", "c");
+    expect(state.keys()).toEqual(["constructor"]);
+    expect(state.get("__proto__")).toBeUndefined();
+  });
+
+  it("reads everything back through fresh instances, which read nothing on construction", () => {
+    const store = fill(1, 5);
+    store.remove("tool", "key1", 0);
+    store.replace("tool", "key2", [{ r: 1 }], { m: 1 }, -1);
+    const json = store.toJSON();
+    const recent = store.recent(3);
+    let calls = 0;
+    const spy = {
+      exec: (query: string, ...params: unknown[]) => {
+        calls++;
+        return sql.exec(query, ...params);
+      }
+    } as SqlStorage;
+    const backend = new SqliteStoreBackend(spy, 1);
+    const hidden = new SqliteHiddenStore(spy, 1);
+    const state = new SqliteStateBackend(spy, 1);
+    const transcript = new SqliteTranscriptBackend(spy, 1);
+    expect(calls).toBe(0);
+    const again = createEnvironmentStore(backend);
+    expect(again.toJSON()).toEqual(json);
+    expect(again.recent(3)).toEqual(recent);
+    expect(again.addObjects("tool", "key0", [{ i: 0, e: 1 }]).objects).toEqual([
+      { object_info: "[repeat]", _REF_ID: "tool_key0_1_0" }
+    ]);
+    expect(hidden.get("h4")).toBe(4);
+    expect(state.keys()).toEqual(["s0", "s1", "s2", "s3", "s4"]);
+    expect(transcript.list(3, 10).map((m) => m.content)).toEqual(["m3", "m4"]);
+  });
+});
+
+describe("contracts", () => {
+  inFreshObject(true);
+  // The suites expect every create() to be empty; a new episode is exactly that.
+  let episode = 0;
+  runStoreContract("SQLite", () =>
+    createEnvironmentStore(new SqliteStoreBackend(sql, ++episode))
+  );
+  runHiddenStoreContract("SQLite", () => new SqliteHiddenStore(sql, ++episode));
+  runStateContract("SQLite", () => ({
+    backend: new SqliteStateBackend(sql, ++episode),
+    transcript: new SqliteTranscriptBackend(sql, episode)
+  }));
+});

@@ -1,0 +1,121 @@
+/** @module Typed state and transcript backends on the session's SQLite: one row per state key, one per message. */
+
+import type { JsonValue } from "../json";
+import type { Message } from "../messages/schema";
+import type { StateBackend, TranscriptBackend } from "../state/types";
+import { toRowText } from "./sql-schema";
+
+/**
+ * State values as JSON text, one row per key of the episode. Keys come back
+ * in the order they were first set (rowid order), as a Map would give them.
+ *
+ * @example
+ * const state = new SqliteStateBackend(ctx.storage.sql, episode);
+ */
+export class SqliteStateBackend implements StateBackend {
+  readonly #sql: SqlStorage;
+  readonly #episode: number;
+
+  constructor(sql: SqlStorage, episode: number) {
+    this.#sql = sql;
+    this.#episode = episode;
+  }
+
+  get(key: string): JsonValue | undefined {
+    const row = this.#sql
+      .exec<{ value: string }>(
+        "SELECT value FROM state WHERE episode = ? AND key = ?",
+        this.#episode,
+        key
+      )
+      .toArray()[0];
+    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+  }
+
+  set(key: string, value: JsonValue): void {
+    this.#sql.exec(
+      "INSERT INTO state (episode, key, value) VALUES (?, ?, ?) ON CONFLICT (episode, key) DO UPDATE SET value = excluded.value",
+      this.#episode,
+      key,
+      toRowText(value, `State key ${JSON.stringify(key)}`, key)
+    );
+  }
+
+  has(key: string): boolean {
+    return (
+      this.#sql
+        .exec(
+          "SELECT 1 FROM state WHERE episode = ? AND key = ?",
+          this.#episode,
+          key
+        )
+        .toArray().length > 0
+    );
+  }
+
+  keys(): string[] {
+    return this.#sql
+      .exec<{ key: string }>(
+        "SELECT key FROM state WHERE episode = ? ORDER BY rowid",
+        this.#episode
+      )
+      .toArray()
+      .map((row) => row.key);
+  }
+}
+
+/**
+ * The transcript, one row per message keyed by its index. Indexes are dense
+ * from 0, so the count is the last index + 1 (one probe of the primary key)
+ * and a page is a key range, never an OFFSET walk.
+ *
+ * @example
+ * const transcript = new SqliteTranscriptBackend(ctx.storage.sql, episode);
+ * transcript.list(transcript.count() - 20, 20); // the last twenty messages
+ */
+export class SqliteTranscriptBackend implements TranscriptBackend {
+  readonly #sql: SqlStorage;
+  readonly #episode: number;
+
+  constructor(sql: SqlStorage, episode: number) {
+    this.#sql = sql;
+    this.#episode = episode;
+  }
+
+  append(messages: Message[]): void {
+    // Every message is checked before the first row goes in.
+    const texts = messages.map((m, i) => toRowText(m, `messages[${i}]`));
+    let idx = this.count();
+    for (const text of texts) {
+      this.#sql.exec(
+        "INSERT INTO transcript (episode, idx, message) VALUES (?, ?, ?)",
+        this.#episode,
+        idx++,
+        text
+      );
+    }
+  }
+
+  count(): number {
+    return this.#sql
+      .exec<{ n: number }>(
+        "SELECT coalesce(max(idx), -1) + 1 AS n FROM transcript WHERE episode = ?",
+        this.#episode
+      )
+      .one().n;
+  }
+
+  list(offset: number, limit: number): Message[] {
+    const count = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1;
+    if (count === 0) return [];
+    return this.#sql
+      .exec<{ message: string }>(
+        "SELECT message FROM transcript WHERE episode = ? AND idx >= ? ORDER BY idx LIMIT ?",
+        this.#episode,
+        Math.max(0, Math.floor(offset)),
+        count
+      )
+      .toArray()
+      .map((row) => JSON.parse(row.message) as Message);
+  }
+}

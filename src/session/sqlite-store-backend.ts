@@ -1,0 +1,392 @@
+/** @module The environment store's SQLite backend: one row per key, per entry and per object, read lazily. */
+
+import { RoostError } from "../errors";
+import type { JsonObject } from "../json";
+import { fingerprint } from "../store/fingerprint";
+import type {
+  Entry,
+  KeyInfo,
+  LocatedEntry,
+  ObjectFingerprint,
+  StoreBackend
+} from "../store/types";
+import { MAX_BOUND_PARAMETERS, toRowText } from "./sql-schema";
+
+type KeyRow = { id: number; entries: number; objects: number };
+type EntryRow = { id: number; metadata: string; body: string | null };
+type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;
+type PlacedRow = { id: number; object_count: number };
+
+interface ObjectRow {
+  refId: string | null;
+  hash: string | null;
+  body: string;
+}
+
+const OBJECT_COLUMNS = 7;
+const OBJECTS_PER_INSERT = Math.floor(MAX_BOUND_PARAMETERS / OBJECT_COLUMNS);
+
+/** Rows of (entry, object) pairs, ordered by entry then object, folded into entries. */
+const fold = <R extends EntryRow>(rows: R[]): { row: R; entry: Entry }[] => {
+  const out: { row: R; entry: Entry }[] = [];
+  let last: { row: R; entry: Entry } | undefined;
+  for (const row of rows) {
+    if (last?.row.id !== row.id) {
+      last = {
+        row,
+        entry: { objects: [], metadata: JSON.parse(row.metadata) }
+      };
+      out.push(last);
+    }
+    if (row.body !== null) last.entry.objects.push(JSON.parse(row.body));
+  }
+  return out;
+};
+
+const notFound = (tool: string, name: string): RoostError =>
+  new RoostError("not_found", `No results under ${tool}/${name}.`);
+
+/** SQLite wants an integer LIMIT; -1 means none. */
+const sqlLimit = (limit: number): number =>
+  Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1;
+
+/**
+ * A StoreBackend on the session's SQLite. Construction reads nothing and
+ * every method is a few indexed statements, so waking a session with a
+ * large store costs nothing until something is asked for. Counts live on
+ * the key row; `written` (for `recent`) is max + 1 within the episode, which
+ * a rolled-back transaction cannot leave out of step.
+ */
+export class SqliteStoreBackend implements StoreBackend {
+  readonly #sql: SqlStorage;
+  readonly #episode: number;
+
+  constructor(sql: SqlStorage, episode: number) {
+    this.#sql = sql;
+    this.#episode = episode;
+  }
+
+  #find(tool: string, name: string): KeyRow | undefined {
+    return this.#sql
+      .exec<KeyRow>(
+        "SELECT id, entries, objects FROM store_keys WHERE episode = ? AND tool = ? AND name = ?",
+        this.#episode,
+        tool,
+        name
+      )
+      .toArray()[0];
+  }
+
+  #key(tool: string, name: string): KeyRow {
+    const key = this.#find(tool, name);
+    if (key === undefined) throw notFound(tool, name);
+    return key;
+  }
+
+  /** The entry at a position, walking the (key_id, ord) index from the nearer end. */
+  #at(key: KeyRow, position: number, where: string): PlacedRow {
+    const inRange =
+      Number.isInteger(position) && position >= 0 && position < key.entries;
+    const fromEnd = position >= key.entries / 2;
+    const row = inRange
+      ? this.#sql
+          .exec<PlacedRow>(
+            `SELECT id, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
+            key.id,
+            fromEnd ? key.entries - 1 - position : position
+          )
+          .toArray()[0]
+      : undefined;
+    if (row === undefined) {
+      throw new RoostError(
+        "index_out_of_range",
+        `No entry at position ${position} under ${where}.`
+      );
+    }
+    return row;
+  }
+
+  /** Serialises and checks everything first, so a refused entry writes nothing. */
+  #prepare(entry: Entry, prints: (ObjectFingerprint | null)[]) {
+    const metadata = toRowText(entry.metadata, "Entry metadata");
+    const objects = entry.objects.map((object, i): ObjectRow => {
+      const refId = typeof object._REF_ID === "string" ? object._REF_ID : null;
+      const print = prints[i] ?? null;
+      return {
+        refId,
+        hash: print !== null && refId !== null ? print.hash : null,
+        body: toRowText(object, `objects[${i}]`, refId ?? "")
+      };
+    });
+    return { metadata, objects };
+  }
+
+  #nextWritten(): number {
+    return this.#sql
+      .exec<{ n: number }>(
+        "SELECT coalesce(max(written), 0) + 1 AS n FROM store_entries WHERE episode = ?",
+        this.#episode
+      )
+      .one().n;
+  }
+
+  #insertObjects(entryId: number, keyId: number, rows: ObjectRow[]): void {
+    for (let at = 0; at < rows.length; at += OBJECTS_PER_INSERT) {
+      const chunk = rows.slice(at, at + OBJECTS_PER_INSERT);
+      const params = chunk.flatMap((r, k) => [
+        entryId,
+        at + k,
+        this.#episode,
+        keyId,
+        r.refId,
+        r.hash,
+        r.body
+      ]);
+      this.#sql.exec(
+        `INSERT INTO store_objects (entry_id, i, episode, key_id, ref_id, hash, body) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+        ...params
+      );
+    }
+  }
+
+  #addCounts(keyId: number, entries: number, objects: number): void {
+    this.#sql.exec(
+      "UPDATE store_keys SET entries = entries + ?, objects = objects + ? WHERE id = ?",
+      entries,
+      objects,
+      keyId
+    );
+  }
+
+  keys(): KeyInfo[] {
+    return this.#sql
+      .exec<KeyInfoRow>(
+        "SELECT tool, name, entries, objects FROM store_keys WHERE episode = ? ORDER BY id",
+        this.#episode
+      )
+      .toArray();
+  }
+
+  keyInfo(tool: string, name: string): KeyInfo | undefined {
+    const key = this.#find(tool, name);
+    return key === undefined
+      ? undefined
+      : { tool, name, entries: key.entries, objects: key.objects };
+  }
+
+  createKey(tool: string, name: string): void {
+    this.#sql.exec(
+      "INSERT INTO store_keys (episode, tool, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+      this.#episode,
+      tool,
+      name
+    );
+  }
+
+  nextEntryNumber(tool: string, name: string): number {
+    return this.#sql
+      .exec<{ counter: number }>(
+        `INSERT INTO store_counters (episode, tool, name, counter) VALUES (?, ?, ?, 1)
+        ON CONFLICT (episode, tool, name) DO UPDATE SET counter = counter + 1
+        RETURNING counter`,
+        this.#episode,
+        tool,
+        name
+      )
+      .one().counter;
+  }
+
+  entryCounter(tool: string, name: string): number {
+    const row = this.#sql
+      .exec<{ counter: number }>(
+        "SELECT counter FROM store_counters WHERE episode = ? AND tool = ? AND name = ?",
+        this.#episode,
+        tool,
+        name
+      )
+      .toArray()[0];
+    return row?.counter ?? 0;
+  }
+
+  setEntryCounter(tool: string, name: string, value: number): void {
+    // Counters start at 0 and only rise, so a value of 0 or less changes nothing.
+    if (!(value > 0)) return;
+    this.#sql.exec(
+      `INSERT INTO store_counters (episode, tool, name, counter) VALUES (?, ?, ?, ?)
+      ON CONFLICT (episode, tool, name) DO UPDATE SET counter = max(counter, excluded.counter)`,
+      this.#episode,
+      tool,
+      name,
+      value
+    );
+  }
+
+  entries(tool: string, name: string, offset: number, limit: number): Entry[] {
+    const key = this.#key(tool, name);
+    if (sqlLimit(limit) === 0) return [];
+    const rows = this.#sql
+      .exec<EntryRow>(
+        `WITH picked AS (
+          SELECT id, ord, metadata FROM store_entries WHERE key_id = ?
+          ORDER BY ord LIMIT ? OFFSET ?)
+        SELECT p.id AS id, p.metadata AS metadata, o.body AS body
+        FROM picked p LEFT JOIN store_objects o ON o.entry_id = p.id
+        ORDER BY p.ord, o.i`,
+        key.id,
+        sqlLimit(limit),
+        Math.max(0, Math.floor(offset))
+      )
+      .toArray();
+    return fold(rows).map((f) => f.entry);
+  }
+
+  entry(tool: string, name: string, position: number): Entry {
+    const { id } = this.#at(this.#key(tool, name), position, `${tool}/${name}`);
+    const rows = this.#sql
+      .exec<EntryRow>(
+        `SELECT e.id AS id, e.metadata AS metadata, o.body AS body
+        FROM store_entries e LEFT JOIN store_objects o ON o.entry_id = e.id
+        WHERE e.id = ? ORDER BY o.i`,
+        id
+      )
+      .toArray();
+    const [first] = fold(rows);
+    if (first === undefined)
+      throw new RoostError("internal", "Entry vanished.");
+    return first.entry;
+  }
+
+  append(
+    tool: string,
+    name: string,
+    entry: Entry,
+    fingerprints: (ObjectFingerprint | null)[]
+  ): number {
+    const key = this.#key(tool, name);
+    const { metadata, objects } = this.#prepare(entry, fingerprints);
+    const { id } = this.#sql
+      .exec<{ id: number }>(
+        `INSERT INTO store_entries (episode, key_id, ord, metadata, object_count, written)
+        VALUES (?, ?, (SELECT coalesce(max(ord), -1) + 1 FROM store_entries WHERE key_id = ?), ?, ?, ?)
+        RETURNING id`,
+        this.#episode,
+        key.id,
+        key.id,
+        metadata,
+        objects.length,
+        this.#nextWritten()
+      )
+      .one();
+    this.#insertObjects(id, key.id, objects);
+    this.#addCounts(key.id, 1, objects.length);
+    return key.entries;
+  }
+
+  set(
+    tool: string,
+    name: string,
+    position: number,
+    entry: Entry,
+    fingerprints: (ObjectFingerprint | null)[]
+  ): void {
+    const key = this.#key(tool, name);
+    const old = this.#at(key, position, `${tool}/${name}`);
+    const { metadata, objects } = this.#prepare(entry, fingerprints);
+    this.#sql.exec("DELETE FROM store_objects WHERE entry_id = ?", old.id);
+    this.#sql.exec(
+      "UPDATE store_entries SET metadata = ?, object_count = ?, written = ? WHERE id = ?",
+      metadata,
+      objects.length,
+      this.#nextWritten(),
+      old.id
+    );
+    this.#insertObjects(old.id, key.id, objects);
+    this.#addCounts(key.id, 0, objects.length - old.object_count);
+  }
+
+  removeAt(tool: string, name: string, position: number): void {
+    const key = this.#key(tool, name);
+    const old = this.#at(key, position, `${tool}/${name}`);
+    this.#sql.exec("DELETE FROM store_objects WHERE entry_id = ?", old.id);
+    this.#sql.exec("DELETE FROM store_entries WHERE id = ?", old.id);
+    this.#addCounts(key.id, -1, -old.object_count);
+  }
+
+  clear(tool: string, name: string): void {
+    const key = this.#key(tool, name);
+    this.#sql.exec("DELETE FROM store_objects WHERE key_id = ?", key.id);
+    this.#sql.exec("DELETE FROM store_entries WHERE key_id = ?", key.id);
+    this.#addCounts(key.id, -key.entries, -key.objects);
+  }
+
+  /**
+   * The canonical text is not stored: it would double every object row and
+   * push a large object past SQLite's 2 MB row limit. A hit on the hash index
+   * (almost always the one true repeat) is confirmed by recomputing it. The
+   * index holds equal hashes in rowid order, which is the order of writing.
+   */
+  findRepeat(
+    tool: string,
+    name: string,
+    print: ObjectFingerprint,
+    skip?: (refId: string) => boolean
+  ): string | undefined {
+    // Read out before `skip` runs: the caller's code must not find a cursor open.
+    const candidates = this.#sql
+      .exec<{ ref_id: string; body: string }>(
+        `SELECT ref_id, body FROM store_objects
+        WHERE key_id = (SELECT id FROM store_keys WHERE episode = ? AND tool = ? AND name = ?)
+        AND hash = ? ORDER BY rowid`,
+        this.#episode,
+        tool,
+        name,
+        print.hash
+      )
+      .toArray();
+    for (const { ref_id, body } of candidates) {
+      const object = JSON.parse(body) as JsonObject;
+      if (fingerprint(object).canonical !== print.canonical) continue;
+      if (skip?.(ref_id) !== true) return ref_id;
+    }
+    return undefined;
+  }
+
+  totalObjects(): number {
+    return this.#sql
+      .exec<{ n: number }>(
+        "SELECT coalesce(sum(objects), 0) AS n FROM store_keys WHERE episode = ?",
+        this.#episode
+      )
+      .one().n;
+  }
+
+  /**
+   * A position is the count of younger siblings taken from the end: recent
+   * entries sit near the end of their list, so the count stays short.
+   */
+  recent(limit: number): LocatedEntry[] {
+    if (sqlLimit(limit) === 0) return [];
+    const rows = this.#sql
+      .exec<EntryRow & { tool: string; name: string; position: number }>(
+        `WITH picked AS (
+          SELECT e.id, e.written, e.metadata, k.tool, k.name,
+            k.entries - 1 - (SELECT count(*) FROM store_entries x
+              WHERE x.key_id = e.key_id AND x.ord > e.ord) AS position
+          FROM store_entries e JOIN store_keys k ON k.id = e.key_id
+          WHERE e.episode = ? ORDER BY e.written DESC LIMIT ?)
+        SELECT p.id AS id, p.metadata AS metadata, p.tool AS tool,
+          p.name AS name, p.position AS position, o.body AS body
+        FROM picked p LEFT JOIN store_objects o ON o.entry_id = p.id
+        ORDER BY p.written DESC, o.i`,
+        this.#episode,
+        sqlLimit(limit)
+      )
+      .toArray();
+    return fold(rows).map(({ row, entry }) => ({
+      tool: row.tool,
+      name: row.name,
+      index: row.position,
+      ...entry
+    }));
+  }
+}

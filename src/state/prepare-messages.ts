@@ -1,0 +1,44 @@
+/** @module Checking messages before they are appended to the transcript (the virtual `messages` key). */
+
+import { z } from "zod";
+import { RoostError } from "../errors";
+import { cloneJson, utf8Length } from "../json";
+import { type Message, MessageSchema } from "../messages/schema";
+import { mergeLists } from "./handlers";
+import { jsonProblem } from "./json-check";
+import { invalidValue, issuesOf, notJson, tooLarge } from "./state-errors";
+import type { Handler } from "./types";
+
+/**
+ * Validates one message or a list of them for appending: all are accepted
+ * or none. Only `mergeLists` may be named as the handler, because the
+ * transcript is append-only (one row per message, never one growing value).
+ * Each message is capped like a state value, so no row can outgrow SQLite.
+ */
+export const prepareMessages = (
+  value: unknown,
+  handler: Handler | undefined,
+  maxBytes: number
+): Message[] => {
+  if (handler !== undefined && handler !== mergeLists) {
+    throw new RoostError(
+      "invalid_state_value",
+      "messages: messages is append-only; set it without a handler (or with merge_lists) to append.",
+      { key: "messages", issues: [] }
+    );
+  }
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.map((item, i) => {
+    const where = Array.isArray(value) ? `message ${i}: ` : "";
+    const problem = jsonProblem(item, "value");
+    if (problem) throw notJson("messages", `${where}${problem}`);
+    const parsed = z.safeParse(MessageSchema, item);
+    if (!parsed.success) {
+      throw invalidValue("messages", issuesOf(parsed.error), where);
+    }
+    const text = JSON.stringify(parsed.data);
+    const bytes = utf8Length(text);
+    if (bytes > maxBytes) throw tooLarge(`messages[${i}]`, bytes, maxBytes);
+    return cloneJson(parsed.data);
+  });
+};

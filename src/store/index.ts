@@ -1,0 +1,33 @@
+/** @module The environment store, the hidden store and Results: the public names of `src/store`. */
+
+export {
+  createEnvironmentStore,
+  type EnvironmentStoreOptions
+} from "./environment-store";
+export { fingerprint } from "./fingerprint";
+export { MemoryHiddenStore } from "./hidden-store";
+export { MemoryStoreBackend } from "./memory-backend";
+export {
+  describeResult,
+  error,
+  type Result,
+  type ResultInit,
+  result,
+  status,
+  text,
+  type Update,
+  warning
+} from "./result";
+export type {
+  AddOptions,
+  Entry,
+  EnvironmentStore,
+  HiddenStore,
+  KeyInfo,
+  LocatedEntry,
+  ObjectFingerprint,
+  ResultLike,
+  StoreBackend,
+  StoreJson,
+  StorePage
+} from "./types";

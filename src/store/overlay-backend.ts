@@ -1,0 +1,303 @@
+/** @module An in-memory overlay over a StoreBackend: a mutation's writes, readable at once, applied by one `flush()`. */
+
+import { RoostError } from "../errors";
+import { cloneJson } from "../json";
+import { type Prints, replayOps, type StoreOp } from "./overlay-ops";
+import { OverlayRepeats } from "./overlay-repeats";
+import { KeySlots, type NewSlot, type Occupant } from "./overlay-slots";
+import type {
+  Entry,
+  KeyInfo,
+  LocatedEntry,
+  ObjectFingerprint,
+  StoreBackend
+} from "./types";
+
+/** A key the mutation wrote to. Keys it only read are never loaded. */
+interface KeyState {
+  tool: string;
+  name: string;
+  slots: KeySlots;
+  objects: number;
+  repeats: OverlayRepeats;
+}
+
+const newState = (
+  tool: string,
+  name: string,
+  entries: number,
+  objects: number
+): KeyState => ({
+  tool,
+  name,
+  slots: new KeySlots(entries),
+  objects,
+  repeats: new OverlayRepeats(entries > 0)
+});
+
+export interface OverlayOptions {
+  /** Called with every entry number handed out, so ids streamed before a crash are never reused. */
+  onCounter?: (tool: string, name: string, value: number) => void;
+}
+
+const keyOf = (tool: string, name: string): string =>
+  JSON.stringify([tool, name]);
+
+/**
+ * Reads and flush cost what the mutation touched, never the size of the
+ * base: a touched key holds ranges of base positions, and base entries are
+ * loaded only when read or when their entry is removed or replaced (to know
+ * which `_REF_ID`s stop counting as originals of a `[repeat]`).
+ *
+ * @example
+ * const overlay = new OverlayStoreBackend(sqliteBackend);
+ * createEnvironmentStore(overlay).add("search", result);
+ * ctx.storage.transactionSync(() => overlay.flush());
+ */
+export class OverlayStoreBackend implements StoreBackend {
+  readonly #base: StoreBackend;
+  readonly #onCounter: OverlayOptions["onCounter"];
+  #keys = new Map<string, KeyState>();
+  #counters = new Map<string, { tool: string; name: string; value: number }>();
+  #ops: StoreOp[] = [];
+  #seq = 0;
+  #objectDelta = 0;
+
+  constructor(base: StoreBackend, options: OverlayOptions = {}) {
+    this.#base = base;
+    this.#onCounter = options.onCounter;
+  }
+
+  /** True once anything (an entry, a key, a counter) waits to be flushed. */
+  get touched(): boolean {
+    return this.#ops.length > 0 || this.#counters.size > 0;
+  }
+
+  /**
+   * Applies every write to the base, in order, then empties the overlay.
+   * Meant for one `transactionSync`: if the base throws half-way, the
+   * transaction rolls back and the caller discards the overlay.
+   */
+  flush(): void {
+    const base = this.#base;
+    for (const { tool, name, value } of this.#counters.values()) {
+      base.setEntryCounter(tool, name, value);
+    }
+    replayOps(base, this.#ops);
+    this.discard();
+  }
+
+  /** Drops every pending write; the base never saw them. */
+  discard(): void {
+    this.#keys = new Map();
+    this.#counters = new Map();
+    this.#ops = [];
+    this.#objectDelta = 0;
+  }
+
+  keys(): KeyInfo[] {
+    const listed = this.#base.keys().map((k) => {
+      const state = this.#keys.get(keyOf(k.tool, k.name));
+      return state === undefined ? k : this.#info(state);
+    });
+    const known = new Set(listed.map((k) => keyOf(k.tool, k.name)));
+    for (const [key, state] of this.#keys) {
+      if (!known.has(key)) listed.push(this.#info(state));
+    }
+    return listed;
+  }
+
+  keyInfo(tool: string, name: string): KeyInfo | undefined {
+    const state = this.#keys.get(keyOf(tool, name));
+    return state === undefined
+      ? this.#base.keyInfo(tool, name)
+      : this.#info(state);
+  }
+
+  createKey(tool: string, name: string): void {
+    if (this.keyInfo(tool, name) !== undefined) return;
+    this.#keys.set(keyOf(tool, name), newState(tool, name, 0, 0));
+    this.#ops.push({ op: "createKey", tool, name });
+  }
+
+  nextEntryNumber(tool: string, name: string): number {
+    const value = this.entryCounter(tool, name) + 1;
+    this.#counters.set(keyOf(tool, name), { tool, name, value });
+    this.#onCounter?.(tool, name, value);
+    return value;
+  }
+
+  entryCounter(tool: string, name: string): number {
+    return (
+      this.#counters.get(keyOf(tool, name))?.value ??
+      this.#base.entryCounter(tool, name)
+    );
+  }
+
+  setEntryCounter(tool: string, name: string, value: number): void {
+    if (value > this.entryCounter(tool, name)) {
+      this.#counters.set(keyOf(tool, name), { tool, name, value });
+    }
+  }
+
+  entries(tool: string, name: string, offset: number, limit: number): Entry[] {
+    const state = this.#keys.get(keyOf(tool, name));
+    if (state === undefined) {
+      return this.#base.entries(tool, name, offset, limit);
+    }
+    return state.slots
+      .read(offset, limit)
+      .flatMap((run) =>
+        run.kind === "new"
+          ? [cloneJson(run.slot.entry)]
+          : this.#base.entries(tool, name, run.start, run.count)
+      );
+  }
+
+  entry(tool: string, name: string, position: number): Entry {
+    const state = this.#keys.get(keyOf(tool, name));
+    if (state === undefined) return this.#base.entry(tool, name, position);
+    const occupant = state.slots.at(position);
+    return occupant.kind === "new"
+      ? cloneJson(occupant.slot.entry)
+      : this.#base.entry(tool, name, occupant.position);
+  }
+
+  append(tool: string, name: string, entry: Entry, prints: Prints): number {
+    const state = this.#touch(tool, name);
+    const slot = this.#newSlot(entry, prints);
+    state.slots.append(slot);
+    this.#link(state, slot);
+    const copy = { entry: slot.entry, prints: slot.fingerprints };
+    this.#ops.push({ op: "append", tool, name, ...copy });
+    return state.slots.length - 1;
+  }
+
+  set(
+    tool: string,
+    name: string,
+    position: number,
+    entry: Entry,
+    prints: Prints
+  ): void {
+    const state = this.#touch(tool, name);
+    const slot = this.#newSlot(entry, prints);
+    this.#drop(state, state.slots.set(position, slot));
+    this.#link(state, slot);
+    const copy = { entry: slot.entry, prints: slot.fingerprints };
+    this.#ops.push({ op: "set", tool, name, position, ...copy });
+  }
+
+  removeAt(tool: string, name: string, position: number): void {
+    const state = this.#touch(tool, name);
+    this.#drop(state, state.slots.removeAt(position));
+    this.#ops.push({ op: "removeAt", tool, name, position });
+  }
+
+  clear(tool: string, name: string): void {
+    const state = this.#touch(tool, name);
+    this.#objectDelta -= state.objects;
+    state.objects = 0;
+    state.slots.clear();
+    state.repeats.clear();
+    this.#ops.push({ op: "clear", tool, name });
+  }
+
+  findRepeat(
+    tool: string,
+    name: string,
+    print: ObjectFingerprint,
+    skip?: (refId: string) => boolean
+  ): string | undefined {
+    const state = this.#keys.get(keyOf(tool, name));
+    if (state === undefined) {
+      return this.#base.findRepeat(tool, name, print, skip);
+    }
+    return state.repeats.find(this.#base, tool, name, print, skip);
+  }
+
+  totalObjects(): number {
+    return this.#base.totalObjects() + this.#objectDelta;
+  }
+
+  /** New entries (all newer than the base's), then the base's still-live ones. */
+  recent(limit: number): LocatedEntry[] {
+    const fresh = [...this.#keys.values()].flatMap((state) =>
+      state.slots.newSlots().map(({ slot, index }) => ({ state, slot, index }))
+    );
+    fresh.sort((a, b) => b.slot.seq - a.slot.seq);
+    const out: LocatedEntry[] = fresh
+      .slice(0, Math.max(0, limit))
+      .map(({ state: { tool, name }, slot, index }) => ({
+        tool,
+        name,
+        index,
+        ...cloneJson(slot.entry)
+      }));
+    const need = limit - out.length;
+    return need > 0 ? out.concat(this.#baseRecent(need)) : out;
+  }
+
+  /** Asks the base for more until `need` live entries are found or it runs out. */
+  #baseRecent(need: number): LocatedEntry[] {
+    for (let ask = need; ; ) {
+      const rows = this.#base.recent(ask);
+      const live = rows.flatMap((row) => {
+        const state = this.#keys.get(keyOf(row.tool, row.name));
+        if (state === undefined) return [row];
+        const index = state.slots.indexOfBase(row.index);
+        return index === undefined ? [] : [{ ...row, index }];
+      });
+      if (live.length >= need || rows.length < ask) return live.slice(0, need);
+      ask = Math.max(ask * 2, need + rows.length - live.length);
+    }
+  }
+
+  #info(state: KeyState): KeyInfo {
+    const { tool, name, objects } = state;
+    return { tool, name, entries: state.slots.length, objects };
+  }
+
+  #touch(tool: string, name: string): KeyState {
+    const key = keyOf(tool, name);
+    const known = this.#keys.get(key);
+    if (known !== undefined) return known;
+    const info = this.#base.keyInfo(tool, name);
+    if (info === undefined) {
+      throw new RoostError("not_found", `No results under ${tool}/${name}.`);
+    }
+    const state = newState(tool, name, info.entries, info.objects);
+    this.#keys.set(key, state);
+    return state;
+  }
+
+  #newSlot(entry: Entry, prints: Prints): NewSlot {
+    return {
+      entry: cloneJson(entry),
+      fingerprints: prints.map((p) => (p === null ? null : { ...p })),
+      seq: ++this.#seq
+    };
+  }
+
+  #link(state: KeyState, slot: NewSlot): void {
+    state.repeats.link(slot);
+    state.objects += slot.entry.objects.length;
+    this.#objectDelta += slot.entry.objects.length;
+  }
+
+  /** Forgets what left a position: a new entry, or a base entry (loaded once, to un-original its objects). */
+  #drop(state: KeyState, occupant: Occupant): void {
+    let count: number;
+    if (occupant.kind === "new") {
+      count = occupant.slot.entry.objects.length;
+      state.repeats.unlink(occupant.slot);
+    } else {
+      const { tool, name } = state;
+      const { objects } = this.#base.entry(tool, name, occupant.position);
+      count = objects.length;
+      state.repeats.forgetBase(objects);
+    }
+    state.objects -= count;
+    this.#objectDelta -= count;
+  }
+}

@@ -1,0 +1,66 @@
+/** @module A call's arguments: parsed, filled from state, validated against the tool's input. */
+
+import type { z } from "zod";
+import type { StateAccess } from "../state/types";
+import type { Tool } from "./define-tool";
+
+export type Prepared =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; message: string };
+
+/** One line per problem, each naming its field, so the model can fix the call. */
+export const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>
+  issues
+    .map((issue) => {
+      const path = issue.path.map(String).join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+
+export const prepareArguments = (
+  tool: Tool,
+  name: string,
+  raw: string | Record<string, unknown>,
+  state: StateAccess
+): Prepared => {
+  let args: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      args = raw.trim() === "" ? {} : JSON.parse(raw);
+    } catch {
+      return {
+        ok: false,
+        message: `Invalid arguments for ${name}: not valid JSON.`
+      };
+    }
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return {
+      ok: false,
+      message: `Invalid arguments for ${name}: expected a JSON object.`
+    };
+  }
+  // A null-prototype copy: `__proto__` in the model's JSON stays a plain key.
+  const filled: Record<string, unknown> = Object.assign(
+    Object.create(null),
+    args
+  );
+  for (const [stateKey, param] of Object.entries(tool.inputsFromState ?? {})) {
+    // The model's value wins; state fills only what it left out.
+    if (
+      typeof param === "string" &&
+      !(param in filled) &&
+      state.has(stateKey)
+    ) {
+      filled[param] = state.get(stateKey as never);
+    }
+  }
+  const parsed = tool.input.safeParse(filled);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      message: `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}`
+    };
+  }
+  return { ok: true, value: parsed.data };
+};

@@ -1,0 +1,239 @@
+/** @module Executing one action's tool calls: validation, timeouts, concurrency, streaming, state merges. */
+
+import type { JsonValue } from "../json";
+import type { ToolCall } from "../messages/schema";
+import type { StateAccess, StateShape } from "../state/types";
+import type { Result, Update } from "../store/result";
+import type {
+  EnvironmentStore,
+  HiddenStore,
+  LocatedEntry
+} from "../store/types";
+import { prepareArguments } from "./arguments";
+import { capContent, describeError, toContent } from "./content";
+import type { Tool } from "./define-tool";
+import { guardWrites } from "./guard";
+import { type MergeableState, mergeOutputs } from "./outputs";
+import { ReadWriteLock } from "./rw-lock";
+import type {
+  CallOutcome,
+  EpisodeControl,
+  ExecutionHooks,
+  SqlExec,
+  ToolContext
+} from "./types";
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+export const DEFAULT_TOOL_CONTENT_BYTES = 256 * 1024;
+
+/** Everything a call may read or change. */
+export interface ExecutionScope {
+  tools: ReadonlyMap<string, Tool>;
+  environment: EnvironmentStore;
+  hidden: HiddenStore;
+  state: MergeableState;
+  task: unknown;
+  episode: EpisodeControl;
+  sql?: SqlExec;
+}
+
+export interface ExecuteOptions {
+  hooks?: ExecutionHooks;
+  defaultTimeoutMs?: number;
+  maxContentBytes?: number;
+}
+
+interface Ran {
+  ok: boolean;
+  content: string;
+  value?: unknown;
+  results: LocatedEntry[];
+}
+
+/**
+ * Runs an action's calls, concurrently unless a tool is not
+ * concurrency-safe, and answers in request order. Nothing a call does wrong
+ * throws: unknown tools, bad arguments, exceptions and timeouts all become
+ * error tool messages the model can read.
+ */
+export const executeToolCalls = async (
+  calls: readonly ToolCall[],
+  scope: ExecutionScope,
+  options: ExecuteOptions = {}
+): Promise<CallOutcome[]> => {
+  const lock = new ReadWriteLock();
+  const runs = calls.map((call) => runCall(call, scope, options, lock));
+  const settled = await Promise.all(runs);
+  const maxBytes = options.maxContentBytes ?? DEFAULT_TOOL_CONTENT_BYTES;
+  // Merges apply in request order after every call settled, like Haystack,
+  // so concurrent calls never see each other's outputs half-merged.
+  return settled.map((ran, i) => {
+    const call = calls[i]!;
+    const tool = scope.tools.get(call.function.name);
+    let { ok, content } = ran;
+    if (ok && tool?.outputsToState) {
+      const failure = mergeOutputs(
+        scope.state,
+        call.function.name,
+        tool,
+        ran.value
+      );
+      if (failure !== undefined) {
+        ok = false;
+        content = failure;
+      }
+    }
+    const outcome: CallOutcome = {
+      message: {
+        role: "tool",
+        tool_call_id: call.id,
+        name: call.function.name,
+        content: capContent(content, maxBytes),
+        is_error: !ok
+      },
+      results: ran.results,
+      ...(ok && ran.value !== undefined
+        ? { value: ran.value as JsonValue }
+        : {})
+    };
+    options.hooks?.onFinish?.(
+      { id: call.id, tool: call.function.name },
+      outcome.message
+    );
+    return outcome;
+  });
+};
+
+const runCall = async (
+  call: ToolCall,
+  scope: ExecutionScope,
+  options: ExecuteOptions,
+  lock: ReadWriteLock
+): Promise<Ran> => {
+  const name = call.function.name;
+  const tool = scope.tools.get(name);
+  if (tool === undefined) {
+    return { ok: false, content: `Invalid tool call: ${name}`, results: [] };
+  }
+  const args = prepareArguments(
+    tool,
+    name,
+    call.function.arguments,
+    scope.state
+  );
+  if (!args.ok) return { ok: false, content: args.message, results: [] };
+
+  const release = await lock.acquire(tool.concurrencySafe === false);
+  const ref = { id: call.id, tool: name };
+  options.hooks?.onStart?.(ref);
+  const results: LocatedEntry[] = [];
+  const yielded: Result[] = [];
+  let failure: string | undefined;
+  const onUpdate = (update: Update) => {
+    if (update.kind === "self_healing_error") failure ??= update.feedback;
+    options.hooks?.onUpdate?.(ref, update);
+  };
+  const ms =
+    tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`timed out after ${ms} ms`));
+      reject(new Error(`Tool ${name} timed out after ${ms} ms.`));
+    }, ms);
+  });
+  const revoked = () => controller.signal.aborted;
+  const label = `Tool call ${call.id} (${name})`;
+  const ctx: ToolContext<StateShape, unknown> = {
+    environment: guardWrites(
+      scope.environment,
+      ["add", "addObjects", "replace", "remove"],
+      revoked,
+      label
+    ),
+    hidden: guardWrites(scope.hidden, ["set", "delete"], revoked, label),
+    state: guardWrites(scope.state as StateAccess, ["set"], revoked, label),
+    task: scope.task,
+    signal: controller.signal,
+    emit: (update) => {
+      if (!revoked()) onUpdate(update);
+    },
+    episode: guardWrites(
+      scope.episode,
+      ["end", "addReward", "truncate"],
+      revoked,
+      label
+    ),
+    ...(scope.sql ? { sql: scope.sql } : {}),
+    call: ref
+  };
+  const onItem = (item: Result | Update) => {
+    if (item.kind === "result") {
+      const stored = ctx.environment.add(name, item);
+      results.push(stored);
+      yielded.push(item);
+      options.hooks?.onResult?.(ref, item, stored);
+    } else onUpdate(item);
+  };
+  try {
+    const value = await Promise.race([
+      consume(tool.run(args.value, ctx), onItem, revoked),
+      timedOut
+    ]);
+    if (failure !== undefined) {
+      return { ok: false, content: failure, results };
+    }
+    return { ok: true, content: toContent(value, yielded), value, results };
+  } catch (error) {
+    return {
+      ok: false,
+      content: `Tool ${name} failed: ${describeError(error)}`,
+      results
+    };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    release();
+  }
+};
+
+type Yielded = Result | Update;
+type AnyIterator = AsyncIterator<Yielded, unknown> | Iterator<Yielded, unknown>;
+
+const isIterator = (value: unknown): value is AnyIterator =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { next?: unknown }).next === "function" &&
+  (Symbol.asyncIterator in value || Symbol.iterator in value);
+
+/** Awaits a plain return, or drains a generator and returns its return value. */
+const consume = async (
+  out: unknown,
+  onItem: (item: Yielded) => void,
+  revoked: () => boolean
+): Promise<unknown> => {
+  if (!isIterator(out)) return await out;
+  try {
+    while (true) {
+      const step = await out.next();
+      if (step.done) return step.value;
+      if (revoked()) return undefined;
+      const item = step.value as unknown;
+      if (!isYielded(item)) {
+        throw new Error(
+          "a tool may yield only result(...) or an update (status, text, warning, error)."
+        );
+      }
+      onItem(item);
+    }
+  } finally {
+    if (revoked()) await out.return?.(undefined);
+  }
+};
+
+const isYielded = (item: unknown): item is Yielded =>
+  typeof item === "object" &&
+  item !== null &&
+  ["result", "status", "text", "warning", "self_healing_error"].includes(
+    (item as { kind?: unknown }).kind as string
+  );

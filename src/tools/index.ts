@@ -1,0 +1,27 @@
+/** @module Tools: definitions, the model's JSON schema, and execution. */
+
+export { describeIssues } from "./arguments";
+export {
+  type Tool,
+  type ToolConfig,
+  type ToolInput,
+  tool
+} from "./define-tool";
+export {
+  DEFAULT_TOOL_CONTENT_BYTES,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ExecuteOptions,
+  type ExecutionScope,
+  executeToolCalls
+} from "./execute";
+export { type OpenAITool, openAITool, parametersSchema } from "./json-schema";
+export type { MergeableState } from "./outputs";
+export type {
+  CallOutcome,
+  EpisodeControl,
+  ExecutionHooks,
+  OutputToState,
+  SqlExec,
+  ToolContext,
+  ToolRun
+} from "./types";
