@@ -9,7 +9,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            wrangler: { configPath: "./test/wrangler.toml" },
             miniflare: { bindings: { ROOST_DEV: "1" } }
           })
         ],

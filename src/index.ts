@@ -26,6 +26,12 @@ export {
   type ErrorCode,
   RoostError
 } from "./errors";
+export type { AppEnv, RoostBindings } from "./http/env";
+export {
+  ROUTE_TABLE,
+  type RouteAuth,
+  type RouteInfo
+} from "./http/route-table";
 export type { JsonObject, JsonValue } from "./json";
 export {
   type AssistantMessage,
@@ -38,6 +44,9 @@ export {
   toolResponse,
   userMessage
 } from "./messages/index";
+export { DEFAULT_LIMITS, type Limits } from "./protocol/limits";
+export { createRoost, type Roost, type RoostConfig } from "./roost";
+export type { RoostOptions } from "./session/options";
 export {
   defineState,
   type HandlerName,

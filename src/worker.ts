@@ -1,15 +1,12 @@
-import { DurableObject } from "cloudflare:workers";
+/** @module The deployable worker: Roost with the bundled example environments. */
 
-export class Session extends DurableObject {
-  async ping(): Promise<number> {
-    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS t(x)");
-    this.ctx.storage.sql.exec("INSERT INTO t VALUES (1)");
-    return this.ctx.storage.sql.exec("SELECT count(*) AS n FROM t").one()
-      .n as number;
-  }
-}
-export default {
-  fetch() {
-    return new Response("ok");
-  }
-} satisfies ExportedHandler;
+import { counter } from "../examples/counter/index";
+import type { RoostBindings } from "./http/env";
+import { createRoost } from "./roost";
+
+const roost = createRoost({ environments: [counter] });
+
+/** The session Durable Object; `wrangler.toml` binds `SESSIONS` to it. */
+export const Session = roost.Session;
+
+export default { fetch: roost.fetch } satisfies ExportedHandler<RoostBindings>;

@@ -4,8 +4,11 @@ import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import { runStateContract } from "../state/state.case";
 import { createEnvironmentStore } from "../store/environment-store";
+import { codeOf } from "../store/helpers.case";
 import { runHiddenStoreContract } from "../store/hidden-store.case";
+import { MemoryStoreBackend } from "../store/memory-backend";
 import { runStoreContract } from "../store/store.case";
+import type { EnvironmentStore } from "../store/types";
 import {
   createSchema,
   purgeEpisodesBefore,
@@ -40,14 +43,23 @@ const inFreshObject = (schema: boolean) =>
     });
   });
 
-const codeOf = (fn: () => unknown): string => {
-  try {
+/** A handle that counts statements and the rows SQLite read for them. */
+const counting = () => {
+  const seen = { statements: 0, cursors: [] as SqlStorageCursor<never>[] };
+  const handle = {
+    exec: (query: string, ...params: unknown[]) => {
+      seen.statements++;
+      const cursor = sql.exec(query, ...params);
+      seen.cursors.push(cursor as SqlStorageCursor<never>);
+      return cursor;
+    }
+  } as SqlStorage;
+  const rowsRead = (fn: () => unknown): number => {
+    seen.cursors = [];
     fn();
-  } catch (error) {
-    if (error instanceof RoostError) return error.code;
-    throw error;
-  }
-  throw new Error("expected a RoostError");
+    return seen.cursors.reduce((n, c) => n + c.rowsRead, 0);
+  };
+  return { handle, seen, rowsRead };
 };
 
 const count = (table: string): number =>
@@ -199,12 +211,18 @@ describe("SQLite backends", () => {
 
   it("treats __proto__ and constructor as ordinary keys", () => {
     const store = createEnvironmentStore(new SqliteStoreBackend(sql, 1));
-    store.addObjects("__proto__", "constructor", [
-      { __proto__: 1 } as JsonObject
-    ]);
+    const object = JSON.parse('{"__proto__": {"x": 1}, "constructor": 2}');
+    store.addObjects("__proto__", "constructor", [object]);
     expect(store.keys()).toEqual([
       { tool: "__proto__", name: "constructor", entries: 1, objects: 1 }
     ]);
+    const [read] = store.find("__proto__", "constructor", 0).objects;
+    expect(Object.keys(read ?? {})).toEqual([
+      "_REF_ID",
+      "__proto__",
+      "constructor"
+    ]);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
     const hidden = new SqliteHiddenStore(sql, 1);
     hidden.set("__proto__", { constructor: 1 });
     expect(hidden.get("__proto__")).toEqual({ constructor: 1 });
@@ -213,6 +231,7 @@ describe("SQLite backends", () => {
     state.set("constructor", "c");
     expect(state.keys()).toEqual(["constructor"]);
     expect(state.get("__proto__")).toBeUndefined();
+    expect(state.has("toString")).toBe(false);
   });
 
   it("reads everything back through fresh instances, which read nothing on construction", () => {
@@ -221,18 +240,12 @@ describe("SQLite backends", () => {
     store.replace("tool", "key2", [{ r: 1 }], { m: 1 }, -1);
     const json = store.toJSON();
     const recent = store.recent(3);
-    let calls = 0;
-    const spy = {
-      exec: (query: string, ...params: unknown[]) => {
-        calls++;
-        return sql.exec(query, ...params);
-      }
-    } as SqlStorage;
-    const backend = new SqliteStoreBackend(spy, 1);
-    const hidden = new SqliteHiddenStore(spy, 1);
-    const state = new SqliteStateBackend(spy, 1);
-    const transcript = new SqliteTranscriptBackend(spy, 1);
-    expect(calls).toBe(0);
+    const { handle, seen } = counting();
+    const backend = new SqliteStoreBackend(handle, 1);
+    const hidden = new SqliteHiddenStore(handle, 1);
+    const state = new SqliteStateBackend(handle, 1);
+    const transcript = new SqliteTranscriptBackend(handle, 1);
+    expect(seen.statements).toBe(0);
     const again = createEnvironmentStore(backend);
     expect(again.toJSON()).toEqual(json);
     expect(again.recent(3)).toEqual(recent);
@@ -242,6 +255,110 @@ describe("SQLite backends", () => {
     expect(hidden.get("h4")).toBe(4);
     expect(state.keys()).toEqual(["s0", "s1", "s2", "s3", "s4"]);
     expect(transcript.list(3, 10).map((m) => m.content)).toEqual(["m3", "m4"]);
+  });
+
+  it("reads as many rows per call from 2 000 entries as from 40", () => {
+    /** Rows SQLite reads for each call, on a key of `n` entries in its own episode. */
+    const readsAt = (episode: number, n: number) => {
+      const fillStore = createEnvironmentStore(
+        new SqliteStoreBackend(sql, episode)
+      );
+      const fillTranscript = new SqliteTranscriptBackend(sql, episode);
+      for (let i = 0; i < n; i++) {
+        fillStore.addObjects("t", "n", [{ i }, { i, twin: true }], { i });
+        fillTranscript.append([{ role: "user", content: `m${i}` }]);
+      }
+      fillStore.addObjects("t", "other", [{ i: 0 }]);
+      const { handle, rowsRead } = counting();
+      const store = createEnvironmentStore(
+        new SqliteStoreBackend(handle, episode)
+      );
+      const transcript = new SqliteTranscriptBackend(handle, episode);
+      const hidden = new SqliteHiddenStore(handle, episode);
+      return {
+        keys: rowsRead(() => store.keys()),
+        newest: rowsRead(() => store.find("t", "n", -1)),
+        oldest: rowsRead(() => store.find("t", "n", 0)),
+        add: rowsRead(() => store.addObjects("t", "n", [{ i: 5 }, { i: -1 }])),
+        replace: rowsRead(() => store.replace("t", "n", [{ r: 1 }], {}, -2)),
+        remove: rowsRead(() => store.remove("t", "n", -1)),
+        recent: rowsRead(() => store.recent(3)),
+        view: rowsRead(() => store.llmView({ maxBytes: 300 })),
+        count: rowsRead(() => transcript.count()),
+        tail: rowsRead(() => transcript.list(n - 2, 10)),
+        append: rowsRead(() =>
+          transcript.append([{ role: "user", content: "x" }])
+        ),
+        hidden: rowsRead(() => hidden.set("k", 1))
+      };
+    };
+    const small = readsAt(1, 40);
+    expect(readsAt(2, 2000)).toEqual(small);
+    expect(small.newest).toBeLessThan(10);
+  });
+});
+
+describe("SQLite store backend against the memory one", () => {
+  inFreshObject(true);
+
+  it("answers a random run of edits exactly like the memory backend", () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    type Edit = (store: EnvironmentStore) => unknown;
+    /** One random call; small values, so repeats and bad indexes are common. */
+    const nextEdit = (step: number): Edit => {
+      const name = ["a", "b", "c"][random(3)] ?? "a";
+      const objects = Array.from({ length: random(4) }, () => ({
+        v: random(6)
+      }));
+      const index = random(9) - 4;
+      const meta = { step };
+      switch (random(7)) {
+        case 0:
+        case 1:
+          return (s) => s.addObjects("t", name, objects, meta);
+        case 2:
+          return (s) =>
+            s.addObjects("t", name, objects, meta, { includeDuplicates: true });
+        case 3:
+          return (s) => s.replace("t", name, objects, meta, index);
+        case 4:
+          return (s) => s.replace("t", name, objects, meta);
+        case 5:
+          return (s) => s.remove("t", name, index === 0 ? undefined : index);
+        default:
+          return (s) => s.find("t", name, index);
+      }
+    };
+    const outcome = (edit: Edit, store: EnvironmentStore) => {
+      try {
+        return { value: edit(store) ?? null };
+      } catch (error) {
+        return { error: error instanceof RoostError ? error.code : error };
+      }
+    };
+    const memory = createEnvironmentStore(new MemoryStoreBackend());
+    const sqlite = createEnvironmentStore(new SqliteStoreBackend(sql, 1));
+    const tally = { value: 0, error: 0 };
+    for (let step = 0; step < 400; step++) {
+      const edit = nextEdit(step);
+      const expected = outcome(edit, memory);
+      expect({ step, ...outcome(edit, sqlite) }).toEqual({ step, ...expected });
+      tally["value" in expected ? "value" : "error"]++;
+      if (step % 10 === 0) {
+        expect(sqlite.toJSON()).toEqual(memory.toJSON());
+        expect(sqlite.keys()).toEqual(memory.keys());
+        expect(sqlite.recent(6)).toEqual(memory.recent(6));
+        expect(sqlite.llmView({ maxBytes: 400 })).toBe(
+          memory.llmView({ maxBytes: 400 })
+        );
+      }
+    }
+    expect(tally.value).toBeGreaterThan(100);
+    expect(tally.error).toBeGreaterThan(20);
   });
 });
 

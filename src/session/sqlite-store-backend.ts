@@ -13,9 +13,10 @@ import type {
 import { MAX_BOUND_PARAMETERS, toRowText } from "./sql-schema";
 
 type KeyRow = { id: number; entries: number; objects: number };
-type EntryRow = { id: number; metadata: string; body: string | null };
 type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;
-type PlacedRow = { id: number; object_count: number };
+type EntryRow = { id: number; metadata: string };
+type PlacedRow = EntryRow & { object_count: number };
+type RecentRow = EntryRow & { key_id: number; ord: number };
 
 interface ObjectRow {
   refId: string | null;
@@ -26,22 +27,8 @@ interface ObjectRow {
 const OBJECT_COLUMNS = 7;
 const OBJECTS_PER_INSERT = Math.floor(MAX_BOUND_PARAMETERS / OBJECT_COLUMNS);
 
-/** Rows of (entry, object) pairs, ordered by entry then object, folded into entries. */
-const fold = <R extends EntryRow>(rows: R[]): { row: R; entry: Entry }[] => {
-  const out: { row: R; entry: Entry }[] = [];
-  let last: { row: R; entry: Entry } | undefined;
-  for (const row of rows) {
-    if (last?.row.id !== row.id) {
-      last = {
-        row,
-        entry: { objects: [], metadata: JSON.parse(row.metadata) }
-      };
-      out.push(last);
-    }
-    if (row.body !== null) last.entry.objects.push(JSON.parse(row.body));
-  }
-  return out;
-};
+const placeholders = (n: number, one: string): string =>
+  Array.from({ length: n }, () => one).join(", ");
 
 const notFound = (tool: string, name: string): RoostError =>
   new RoostError("not_found", `No results under ${tool}/${name}.`);
@@ -91,7 +78,7 @@ export class SqliteStoreBackend implements StoreBackend {
     const row = inRange
       ? this.#sql
           .exec<PlacedRow>(
-            `SELECT id, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
+            `SELECT id, metadata, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
             key.id,
             fromEnd ? key.entries - 1 - position : position
           )
@@ -143,7 +130,7 @@ export class SqliteStoreBackend implements StoreBackend {
         r.body
       ]);
       this.#sql.exec(
-        `INSERT INTO store_objects (entry_id, i, episode, key_id, ref_id, hash, body) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+        `INSERT INTO store_objects (entry_id, i, episode, key_id, ref_id, hash, body) VALUES ${placeholders(chunk.length, "(?, ?, ?, ?, ?, ?, ?)")}`,
         ...params
       );
     }
@@ -156,6 +143,35 @@ export class SqliteStoreBackend implements StoreBackend {
       objects,
       keyId
     );
+  }
+
+  /**
+   * Entries with their objects, read by primary key a hundred entries at a
+   * time. Plain indexed reads rather than one join: SQLite in a Durable
+   * Object counts (and bills) every row a temporary sort or CTE reads again.
+   */
+  #withObjects<R extends EntryRow>(rows: R[]): { row: R; entry: Entry }[] {
+    const objects = new Map(
+      rows.map((r): [number, JsonObject[]] => [r.id, []])
+    );
+    const ids = [...objects.keys()];
+    for (let at = 0; at < ids.length; at += MAX_BOUND_PARAMETERS) {
+      const chunk = ids.slice(at, at + MAX_BOUND_PARAMETERS);
+      const found = this.#sql.exec<{ entry_id: number; body: string }>(
+        `SELECT entry_id, body FROM store_objects WHERE entry_id IN (${placeholders(chunk.length, "?")}) ORDER BY entry_id, i`,
+        ...chunk
+      );
+      for (const { entry_id, body } of found) {
+        objects.get(entry_id)?.push(JSON.parse(body) as JsonObject);
+      }
+    }
+    return rows.map((row) => ({
+      row,
+      entry: {
+        objects: objects.get(row.id) ?? [],
+        metadata: JSON.parse(row.metadata) as JsonObject
+      }
+    }));
   }
 
   keys(): KeyInfo[] {
@@ -226,34 +242,19 @@ export class SqliteStoreBackend implements StoreBackend {
     if (sqlLimit(limit) === 0) return [];
     const rows = this.#sql
       .exec<EntryRow>(
-        `WITH picked AS (
-          SELECT id, ord, metadata FROM store_entries WHERE key_id = ?
-          ORDER BY ord LIMIT ? OFFSET ?)
-        SELECT p.id AS id, p.metadata AS metadata, o.body AS body
-        FROM picked p LEFT JOIN store_objects o ON o.entry_id = p.id
-        ORDER BY p.ord, o.i`,
+        "SELECT id, metadata FROM store_entries WHERE key_id = ? ORDER BY ord LIMIT ? OFFSET ?",
         key.id,
         sqlLimit(limit),
         Math.max(0, Math.floor(offset))
       )
       .toArray();
-    return fold(rows).map((f) => f.entry);
+    return this.#withObjects(rows).map((r) => r.entry);
   }
 
   entry(tool: string, name: string, position: number): Entry {
-    const { id } = this.#at(this.#key(tool, name), position, `${tool}/${name}`);
-    const rows = this.#sql
-      .exec<EntryRow>(
-        `SELECT e.id AS id, e.metadata AS metadata, o.body AS body
-        FROM store_entries e LEFT JOIN store_objects o ON o.entry_id = e.id
-        WHERE e.id = ? ORDER BY o.i`,
-        id
-      )
-      .toArray();
-    const [first] = fold(rows);
-    if (first === undefined)
-      throw new RoostError("internal", "Entry vanished.");
-    return first.entry;
+    const key = this.#key(tool, name);
+    const row = this.#at(key, position, `${tool}/${name}`);
+    return this.#withObjects([row])[0]?.entry ?? { objects: [], metadata: {} };
   }
 
   append(
@@ -361,32 +362,51 @@ export class SqliteStoreBackend implements StoreBackend {
   }
 
   /**
-   * A position is the count of younger siblings taken from the end: recent
-   * entries sit near the end of their list, so the count stays short.
+   * Positions are counted from the end of each list: recent entries sit near
+   * the end, so each key's tail is read once, from its oldest picked entry.
    */
   recent(limit: number): LocatedEntry[] {
     if (sqlLimit(limit) === 0) return [];
     const rows = this.#sql
-      .exec<EntryRow & { tool: string; name: string; position: number }>(
-        `WITH picked AS (
-          SELECT e.id, e.written, e.metadata, k.tool, k.name,
-            k.entries - 1 - (SELECT count(*) FROM store_entries x
-              WHERE x.key_id = e.key_id AND x.ord > e.ord) AS position
-          FROM store_entries e JOIN store_keys k ON k.id = e.key_id
-          WHERE e.episode = ? ORDER BY e.written DESC LIMIT ?)
-        SELECT p.id AS id, p.metadata AS metadata, p.tool AS tool,
-          p.name AS name, p.position AS position, o.body AS body
-        FROM picked p LEFT JOIN store_objects o ON o.entry_id = p.id
-        ORDER BY p.written DESC, o.i`,
+      .exec<RecentRow>(
+        "SELECT id, key_id, ord, metadata FROM store_entries WHERE episode = ? ORDER BY written DESC LIMIT ?",
         this.#episode,
         sqlLimit(limit)
       )
       .toArray();
-    return fold(rows).map(({ row, entry }) => ({
-      tool: row.tool,
-      name: row.name,
-      index: row.position,
-      ...entry
-    }));
+    const oldest = new Map<number, number>();
+    for (const { key_id, ord } of rows) {
+      oldest.set(key_id, Math.min(ord, oldest.get(key_id) ?? ord));
+    }
+    const places = new Map<
+      string,
+      { tool: string; name: string; at: number }
+    >();
+    for (const [keyId, lo] of oldest) {
+      const key = this.#sql
+        .exec<KeyInfoRow>(
+          "SELECT tool, name, entries, objects FROM store_keys WHERE id = ?",
+          keyId
+        )
+        .one();
+      const tail = this.#sql.exec<{ ord: number }>(
+        "SELECT ord FROM store_entries WHERE key_id = ? AND ord >= ? ORDER BY ord DESC",
+        keyId,
+        lo
+      );
+      let at = key.entries;
+      for (const { ord } of tail) {
+        places.set(`${keyId}:${ord}`, {
+          tool: key.tool,
+          name: key.name,
+          at: --at
+        });
+      }
+    }
+    return this.#withObjects(rows).map(({ row, entry }) => {
+      const place = places.get(`${row.key_id}:${row.ord}`);
+      if (place === undefined) throw new RoostError("internal", "Lost entry.");
+      return { tool: place.tool, name: place.name, index: place.at, ...entry };
+    });
   }
 }

@@ -113,6 +113,7 @@ class BackedEnvironmentStore implements EnvironmentStore {
     );
     const entry: Entry = { objects: stamped.objects, metadata: meta };
     const index = backend.append(tool, name, entry, stamped.fingerprints);
+    // A backend may keep what it is given (an overlay does): return a copy.
     return { tool, name, index, ...cloneJson(entry) };
   }
 

@@ -99,7 +99,7 @@ export class MemoryStoreBackend implements StoreBackend {
     return {
       entry: cloneJson(entry),
       fingerprints: prints.map((p) => (p === null ? null : { ...p })),
-      written: this.#writes
+      written: ++this.#writes
     };
   }
 

@@ -2,7 +2,8 @@
 
 import { RoostError } from "../errors";
 import { cloneJson } from "../json";
-import { type Prints, replayOps, type StoreOp } from "./overlay-ops";
+import { OverlayLog, type Prints } from "./overlay-ops";
+import { mergeRecent } from "./overlay-recent";
 import { OverlayRepeats } from "./overlay-repeats";
 import { KeySlots, type NewSlot, type Occupant } from "./overlay-slots";
 import type {
@@ -35,7 +36,7 @@ const newState = (
   repeats: new OverlayRepeats(entries > 0)
 });
 
-export interface OverlayOptions {
+export interface OverlayStoreOptions {
   /** Called with every entry number handed out, so ids streamed before a crash are never reused. */
   onCounter?: (tool: string, name: string, value: number) => void;
 }
@@ -45,9 +46,9 @@ const keyOf = (tool: string, name: string): string =>
 
 /**
  * Reads and flush cost what the mutation touched, never the size of the
- * base: a touched key holds ranges of base positions, and base entries are
- * loaded only when read or when their entry is removed or replaced (to know
- * which `_REF_ID`s stop counting as originals of a `[repeat]`).
+ * base: a touched key holds ranges of base positions, and a base entry is
+ * loaded only when read, or when it is removed or replaced (to learn which
+ * `_REF_ID`s stop being originals of a `[repeat]`).
  *
  * @example
  * const overlay = new OverlayStoreBackend(sqliteBackend);
@@ -56,21 +57,20 @@ const keyOf = (tool: string, name: string): string =>
  */
 export class OverlayStoreBackend implements StoreBackend {
   readonly #base: StoreBackend;
-  readonly #onCounter: OverlayOptions["onCounter"];
+  readonly #onCounter: OverlayStoreOptions["onCounter"];
   #keys = new Map<string, KeyState>();
-  #counters = new Map<string, { tool: string; name: string; value: number }>();
-  #ops: StoreOp[] = [];
+  #log = new OverlayLog();
   #seq = 0;
   #objectDelta = 0;
 
-  constructor(base: StoreBackend, options: OverlayOptions = {}) {
+  constructor(base: StoreBackend, options: OverlayStoreOptions = {}) {
     this.#base = base;
     this.#onCounter = options.onCounter;
   }
 
   /** True once anything (an entry, a key, a counter) waits to be flushed. */
   get touched(): boolean {
-    return this.#ops.length > 0 || this.#counters.size > 0;
+    return !this.#log.empty;
   }
 
   /**
@@ -79,19 +79,14 @@ export class OverlayStoreBackend implements StoreBackend {
    * transaction rolls back and the caller discards the overlay.
    */
   flush(): void {
-    const base = this.#base;
-    for (const { tool, name, value } of this.#counters.values()) {
-      base.setEntryCounter(tool, name, value);
-    }
-    replayOps(base, this.#ops);
+    this.#log.replay(this.#base);
     this.discard();
   }
 
   /** Drops every pending write; the base never saw them. */
   discard(): void {
     this.#keys = new Map();
-    this.#counters = new Map();
-    this.#ops = [];
+    this.#log = new OverlayLog();
     this.#objectDelta = 0;
   }
 
@@ -117,26 +112,23 @@ export class OverlayStoreBackend implements StoreBackend {
   createKey(tool: string, name: string): void {
     if (this.keyInfo(tool, name) !== undefined) return;
     this.#keys.set(keyOf(tool, name), newState(tool, name, 0, 0));
-    this.#ops.push({ op: "createKey", tool, name });
+    this.#log.push({ op: "createKey", tool, name });
   }
 
   nextEntryNumber(tool: string, name: string): number {
     const value = this.entryCounter(tool, name) + 1;
-    this.#counters.set(keyOf(tool, name), { tool, name, value });
+    this.#log.setCounter(tool, name, value);
     this.#onCounter?.(tool, name, value);
     return value;
   }
 
   entryCounter(tool: string, name: string): number {
-    return (
-      this.#counters.get(keyOf(tool, name))?.value ??
-      this.#base.entryCounter(tool, name)
-    );
+    return this.#log.counter(tool, name) ?? this.#base.entryCounter(tool, name);
   }
 
   setEntryCounter(tool: string, name: string, value: number): void {
     if (value > this.entryCounter(tool, name)) {
-      this.#counters.set(keyOf(tool, name), { tool, name, value });
+      this.#log.setCounter(tool, name, value);
     }
   }
 
@@ -169,7 +161,7 @@ export class OverlayStoreBackend implements StoreBackend {
     state.slots.append(slot);
     this.#link(state, slot);
     const copy = { entry: slot.entry, prints: slot.fingerprints };
-    this.#ops.push({ op: "append", tool, name, ...copy });
+    this.#log.push({ op: "append", tool, name, ...copy });
     return state.slots.length - 1;
   }
 
@@ -185,13 +177,13 @@ export class OverlayStoreBackend implements StoreBackend {
     this.#drop(state, state.slots.set(position, slot));
     this.#link(state, slot);
     const copy = { entry: slot.entry, prints: slot.fingerprints };
-    this.#ops.push({ op: "set", tool, name, position, ...copy });
+    this.#log.push({ op: "set", tool, name, position, ...copy });
   }
 
   removeAt(tool: string, name: string, position: number): void {
     const state = this.#touch(tool, name);
     this.#drop(state, state.slots.removeAt(position));
-    this.#ops.push({ op: "removeAt", tool, name, position });
+    this.#log.push({ op: "removeAt", tool, name, position });
   }
 
   clear(tool: string, name: string): void {
@@ -200,7 +192,7 @@ export class OverlayStoreBackend implements StoreBackend {
     state.objects = 0;
     state.slots.clear();
     state.repeats.clear();
-    this.#ops.push({ op: "clear", tool, name });
+    this.#log.push({ op: "clear", tool, name });
   }
 
   findRepeat(
@@ -220,37 +212,10 @@ export class OverlayStoreBackend implements StoreBackend {
     return this.#base.totalObjects() + this.#objectDelta;
   }
 
-  /** New entries (all newer than the base's), then the base's still-live ones. */
   recent(limit: number): LocatedEntry[] {
-    const fresh = [...this.#keys.values()].flatMap((state) =>
-      state.slots.newSlots().map(({ slot, index }) => ({ state, slot, index }))
-    );
-    fresh.sort((a, b) => b.slot.seq - a.slot.seq);
-    const out: LocatedEntry[] = fresh
-      .slice(0, Math.max(0, limit))
-      .map(({ state: { tool, name }, slot, index }) => ({
-        tool,
-        name,
-        index,
-        ...cloneJson(slot.entry)
-      }));
-    const need = limit - out.length;
-    return need > 0 ? out.concat(this.#baseRecent(need)) : out;
-  }
-
-  /** Asks the base for more until `need` live entries are found or it runs out. */
-  #baseRecent(need: number): LocatedEntry[] {
-    for (let ask = need; ; ) {
-      const rows = this.#base.recent(ask);
-      const live = rows.flatMap((row) => {
-        const state = this.#keys.get(keyOf(row.tool, row.name));
-        if (state === undefined) return [row];
-        const index = state.slots.indexOfBase(row.index);
-        return index === undefined ? [] : [{ ...row, index }];
-      });
-      if (live.length >= need || rows.length < ask) return live.slice(0, need);
-      ask = Math.max(ask * 2, need + rows.length - live.length);
-    }
+    const keys = this.#keys;
+    const find = (tool: string, name: string) => keys.get(keyOf(tool, name));
+    return mergeRecent(this.#base, keys.values(), find, limit);
   }
 
   #info(state: KeyState): KeyInfo {

@@ -1,4 +1,4 @@
-/** @module The writes an overlay replays onto its base at flush, in the order they were made. */
+/** @module The writes a store overlay replays onto its base at flush: entry counters, then every write in order. */
 
 import type { Entry, ObjectFingerprint, StoreBackend } from "./types";
 
@@ -23,25 +23,56 @@ export type StoreOp =
   | { op: "removeAt"; tool: string; name: string; position: number }
   | { op: "clear"; tool: string; name: string };
 
-export const replayOps = (base: StoreBackend, ops: StoreOp[]): void => {
-  for (const op of ops) {
-    const { tool, name } = op;
-    switch (op.op) {
-      case "createKey":
-        base.createKey(tool, name);
-        break;
-      case "append":
-        base.append(tool, name, op.entry, op.prints);
-        break;
-      case "set":
-        base.set(tool, name, op.position, op.entry, op.prints);
-        break;
-      case "removeAt":
-        base.removeAt(tool, name, op.position);
-        break;
-      case "clear":
-        base.clear(tool, name);
-        break;
+/** What waits to reach the base. */
+export class OverlayLog {
+  readonly #ops: StoreOp[] = [];
+  readonly #counters = new Map<
+    string,
+    { tool: string; name: string; value: number }
+  >();
+
+  get empty(): boolean {
+    return this.#ops.length === 0 && this.#counters.size === 0;
+  }
+
+  push(op: StoreOp): void {
+    this.#ops.push(op);
+  }
+
+  counter(tool: string, name: string): number | undefined {
+    return this.#counters.get(JSON.stringify([tool, name]))?.value;
+  }
+
+  setCounter(tool: string, name: string, value: number): void {
+    this.#counters.set(JSON.stringify([tool, name]), { tool, name, value });
+  }
+
+  /** Counters first: they live apart from keys, so their order does not matter. */
+  replay(base: StoreBackend): void {
+    for (const { tool, name, value } of this.#counters.values()) {
+      base.setEntryCounter(tool, name, value);
     }
+    for (const op of this.#ops) replayOp(base, op);
+  }
+}
+
+const replayOp = (base: StoreBackend, op: StoreOp): void => {
+  const { tool, name } = op;
+  switch (op.op) {
+    case "createKey":
+      base.createKey(tool, name);
+      break;
+    case "append":
+      base.append(tool, name, op.entry, op.prints);
+      break;
+    case "set":
+      base.set(tool, name, op.position, op.entry, op.prints);
+      break;
+    case "removeAt":
+      base.removeAt(tool, name, op.position);
+      break;
+    case "clear":
+      base.clear(tool, name);
+      break;
   }
 };

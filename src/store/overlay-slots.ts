@@ -34,6 +34,12 @@ type Segment =
 const size = (segment: Segment): number =>
   segment.kind === "base" ? segment.count : segment.slots.length;
 
+/**
+ * @example
+ * const slots = new KeySlots(100_000); // one range, whatever the count
+ * slots.removeAt(0);
+ * slots.at(0); // { kind: "base", position: 1 }
+ */
 export class KeySlots {
   #segments: Segment[];
   #length: number;

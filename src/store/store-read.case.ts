@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { codeOf } from "./helpers.case";
 import type { EnvironmentStore, StoreJson } from "./types";
 
-/** Keys a/x (2 entries), a/y (0), b/x (3), c/z (0), d/w (1), in that creation order. */
+/** Keys a/x (2 entries), a/y (0), b/x (3), c/z (0), d/w (1), e/v (0), in that creation order. */
 const spread = (create: () => EnvironmentStore): EnvironmentStore => {
   const store = create();
   store.addObjects("a", "x", [{ v: 1 }]);
@@ -15,6 +15,8 @@ const spread = (create: () => EnvironmentStore): EnvironmentStore => {
   store.addObjects("c", "z", [{ v: 0 }]);
   store.remove("c", "z", 0);
   store.addObjects("d", "w", [{ v: 6 }]);
+  store.addObjects("e", "v", [], {});
+  store.remove("e", "v");
   return store;
 };
 
@@ -51,7 +53,7 @@ export const readCases = (create: () => EnvironmentStore): void => {
       const store = spread(create);
       expect(
         store.keys().map((k) => `${k.tool}/${k.name}:${k.entries}`)
-      ).toEqual(["a/x:2", "a/y:0", "b/x:3", "c/z:0", "d/w:1"]);
+      ).toEqual(["a/x:2", "a/y:0", "b/x:3", "c/z:0", "d/w:1", "e/v:0"]);
       expect(store.has("b", "x")).toBe(true);
       expect(store.has("b", "y")).toBe(false);
       expect(store.has("x", "b")).toBe(false);

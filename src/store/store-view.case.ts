@@ -49,18 +49,20 @@ export const viewCases = (create: () => EnvironmentStore): void => {
 
     it("stays under the cap and says how much it left out", () => {
       const store = filled(create, 20);
-      const view = store.llmView({ maxBytes: 1000 });
-      expect(utf8Length(view)).toBeLessThanOrEqual(1000);
-      const parsed = parse(view);
-      const shown = (parsed.t as { n: { metadata: JsonObject }[] }).n;
-      const note = String(parsed["[truncated]"]);
-      const [, entries, objects] = NOTE.exec(note) ?? [];
-      expect(shown.length).toBeGreaterThan(0);
-      expect(shown.length + Number(entries)).toBe(20);
-      expect(Number(objects)).toBe(2 * Number(entries));
-      expect(shown.map((e) => e.metadata.i)).toEqual(
-        Array.from({ length: shown.length }, (_, k) => 19 - k)
-      );
+      for (let maxBytes = 450; maxBytes <= 3000; maxBytes += 53) {
+        const view = store.llmView({ maxBytes });
+        expect(utf8Length(view)).toBeLessThanOrEqual(maxBytes);
+        const parsed = parse(view);
+        const shown = (parsed.t as { n: { metadata: JsonObject }[] }).n;
+        const note = String(parsed["[truncated]"]);
+        const [, entries, objects] = NOTE.exec(note) ?? [];
+        expect(shown.length).toBeGreaterThan(0);
+        expect(shown.length + Number(entries)).toBe(20);
+        expect(Number(objects)).toBe(2 * Number(entries));
+        expect(shown.map((e) => e.metadata.i)).toEqual(
+          Array.from({ length: shown.length }, (_, k) => 19 - k)
+        );
+      }
     });
 
     it("caps at 32 KB by default and shows everything that fits", () => {
@@ -99,6 +101,15 @@ export const viewCases = (create: () => EnvironmentStore): void => {
         "not_found"
       );
       const json = store.toJSON();
+      const wire =
+        '{"__proto__":{"constructor":[{"objects":[{"_REF_ID":"__proto___constructor_1_0","a":1}],"metadata":{}}]},' +
+        '"constructor":{"__proto__":[{"objects":[{"_REF_ID":"constructor___proto___1_0","b":1}],"metadata":{}}]},' +
+        '"toString":{"hasOwnProperty":[{"objects":[{"_REF_ID":"toString_hasOwnProperty_1_0","c":1}],"metadata":{}}]}}';
+      expect(JSON.stringify(json)).toBe(wire);
+      expect(JSON.stringify(store.page({ limit: 1 }).store)).toBe(
+        `${wire.slice(0, wire.indexOf(',"constructor"'))}}`
+      );
+      expect(JSON.stringify(store.page().store)).toBe(wire);
       expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
       expect(Object.keys(json)).toEqual([
         "__proto__",

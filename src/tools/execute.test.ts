@@ -231,6 +231,7 @@ describe("executeToolCalls", () => {
         yield result({
           name: "hits",
           objects: [{ t: 3 }],
+          metadata: { q },
           llmMessage: "Found {count} more for {q}."
         });
         return undefined;

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineEnvironment, defineState } from "roost-edge";
+
+export const story = defineEnvironment({
+  name: "story",
+  description: "Write a five-word story and print it.",
+  task: z.object({ topic: z.string().default("frogs") }).default({ topic: "frogs" }),
+  state: defineState({ printed: { type: z.array(z.string()).default([]) } }),
+  tools: (tool) => ({
+    print_story: tool({
+      description: "Print a story.",
+      input: z.object({ story: z.string().describe("The story to print.") }),
+      run: ({ story }, ctx) => {
+        ctx.state.set("printed", story);
+        ctx.episode.end({ reward: story.split(/\s+/).length === 5 ? 1 : 0 });
+        return `Printed: ${story}`;
+      }
+    })
+  }),
+  reset: ({ task }) => `Write a 5 word story about ${task.topic} and call print_story.`
+});

@@ -1,0 +1,71 @@
+/** @module Credentials: session tokens and API keys, checked before any Durable Object is touched. */
+
+import { createMiddleware } from "hono/factory";
+import { RoostError } from "../errors";
+import { apiKeysConfigured, isApiKey } from "./api-keys";
+import type { AppEnv } from "./env";
+import { signingKeys } from "./secrets";
+import { isTokenShaped, verifyToken } from "./token";
+
+// One message for every wrong credential, so the answer reveals nothing
+// about whether the session, the kid or the key exists.
+const FORBIDDEN = "These credentials do not admit to this resource.";
+
+const forbidden = () => new RoostError("forbidden", FORBIDDEN);
+
+/** The bearer credential, `undefined` when none was sent, `null` when the header is not a bearer credential. */
+const bearer = (header: string | undefined): string | null | undefined => {
+  if (header === undefined || header.trim() === "") return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match ? match[1]! : null;
+};
+
+const requireCredential = (header: string | undefined): string => {
+  const credential = bearer(header);
+  if (credential === undefined) {
+    throw new RoostError(
+      "unauthorized",
+      "Send credentials as Authorization: Bearer <session token or API key>."
+    );
+  }
+  if (credential === null) throw forbidden();
+  return credential;
+};
+
+/**
+ * Guards `/v1/sessions/:id` and everything below it. A session token must
+ * be signed for this id; an API key admits to any session. The id is
+ * parsed last and a rejected id is `forbidden` too, so a garbage id, a
+ * stranger's token and a missing session look the same to a guesser.
+ */
+export const sessionAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const keys = await signingKeys(c.env);
+  const credential = requireCredential(c.req.header("Authorization"));
+  const sessionId = c.req.param("id") ?? "";
+  const admitted = isTokenShaped(credential)
+    ? await verifyToken(keys, sessionId, credential)
+    : await isApiKey(c.env, credential);
+  if (!admitted) throw forbidden();
+  let durableId: DurableObjectId;
+  try {
+    durableId = c.env.SESSIONS.idFromString(sessionId);
+  } catch {
+    throw forbidden();
+  }
+  c.set("sessionId", sessionId);
+  c.set("durableId", durableId);
+  await next();
+});
+
+/**
+ * Guards `POST /v1/sessions`: open unless ROOST_API_KEYS is set. It needs
+ * the signing keys either way, because the answer carries a new token.
+ */
+export const createAuth = createMiddleware<AppEnv>(async (c, next) => {
+  await signingKeys(c.env);
+  if (apiKeysConfigured(c.env)) {
+    const credential = requireCredential(c.req.header("Authorization"));
+    if (!(await isApiKey(c.env, credential))) throw forbidden();
+  }
+  await next();
+});

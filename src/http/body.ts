@@ -1,0 +1,98 @@
+/** @module Reading a JSON request body: media type, size, syntax and depth, before any schema sees it. */
+
+import { createMiddleware } from "hono/factory";
+import { fromErrorBody, RoostError } from "../errors";
+import { checkJsonLimits } from "../protocol";
+import type { AppEnv } from "./env";
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+const mediaTypeOf = (header: string | undefined): string | undefined =>
+  header?.split(";")[0]?.trim().toLowerCase() || undefined;
+
+const tooLarge = (max: number): RoostError =>
+  new RoostError(
+    "payload_too_large",
+    `The request body is larger than ${max} bytes.`,
+    { limit: "requestBodyBytes", max }
+  );
+
+/** Reads at most `max` bytes; a longer body stops the read and throws. */
+const readCapped = async (request: Request, max: number): Promise<string> => {
+  const declared = request.headers.get("Content-Length");
+  if (declared !== null && Number(declared) > max) throw tooLarge(max);
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge(max);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      bytes
+    );
+  } catch {
+    throw new RoostError("invalid_json", "The request body is not UTF-8.");
+  }
+};
+
+/**
+ * Put before a route's schema validator. It answers 415 for a body that
+ * is not JSON, 413 past `limits.requestBodyBytes` (declared or actually
+ * read), 400 `invalid_json` for bad syntax and 413 for JSON nested too deep
+ * or with too long a string. An empty body reads as `{}`, so routes whose
+ * fields are all optional (reset, a tool without arguments) need none.
+ * The raw text is kept for the Idempotency-Key hash.
+ */
+export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  const { limits } = c.var;
+  const mediaType = mediaTypeOf(c.req.header("Content-Type"));
+  if (mediaType !== undefined && !JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new RoostError(
+      "unsupported_media_type",
+      `Send the body as JSON with Content-Type: application/json (got ${mediaType}).`
+    );
+  }
+  const raw = await readCapped(c.req.raw, limits.requestBodyBytes);
+  if (mediaType === undefined && raw !== "") {
+    throw new RoostError(
+      "unsupported_media_type",
+      "Send the body as JSON with Content-Type: application/json."
+    );
+  }
+  let parsed: unknown = {};
+  if (raw.trim() !== "") {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new RoostError(
+        "invalid_json",
+        "The request body is not valid JSON."
+      );
+    }
+  }
+  const limitError = checkJsonLimits(parsed, limits);
+  if (limitError) throw fromErrorBody(limitError);
+  c.set("rawBody", raw);
+  // The schema validator reads the body again through Hono's cache, which
+  // holds promises although its type says strings. An empty JSON body
+  // must read there as {} too.
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(
+    raw.trim() === "" && mediaType !== undefined ? "{}" : raw
+  );
+  await next();
+});

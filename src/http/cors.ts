@@ -1,0 +1,33 @@
+/** @module CORS: origins from ROOST_CORS_ORIGINS, none by default, localhost too with ROOST_DEV=1. */
+
+import { cors as honoCors } from "hono/cors";
+import { createMiddleware } from "hono/factory";
+import { type AppEnv, isDev, listSetting, type RoostBindings } from "./env";
+import { IDEMPOTENCY_HEADER } from "./idempotency";
+
+const LOCALHOST = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
+
+/** The value for Access-Control-Allow-Origin, or null to refuse. */
+export const allowOrigin = (
+  env: RoostBindings,
+  origin: string
+): string | null => {
+  if (origin === "") return null;
+  const listed = listSetting(env.ROOST_CORS_ORIGINS);
+  // Credentials are bearer headers, never cookies, so "*" is a safe choice.
+  if (listed.includes("*")) return "*";
+  if (listed.includes(origin)) return origin;
+  if (isDev(env) && LOCALHOST.test(origin)) return origin;
+  return null;
+};
+
+/** Answers preflights and marks allowed origins on every response, errors included. */
+export const cors = createMiddleware<AppEnv>((c, next) =>
+  honoCors({
+    origin: (origin) => allowOrigin(c.env, origin),
+    allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    allowHeaders: ["Authorization", "Content-Type", IDEMPOTENCY_HEADER],
+    exposeHeaders: ["Retry-After", "Allow"],
+    maxAge: 600
+  })(c, next)
+);

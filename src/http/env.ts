@@ -1,0 +1,40 @@
+/** @module The worker's bindings and the one Hono environment every route and middleware is typed with. */
+
+import type { Limits } from "../protocol";
+import type { SessionObject } from "../session/session-object";
+
+/** What `wrangler.toml`, `.dev.vars` and secrets give the worker. */
+export interface RoostBindings {
+  SESSIONS: DurableObjectNamespace<SessionObject>;
+  /** Token signing keys, `kid:secret` comma-separated; the first signs, all verify. */
+  ROOST_SECRETS?: string;
+  /** Comma-separated API keys; any one admits. When set, creating a session needs one. */
+  ROOST_API_KEYS?: string;
+  /** `"1"` allows the fixed development secret and localhost CORS. Never in production. */
+  ROOST_DEV?: string;
+  /** Comma-separated allowed browser origins (`*` for any). */
+  ROOST_CORS_ORIGINS?: string;
+}
+
+/** Set by the middleware before a handler runs. */
+export interface RoostVariables {
+  /** The session id of the path, after its credentials were checked. */
+  sessionId: string;
+  /** The same id as the platform parsed it (`idFromString`). */
+  durableId: DurableObjectId;
+  /** The request body exactly as received, for the Idempotency-Key hash. */
+  rawBody: string;
+  /** This deployment's limits (the body reader needs requestBodyBytes). */
+  limits: Limits;
+}
+
+export type AppEnv = { Bindings: RoostBindings; Variables: RoostVariables };
+
+export const isDev = (env: RoostBindings): boolean => env.ROOST_DEV === "1";
+
+/** Splits a comma-separated setting, dropping blanks. */
+export const listSetting = (value: string | undefined): string[] =>
+  (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");

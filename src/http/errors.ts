@@ -1,0 +1,95 @@
+/** @module Every error becomes `{ error: { code, message, details? } }` with the status from ERROR_STATUS. */
+
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { type ErrorCode, RoostError } from "../errors";
+import type { AppEnv } from "./env";
+import { allowedMethods } from "./route-table";
+
+/** Seconds a client should wait after a 503 caused by the platform. */
+export const RETRY_AFTER_SECONDS = 1;
+
+// Hono and its validators raise HTTPException with a bare status; give each
+// the code a client of this API expects for that status.
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  503: "unavailable"
+};
+
+const fromHttpException = (error: HTTPException): RoostError => {
+  const code =
+    CODE_BY_STATUS[error.status] ??
+    (error.status >= 500 ? "internal" : "invalid_request");
+  const message =
+    code === "internal"
+      ? "Internal error."
+      : error.message || `HTTP ${error.status}.`;
+  return new RoostError(code, message);
+};
+
+/** Writes a RoostError as the response; the only place an error body is built. */
+export const errorResponse = (c: Context<AppEnv>, error: RoostError) => {
+  if (error.code === "unavailable" && isPlatformRetry(error)) {
+    c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+  }
+  if (error.code === "method_not_allowed" && hasAllow(error.details)) {
+    c.header("Allow", error.details.allow.join(", "));
+  }
+  return c.json({ error: error.toBody() }, error.status);
+};
+
+const isPlatformRetry = (error: RoostError): boolean =>
+  typeof error.details === "object" &&
+  error.details !== null &&
+  "retry_after_seconds" in error.details;
+
+const hasAllow = (details: unknown): details is { allow: string[] } =>
+  typeof details === "object" &&
+  details !== null &&
+  "allow" in details &&
+  Array.isArray(details.allow);
+
+/**
+ * RoostErrors keep their code, Hono's HTTPExceptions get one from their
+ * status, and anything else is a bug: logged (method and path only — never
+ * headers, bodies or the query, which may carry a token) and answered 500.
+ */
+export const onError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof RoostError) return errorResponse(c, error);
+  if (error instanceof HTTPException) {
+    return errorResponse(c, fromHttpException(error));
+  }
+  console.error(
+    `Roost: internal error on ${c.req.method} ${new URL(c.req.url).pathname}`,
+    error
+  );
+  return errorResponse(c, new RoostError("internal", "Internal error."));
+};
+
+/** 405 with `Allow` on a known path with another method; 404 otherwise. */
+export const notFound: NotFoundHandler<AppEnv> = (c) => {
+  const path = new URL(c.req.url).pathname;
+  const allow = allowedMethods(path);
+  if (allow.length > 0 && !allow.includes(c.req.method)) {
+    return errorResponse(
+      c,
+      new RoostError(
+        "method_not_allowed",
+        `${c.req.method} is not allowed on ${path}; use ${allow.join(", ")}.`,
+        { allow }
+      )
+    );
+  }
+  return errorResponse(
+    c,
+    new RoostError("not_found", `No route ${c.req.method} ${path}.`)
+  );
+};

@@ -1,0 +1,82 @@
+/** @module Reset and step: the episode routes of a session. */
+
+import { createRoute } from "@hono/zod-openapi";
+import {
+  ResetRequestSchema,
+  ResetResponseSchema,
+  SessionParamsSchema,
+  StepRequestSchema,
+  StepResponseSchema
+} from "../../protocol";
+import { jsonBody } from "../body";
+import { idempotencyKey } from "../idempotency";
+import {
+  errors,
+  jsonContent,
+  jsonRequest,
+  MUTATION_ERRORS,
+  type RoostApp,
+  SESSION_SECURITY
+} from "../route-kit";
+import { withSession } from "../session-call";
+
+export const resetRoute = createRoute({
+  method: "post",
+  path: "/v1/sessions/{id}/reset",
+  tags: ["episodes"],
+  summary: "Start a new episode",
+  description:
+    "The store, hidden store, state and transcript of the previous episode are gone. The task defaults to the one given at creation. Accepts an Idempotency-Key.",
+  security: SESSION_SECURITY,
+  middleware: [jsonBody] as const,
+  request: {
+    params: SessionParamsSchema,
+    body: jsonRequest(ResetRequestSchema)
+  },
+  responses: {
+    200: jsonContent(
+      ResetResponseSchema,
+      "The first observations and the tools."
+    ),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const stepRoute = createRoute({
+  method: "post",
+  path: "/v1/sessions/{id}/step",
+  tags: ["episodes"],
+  summary: "Take one action",
+  description:
+    "Runs the action's tool calls and evaluates the step. 409 episode_not_running before a reset or after the episode ended. Accepts an Idempotency-Key.",
+  security: SESSION_SECURITY,
+  middleware: [jsonBody] as const,
+  request: {
+    params: SessionParamsSchema,
+    body: jsonRequest(StepRequestSchema)
+  },
+  responses: {
+    200: jsonContent(StepResponseSchema, "What the step observed."),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const registerEpisodeRoutes = (app: RoostApp): void => {
+  app.openapi(resetRoute, async (c) => {
+    const body = c.req.valid("json");
+    const idem = await idempotencyKey(c, "reset");
+    const value = await withSession(c, (s) => s.reset(body, idem), {
+      retry: idem !== undefined
+    });
+    return c.json(value, 200);
+  });
+
+  app.openapi(stepRoute, async (c) => {
+    const { action } = c.req.valid("json");
+    const idem = await idempotencyKey(c, "step");
+    const value = await withSession(c, (s) => s.step(action, idem), {
+      retry: idem !== undefined
+    });
+    return c.json(value, 200);
+  });
+};

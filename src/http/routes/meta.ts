@@ -1,0 +1,69 @@
+/** @module The public routes: health, the environments, and the OpenAPI document. */
+
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  EnvironmentsResponseSchema,
+  HealthResponseSchema
+} from "../../protocol";
+import {
+  errors,
+  jsonContent,
+  type RoostApp,
+  type RouteDeps
+} from "../route-kit";
+
+export const healthRoute = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["meta"],
+  summary: "Whether the worker is up",
+  responses: { 200: jsonContent(HealthResponseSchema, "The worker is up.") }
+});
+
+export const environmentsRoute = createRoute({
+  method: "get",
+  path: "/v1/environments",
+  tags: ["meta"],
+  summary: "The environments sessions can be created from",
+  description: "Each with its task, state and tool schemas.",
+  responses: {
+    200: jsonContent(
+      EnvironmentsResponseSchema,
+      "Every registered environment."
+    ),
+    ...errors(500)
+  }
+});
+
+export const openapiRoute = createRoute({
+  method: "get",
+  path: "/openapi.json",
+  tags: ["meta"],
+  summary: "This document (OpenAPI 3.1)",
+  responses: {
+    200: jsonContent(
+      z.record(z.string(), z.unknown()),
+      "The OpenAPI 3.1 document of this API."
+    )
+  }
+});
+
+export const registerMetaRoutes = (
+  app: RoostApp,
+  deps: RouteDeps,
+  document: () => Record<string, unknown>
+): void => {
+  app.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
+  app.openapi(environmentsRoute, (c) =>
+    c.json(
+      {
+        environments: deps.registry
+          .describe()
+          .map((info) => ({ ...info, tools: [...info.tools] }))
+      },
+      200
+    )
+  );
+  app.openapi(openapiRoute, (c) => c.json(document(), 200));
+};

@@ -1,0 +1,139 @@
+/** @module Creating a session, reading its status, and deleting it with all its storage. */
+
+import { createRoute } from "@hono/zod-openapi";
+import { resolveTask } from "../../environment/task";
+import {
+  CreateSessionRequestSchema,
+  CreateSessionResponseSchema,
+  DeleteSessionResponseSchema,
+  SessionParamsSchema,
+  SessionStatusSchema
+} from "../../protocol";
+import { createAuth } from "../auth";
+import { jsonBody } from "../body";
+import {
+  CREATE_SECURITY,
+  errors,
+  jsonContent,
+  jsonRequest,
+  type RoostApp,
+  type RouteDeps,
+  SESSION_ERRORS,
+  SESSION_SECURITY
+} from "../route-kit";
+import { signingKeys } from "../secrets";
+import { withSession } from "../session-call";
+import { callSession } from "../stub";
+import { signToken } from "../token";
+
+export const createSessionRoute = createRoute({
+  method: "post",
+  path: "/v1/sessions",
+  tags: ["sessions"],
+  summary: "Create a session of a registered environment",
+  description:
+    "Needs an API key when ROOST_API_KEYS is set. The task is validated against the environment's task schema (or picked from its dataset by task_index); the answer's token admits to this session's routes.",
+  security: CREATE_SECURITY,
+  middleware: [createAuth, jsonBody] as const,
+  request: { body: jsonRequest(CreateSessionRequestSchema) },
+  responses: {
+    201: jsonContent(CreateSessionResponseSchema, "The new session."),
+    ...errors(400, 401, 403, 404, 413, 415, 500, 503)
+  }
+});
+
+export const sessionStatusRoute = createRoute({
+  method: "get",
+  path: "/v1/sessions/{id}",
+  tags: ["sessions"],
+  summary: "A session's status",
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema },
+  responses: {
+    200: jsonContent(SessionStatusSchema, "Where the session stands."),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const deleteSessionRoute = createRoute({
+  method: "delete",
+  path: "/v1/sessions/{id}",
+  tags: ["sessions"],
+  summary: "Delete a session and all its storage",
+  description: "Later requests with its token get 404.",
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema },
+  responses: {
+    200: jsonContent(DeleteSessionResponseSchema, "The session is gone."),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+/** `wss://host/v1/sessions/<id>/ws`, or `ws://` when the request came over http. */
+const wsUrl = (requestUrl: string, sessionId: string): string => {
+  const url = new URL(`/v1/sessions/${sessionId}/ws`, requestUrl);
+  url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
+  return url.toString();
+};
+
+export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
+  app.openapi(createSessionRoute, async (c) => {
+    const body = c.req.valid("json");
+    const environment = deps.registry.get(body.environment);
+    const task = resolveTask(environment, body);
+    const keys = await signingKeys(c.env);
+    const namespace =
+      body.jurisdiction === undefined
+        ? c.env.SESSIONS
+        : c.env.SESSIONS.jurisdiction(body.jurisdiction);
+    const id = namespace.newUniqueId();
+    const sessionId = id.toString();
+    await callSession(
+      namespace,
+      id,
+      async (stub, attempt) => {
+        const created = await stub.create({
+          sessionId,
+          environment: environment.name,
+          task
+        });
+        // A retry that finds the session made the first attempt count.
+        const ours =
+          !created.ok && attempt > 1 && created.error.code === "conflict";
+        return ours ? stub.status() : created;
+      },
+      {
+        retry: true,
+        ...(body.location_hint ? { locationHint: body.location_hint } : {})
+      }
+    );
+    return c.json(
+      {
+        session_id: sessionId,
+        token: await signToken(keys, sessionId),
+        environment: environment.name,
+        ws_url: wsUrl(c.req.url, sessionId)
+      },
+      201
+    );
+  });
+
+  app.openapi(sessionStatusRoute, async (c) =>
+    c.json(await withSession(c, (s) => s.status(), { retry: true }), 200)
+  );
+
+  app.openapi(deleteSessionRoute, async (c) => {
+    await withSession(
+      c,
+      async (stub, attempt) => {
+        const result = await stub.destroy();
+        // A retry that finds nothing means the first attempt deleted it.
+        const ours =
+          !result.ok && attempt > 1 && result.error.code === "not_found";
+        return ours ? { ok: true as const, value: undefined } : result;
+      },
+      { retry: true }
+    );
+    return c.json({ session_id: c.var.sessionId, deleted: true as const }, 200);
+  });
+};

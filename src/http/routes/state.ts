@@ -1,0 +1,119 @@
+/** @module Typed state (read and PATCH), the transcript, and the viewer frame of a session. */
+
+import { createRoute } from "@hono/zod-openapi";
+import {
+  FrameResponseSchema,
+  MessagesQuerySchema,
+  MessagesResponseSchema,
+  SessionParamsSchema,
+  StatePatchRequestSchema,
+  StatePatchResponseSchema,
+  StateResponseSchema
+} from "../../protocol";
+import { jsonBody } from "../body";
+import { idempotencyKey } from "../idempotency";
+import {
+  errors,
+  jsonContent,
+  jsonRequest,
+  MUTATION_ERRORS,
+  type RoostApp,
+  SESSION_ERRORS,
+  SESSION_SECURITY
+} from "../route-kit";
+import { withSession } from "../session-call";
+
+const common = {
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema }
+};
+
+export const stateReadRoute = createRoute({
+  ...common,
+  method: "get",
+  path: "/v1/sessions/{id}/state",
+  tags: ["state"],
+  summary: "Read the typed state",
+  description: "Every key but messages, which is paged from /messages.",
+  responses: {
+    200: jsonContent(StateResponseSchema, "The state."),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const statePatchRoute = createRoute({
+  ...common,
+  method: "patch",
+  path: "/v1/sessions/{id}/state",
+  tags: ["state"],
+  summary: "Merge one state value",
+  description:
+    "Uses the key's handler unless handler names another. 400 unknown_state_key for a key outside the schema, invalid_state_value when the merged value fails it. Needs a reset session. Accepts an Idempotency-Key.",
+  middleware: [jsonBody] as const,
+  request: {
+    params: SessionParamsSchema,
+    body: jsonRequest(StatePatchRequestSchema)
+  },
+  responses: {
+    200: jsonContent(
+      StatePatchResponseSchema,
+      "The key's value after the merge."
+    ),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const messagesRoute = createRoute({
+  ...common,
+  method: "get",
+  path: "/v1/sessions/{id}/messages",
+  tags: ["state"],
+  summary: "Page through the transcript",
+  request: { params: SessionParamsSchema, query: MessagesQuerySchema },
+  responses: {
+    200: jsonContent(
+      MessagesResponseSchema,
+      "A page of the transcript, oldest first."
+    ),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const frameRoute = createRoute({
+  ...common,
+  method: "get",
+  path: "/v1/sessions/{id}/frame",
+  tags: ["state"],
+  summary: "A snapshot for viewers",
+  responses: {
+    200: jsonContent(FrameResponseSchema, "The environment's frame."),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const registerStateRoutes = (app: RoostApp): void => {
+  app.openapi(stateReadRoute, async (c) =>
+    c.json(await withSession(c, (s) => s.readState(), { retry: true }), 200)
+  );
+
+  app.openapi(statePatchRoute, async (c) => {
+    const body = c.req.valid("json");
+    const idem = await idempotencyKey(c, "state");
+    const value = await withSession(c, (s) => s.patchState(body, idem), {
+      retry: idem !== undefined
+    });
+    return c.json(value, 200);
+  });
+
+  app.openapi(messagesRoute, async (c) => {
+    const query = c.req.valid("query");
+    const value = await withSession(c, (s) => s.messages(query), {
+      retry: true
+    });
+    return c.json(value, 200);
+  });
+
+  app.openapi(frameRoute, async (c) =>
+    c.json(await withSession(c, (s) => s.frame(), { retry: true }), 200)
+  );
+};

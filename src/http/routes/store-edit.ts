@@ -1,0 +1,187 @@
+/** @module Editing a session's environment store: add, replace and remove under `[tool][name]`. */
+
+import { createRoute } from "@hono/zod-openapi";
+import {
+  StoreEntryParamsSchema,
+  StoreEntryResponseSchema,
+  StoreKeyParamsSchema,
+  StoreRemoveResponseSchema,
+  StoreWriteRequestSchema
+} from "../../protocol";
+import { jsonBody } from "../body";
+import { idempotencyKey } from "../idempotency";
+import {
+  errors,
+  jsonContent,
+  jsonRequest,
+  MUTATION_ERRORS,
+  type RoostApp,
+  SESSION_SECURITY
+} from "../route-kit";
+import { withSession } from "../session-call";
+
+const KEY_PATH = "/v1/sessions/{id}/environment/{tool}/{name}";
+const ENTRY_PATH = `${KEY_PATH}/{index}`;
+// OpenAPI has no optional path segment, so the key routes take no index.
+const KeyParamsSchema = StoreKeyParamsSchema.omit({ index: true });
+
+const common = {
+  tags: ["environment store"],
+  security: SESSION_SECURITY
+};
+
+export const storeAddRoute = createRoute({
+  ...common,
+  method: "post",
+  path: KEY_PATH,
+  summary: "Add an entry",
+  description:
+    "Appends {objects, metadata} under [tool][name]. Accepts an Idempotency-Key.",
+  middleware: [jsonBody] as const,
+  request: {
+    params: KeyParamsSchema,
+    body: jsonRequest(StoreWriteRequestSchema)
+  },
+  responses: {
+    201: jsonContent(StoreEntryResponseSchema, "The new entry."),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const storeReplaceAllRoute = createRoute({
+  ...common,
+  method: "put",
+  path: KEY_PATH,
+  summary: "Replace a key's entries with one",
+  description:
+    "The whole list under [tool][name] becomes one entry. Accepts an Idempotency-Key.",
+  middleware: [jsonBody] as const,
+  request: {
+    params: KeyParamsSchema,
+    body: jsonRequest(StoreWriteRequestSchema)
+  },
+  responses: {
+    200: jsonContent(StoreEntryResponseSchema, "The entry now stored."),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const storeReplaceOneRoute = createRoute({
+  ...common,
+  method: "put",
+  path: ENTRY_PATH,
+  summary: "Replace one entry",
+  description:
+    "Negative indexes count from the end. Accepts an Idempotency-Key.",
+  middleware: [jsonBody] as const,
+  request: {
+    params: StoreEntryParamsSchema,
+    body: jsonRequest(StoreWriteRequestSchema)
+  },
+  responses: {
+    200: jsonContent(StoreEntryResponseSchema, "The entry now stored."),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const storeRemoveAllRoute = createRoute({
+  ...common,
+  method: "delete",
+  path: KEY_PATH,
+  summary: "Remove a key and all its entries",
+  description: "Accepts an Idempotency-Key.",
+  request: { params: KeyParamsSchema },
+  responses: {
+    200: jsonContent(
+      StoreRemoveResponseSchema,
+      "How many entries were removed."
+    ),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const storeRemoveOneRoute = createRoute({
+  ...common,
+  method: "delete",
+  path: ENTRY_PATH,
+  summary: "Remove one entry",
+  description:
+    "Negative indexes count from the end. Accepts an Idempotency-Key.",
+  request: { params: StoreEntryParamsSchema },
+  responses: {
+    200: jsonContent(
+      StoreRemoveResponseSchema,
+      "How many entries were removed."
+    ),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+/** Keys are per operation and entry, so one key cannot answer another edit. */
+const scope = (op: string, p: { tool: string; name: string; index?: number }) =>
+  `environment/${op}/${p.tool}/${p.name}${p.index === undefined ? "" : `/${p.index}`}`;
+
+export const registerStoreEditRoutes = (app: RoostApp): void => {
+  app.openapi(storeAddRoute, async (c) => {
+    const p = c.req.valid("param");
+    const body = c.req.valid("json");
+    const idem = await idempotencyKey(c, scope("add", p));
+    const value = await withSession(
+      c,
+      (s) => s.addEntry({ tool: p.tool, name: p.name, ...body }, idem),
+      { retry: idem !== undefined }
+    );
+    return c.json(value, 201);
+  });
+
+  app.openapi(storeReplaceAllRoute, async (c) => {
+    const p = c.req.valid("param");
+    const body = c.req.valid("json");
+    const idem = await idempotencyKey(c, scope("replace", p));
+    const value = await withSession(
+      c,
+      (s) => s.replaceEntry({ tool: p.tool, name: p.name, ...body }, idem),
+      { retry: idem !== undefined }
+    );
+    return c.json(value, 200);
+  });
+
+  app.openapi(storeReplaceOneRoute, async (c) => {
+    const p = c.req.valid("param");
+    const body = c.req.valid("json");
+    const idem = await idempotencyKey(c, scope("replace", p));
+    const value = await withSession(
+      c,
+      (s) =>
+        s.replaceEntry(
+          { tool: p.tool, name: p.name, index: p.index, ...body },
+          idem
+        ),
+      { retry: idem !== undefined }
+    );
+    return c.json(value, 200);
+  });
+
+  app.openapi(storeRemoveAllRoute, async (c) => {
+    const p = c.req.valid("param");
+    const idem = await idempotencyKey(c, scope("remove", p));
+    const value = await withSession(
+      c,
+      (s) => s.removeEntry({ tool: p.tool, name: p.name }, idem),
+      { retry: idem !== undefined }
+    );
+    return c.json(value, 200);
+  });
+
+  app.openapi(storeRemoveOneRoute, async (c) => {
+    const p = c.req.valid("param");
+    const idem = await idempotencyKey(c, scope("remove", p));
+    const value = await withSession(
+      c,
+      (s) =>
+        s.removeEntry({ tool: p.tool, name: p.name, index: p.index }, idem),
+      { retry: idem !== undefined }
+    );
+    return c.json(value, 200);
+  });
+};

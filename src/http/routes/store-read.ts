@@ -1,0 +1,51 @@
+/** @module Reading a session's environment store: a page of everything, one key's entries, or one entry. */
+
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  SessionParamsSchema,
+  StoreEntriesResponseSchema,
+  StoreEntryResponseSchema,
+  StorePageResponseSchema,
+  StoreQuerySchema
+} from "../../protocol";
+import {
+  errors,
+  jsonContent,
+  type RoostApp,
+  SESSION_ERRORS,
+  SESSION_SECURITY
+} from "../route-kit";
+import { withSession } from "../session-call";
+
+export const storeReadRoute = createRoute({
+  method: "get",
+  path: "/v1/sessions/{id}/environment",
+  tags: ["environment store"],
+  summary: "Read the environment store",
+  description:
+    "Without tool and name: a page of the whole store ({store, next_cursor?}). With tool and name: that key's entries ({entries, next_cursor?}). With index too: one entry ({entry}); negative indexes count from the end.",
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema, query: StoreQuerySchema },
+  responses: {
+    200: jsonContent(
+      z.union([
+        StorePageResponseSchema,
+        StoreEntriesResponseSchema,
+        StoreEntryResponseSchema
+      ]),
+      "A page of the store, a key's entries, or one entry."
+    ),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const registerStoreReadRoutes = (app: RoostApp): void => {
+  app.openapi(storeReadRoute, async (c) => {
+    const query = c.req.valid("query");
+    const value = await withSession(c, (s) => s.readStore(query), {
+      retry: true
+    });
+    return c.json(value, 200);
+  });
+};

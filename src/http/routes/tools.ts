@@ -1,0 +1,55 @@
+/** @module Direct tool invocation: one tool with the session's context, not a step. */
+
+import { createRoute } from "@hono/zod-openapi";
+import {
+  ToolInvocationRequestSchema,
+  ToolInvocationResponseSchema,
+  ToolParamsSchema
+} from "../../protocol";
+import { jsonBody } from "../body";
+import { idempotencyKey } from "../idempotency";
+import {
+  errors,
+  jsonContent,
+  jsonRequest,
+  MUTATION_ERRORS,
+  type RoostApp,
+  SESSION_SECURITY
+} from "../route-kit";
+import { withSession } from "../session-call";
+
+export const toolCallRoute = createRoute({
+  method: "post",
+  path: "/v1/sessions/{id}/tools/{tool}",
+  tags: ["tools"],
+  summary: "Call one tool directly",
+  description:
+    "Runs the tool with the session's context: it may change the store, hidden store and state, but it is not a step (no transcript entry, no reward). Needs a reset session. A failing tool is an is_error answer, not an HTTP error. Accepts an Idempotency-Key.",
+  security: SESSION_SECURITY,
+  middleware: [jsonBody] as const,
+  request: {
+    params: ToolParamsSchema,
+    body: jsonRequest(ToolInvocationRequestSchema)
+  },
+  responses: {
+    200: jsonContent(
+      ToolInvocationResponseSchema,
+      "What the call returned and stored."
+    ),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
+export const registerToolRoutes = (app: RoostApp): void => {
+  app.openapi(toolCallRoute, async (c) => {
+    const { tool } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const idem = await idempotencyKey(c, `tools/${tool}`);
+    const value = await withSession(
+      c,
+      (s) => s.callTool({ tool, arguments: body.arguments }, idem),
+      { retry: idem !== undefined }
+    );
+    return c.json(value, 200);
+  });
+};

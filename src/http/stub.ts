@@ -1,0 +1,103 @@
+/** @module Calling a session's Durable Object: RPC results become RoostErrors, platform errors are retried. */
+
+import { fromErrorBody, RoostError } from "../errors";
+import type { RpcResult } from "../session/rpc";
+import type { SessionObject } from "../session/session-object";
+
+/**
+ * The object's RPC methods as the class declares them. Workers' own stub
+ * typing recurses through the JSON and message types deeper than tsc
+ * allows; the methods take and return plain data, so at runtime the shapes
+ * are exactly these.
+ */
+export type SessionStub = Pick<
+  SessionObject,
+  | "create"
+  | "status"
+  | "reset"
+  | "step"
+  | "callTool"
+  | "readStore"
+  | "addEntry"
+  | "replaceEntry"
+  | "removeEntry"
+  | "readState"
+  | "patchState"
+  | "messages"
+  | "frame"
+  | "destroy"
+>;
+
+const stubOf = (
+  namespace: DurableObjectNamespace<SessionObject>,
+  id: DurableObjectId,
+  options: DurableObjectNamespaceGetDurableObjectOptions | undefined
+): SessionStub => namespace.get(id, options) as unknown as SessionStub;
+
+/** Attempts in all, each with a fresh stub (a broken stub stays broken). */
+export const MAX_ATTEMPTS = 3;
+
+export interface CallOptions {
+  /**
+   * Whether a retryable platform error may be retried. Reads and requests
+   * with an Idempotency-Key may; a mutation without one may not, because
+   * the first attempt may have committed before its connection broke.
+   */
+  retry: boolean;
+  locationHint?: DurableObjectLocationHint;
+}
+
+interface PlatformError {
+  retryable?: unknown;
+  overloaded?: unknown;
+}
+
+const platformError = (error: unknown): PlatformError | undefined =>
+  error instanceof Error ? (error as PlatformError) : undefined;
+
+const unavailable = (message: string): RoostError =>
+  new RoostError("unavailable", message, { retry_after_seconds: 1 });
+
+/**
+ * Calls `call` on a stub of `id` and returns the value of its RpcResult,
+ * throwing the RoostError of an `{ ok: false }`. `call` gets the attempt
+ * number, so an operation can recognise its own earlier, committed attempt.
+ * Overloaded objects are never retried (that worsens the overload); other
+ * retryable errors are, up to MAX_ATTEMPTS, then become 503 `unavailable`.
+ */
+export const callSession = async <T>(
+  namespace: DurableObjectNamespace<SessionObject>,
+  id: DurableObjectId,
+  call: (stub: SessionStub, attempt: number) => Promise<RpcResult<T>>,
+  options: CallOptions
+): Promise<T> => {
+  const getOptions =
+    options.locationHint === undefined
+      ? undefined
+      : { locationHint: options.locationHint };
+  for (let attempt = 1; ; attempt++) {
+    let result: RpcResult<T>;
+    try {
+      result = await call(stubOf(namespace, id, getOptions), attempt);
+    } catch (error) {
+      const platform = platformError(error);
+      if (platform?.overloaded === true) {
+        throw unavailable("The session is overloaded; retry later.");
+      }
+      if (platform?.retryable !== true) throw error;
+      if (!options.retry) {
+        throw unavailable(
+          "The session was interrupted; the request may or may not have been applied. Retry with an Idempotency-Key to make retries safe."
+        );
+      }
+      if (attempt >= MAX_ATTEMPTS) {
+        throw unavailable(
+          "The session is temporarily unavailable; retry later."
+        );
+      }
+      continue;
+    }
+    if (result.ok) return result.value;
+    throw fromErrorBody(result.error);
+  }
+};
