@@ -47,8 +47,8 @@ const TABLES = [
     ON store_entries (key_id, ord)`,
   `CREATE INDEX IF NOT EXISTS store_entries_by_write
     ON store_entries (episode, written)`,
-  // Not WITHOUT ROWID: bodies can be large, and SQLite keeps big rows out of
-  // the primary-key b-tree only in rowid tables.
+  // A rowid table, as SQLite advises for rows this large. `episode` is not
+  // read (a key's id already implies it) but keeps every row attributable.
   `CREATE TABLE IF NOT EXISTS store_objects (
     entry_id INTEGER NOT NULL,
     i INTEGER NOT NULL,
@@ -196,6 +196,8 @@ const purgeKey = (sql: SqlStorage, keyId: number, budget: number): number => {
  * Deletes at most `maxRows` rows of episodes before `episode`, and returns
  * how many it deleted (0 when nothing old is left). Every statement is an
  * indexed range, so a batch costs the same however big the session is.
+ * Objects go before their entries and entries before their key, so even a
+ * batch cut short leaves nothing dangling (and old rows are never read).
  *
  * @example
  * while (purgeEpisodesBefore(sql, episode, 1000) > 0) { … next alarm … }

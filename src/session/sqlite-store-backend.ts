@@ -17,6 +17,7 @@ type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;
 type EntryRow = { id: number; metadata: string };
 type PlacedRow = EntryRow & { object_count: number };
 type RecentRow = EntryRow & { key_id: number; ord: number };
+type Place = Omit<LocatedEntry, keyof Entry>;
 
 interface ObjectRow {
   refId: string | null;
@@ -33,6 +34,12 @@ const placeholders = (n: number, one: string): string =>
 const notFound = (tool: string, name: string): RoostError =>
   new RoostError("not_found", `No results under ${tool}/${name}.`);
 
+// Both run inside the statement that writes the entry: nothing to get out of step.
+const NEXT_ORD =
+  "SELECT coalesce(max(ord), -1) + 1 FROM store_entries WHERE key_id = ?2";
+const NEXT_WRITTEN =
+  "SELECT coalesce(max(written), 0) + 1 FROM store_entries WHERE episode = ?1";
+
 /** SQLite wants an integer LIMIT; -1 means none. */
 const sqlLimit = (limit: number): number =>
   Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1;
@@ -41,8 +48,8 @@ const sqlLimit = (limit: number): number =>
  * A StoreBackend on the session's SQLite. Construction reads nothing and
  * every method is a few indexed statements, so waking a session with a
  * large store costs nothing until something is asked for. Counts live on
- * the key row; `written` (for `recent`) is max + 1 within the episode, which
- * a rolled-back transaction cannot leave out of step.
+ * the key row. Nothing is cached between calls: a rolled-back transaction
+ * can leave no stale copy behind.
  */
 export class SqliteStoreBackend implements StoreBackend {
   readonly #sql: SqlStorage;
@@ -53,15 +60,20 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#episode = episode;
   }
 
+  #all<T extends Record<string, SqlStorageValue>>(
+    query: string,
+    ...params: SqlStorageValue[]
+  ): T[] {
+    return this.#sql.exec<T>(query, ...params).toArray();
+  }
+
   #find(tool: string, name: string): KeyRow | undefined {
-    return this.#sql
-      .exec<KeyRow>(
-        "SELECT id, entries, objects FROM store_keys WHERE episode = ? AND tool = ? AND name = ?",
-        this.#episode,
-        tool,
-        name
-      )
-      .toArray()[0];
+    return this.#all<KeyRow>(
+      "SELECT id, entries, objects FROM store_keys WHERE episode = ? AND tool = ? AND name = ?",
+      this.#episode,
+      tool,
+      name
+    )[0];
   }
 
   #key(tool: string, name: string): KeyRow {
@@ -76,13 +88,11 @@ export class SqliteStoreBackend implements StoreBackend {
       Number.isInteger(position) && position >= 0 && position < key.entries;
     const fromEnd = position >= key.entries / 2;
     const row = inRange
-      ? this.#sql
-          .exec<PlacedRow>(
-            `SELECT id, metadata, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
-            key.id,
-            fromEnd ? key.entries - 1 - position : position
-          )
-          .toArray()[0]
+      ? this.#all<PlacedRow>(
+          `SELECT id, metadata, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
+          key.id,
+          fromEnd ? key.entries - 1 - position : position
+        )[0]
       : undefined;
     if (row === undefined) {
       throw new RoostError(
@@ -106,15 +116,6 @@ export class SqliteStoreBackend implements StoreBackend {
       };
     });
     return { metadata, objects };
-  }
-
-  #nextWritten(): number {
-    return this.#sql
-      .exec<{ n: number }>(
-        "SELECT coalesce(max(written), 0) + 1 AS n FROM store_entries WHERE episode = ?",
-        this.#episode
-      )
-      .one().n;
   }
 
   #insertObjects(entryId: number, keyId: number, rows: ObjectRow[]): void {
@@ -175,12 +176,10 @@ export class SqliteStoreBackend implements StoreBackend {
   }
 
   keys(): KeyInfo[] {
-    return this.#sql
-      .exec<KeyInfoRow>(
-        "SELECT tool, name, entries, objects FROM store_keys WHERE episode = ? ORDER BY id",
-        this.#episode
-      )
-      .toArray();
+    return this.#all<KeyInfoRow>(
+      "SELECT tool, name, entries, objects FROM store_keys WHERE episode = ? ORDER BY id",
+      this.#episode
+    );
   }
 
   keyInfo(tool: string, name: string): KeyInfo | undefined {
@@ -213,14 +212,12 @@ export class SqliteStoreBackend implements StoreBackend {
   }
 
   entryCounter(tool: string, name: string): number {
-    const row = this.#sql
-      .exec<{ counter: number }>(
-        "SELECT counter FROM store_counters WHERE episode = ? AND tool = ? AND name = ?",
-        this.#episode,
-        tool,
-        name
-      )
-      .toArray()[0];
+    const [row] = this.#all<{ counter: number }>(
+      "SELECT counter FROM store_counters WHERE episode = ? AND tool = ? AND name = ?",
+      this.#episode,
+      tool,
+      name
+    );
     return row?.counter ?? 0;
   }
 
@@ -240,21 +237,21 @@ export class SqliteStoreBackend implements StoreBackend {
   entries(tool: string, name: string, offset: number, limit: number): Entry[] {
     const key = this.#key(tool, name);
     if (sqlLimit(limit) === 0) return [];
-    const rows = this.#sql
-      .exec<EntryRow>(
-        "SELECT id, metadata FROM store_entries WHERE key_id = ? ORDER BY ord LIMIT ? OFFSET ?",
-        key.id,
-        sqlLimit(limit),
-        Math.max(0, Math.floor(offset))
-      )
-      .toArray();
+    const rows = this.#all<EntryRow>(
+      "SELECT id, metadata FROM store_entries WHERE key_id = ? ORDER BY ord LIMIT ? OFFSET ?",
+      key.id,
+      sqlLimit(limit),
+      Math.max(0, Math.floor(offset))
+    );
     return this.#withObjects(rows).map((r) => r.entry);
   }
 
   entry(tool: string, name: string, position: number): Entry {
     const key = this.#key(tool, name);
     const row = this.#at(key, position, `${tool}/${name}`);
-    return this.#withObjects([row])[0]?.entry ?? { objects: [], metadata: {} };
+    const [found] = this.#withObjects([row]);
+    if (found === undefined) throw new RoostError("internal", "Lost entry.");
+    return found.entry;
   }
 
   append(
@@ -268,14 +265,11 @@ export class SqliteStoreBackend implements StoreBackend {
     const { id } = this.#sql
       .exec<{ id: number }>(
         `INSERT INTO store_entries (episode, key_id, ord, metadata, object_count, written)
-        VALUES (?, ?, (SELECT coalesce(max(ord), -1) + 1 FROM store_entries WHERE key_id = ?), ?, ?, ?)
-        RETURNING id`,
+        VALUES (?1, ?2, (${NEXT_ORD}), ?3, ?4, (${NEXT_WRITTEN})) RETURNING id`,
         this.#episode,
         key.id,
-        key.id,
         metadata,
-        objects.length,
-        this.#nextWritten()
+        objects.length
       )
       .one();
     this.#insertObjects(id, key.id, objects);
@@ -295,11 +289,12 @@ export class SqliteStoreBackend implements StoreBackend {
     const { metadata, objects } = this.#prepare(entry, fingerprints);
     this.#sql.exec("DELETE FROM store_objects WHERE entry_id = ?", old.id);
     this.#sql.exec(
-      "UPDATE store_entries SET metadata = ?, object_count = ?, written = ? WHERE id = ?",
+      `UPDATE store_entries SET metadata = ?3, object_count = ?4,
+      written = (${NEXT_WRITTEN}) WHERE id = ?2`,
+      this.#episode,
+      old.id,
       metadata,
-      objects.length,
-      this.#nextWritten(),
-      old.id
+      objects.length
     );
     this.#insertObjects(old.id, key.id, objects);
     this.#addCounts(key.id, 0, objects.length - old.object_count);
@@ -333,17 +328,15 @@ export class SqliteStoreBackend implements StoreBackend {
     skip?: (refId: string) => boolean
   ): string | undefined {
     // Read out before `skip` runs: the caller's code must not find a cursor open.
-    const candidates = this.#sql
-      .exec<{ ref_id: string; body: string }>(
-        `SELECT ref_id, body FROM store_objects
-        WHERE key_id = (SELECT id FROM store_keys WHERE episode = ? AND tool = ? AND name = ?)
-        AND hash = ? ORDER BY rowid`,
-        this.#episode,
-        tool,
-        name,
-        print.hash
-      )
-      .toArray();
+    const candidates = this.#all<{ ref_id: string; body: string }>(
+      `SELECT ref_id, body FROM store_objects
+      WHERE key_id = (SELECT id FROM store_keys WHERE episode = ? AND tool = ? AND name = ?)
+      AND hash = ? ORDER BY rowid`,
+      this.#episode,
+      tool,
+      name,
+      print.hash
+    );
     for (const { ref_id, body } of candidates) {
       const object = JSON.parse(body) as JsonObject;
       if (fingerprint(object).canonical !== print.canonical) continue;
@@ -367,23 +360,20 @@ export class SqliteStoreBackend implements StoreBackend {
    */
   recent(limit: number): LocatedEntry[] {
     if (sqlLimit(limit) === 0) return [];
-    const rows = this.#sql
-      .exec<RecentRow>(
-        "SELECT id, key_id, ord, metadata FROM store_entries WHERE episode = ? ORDER BY written DESC LIMIT ?",
-        this.#episode,
-        sqlLimit(limit)
-      )
-      .toArray();
+    const rows = this.#all<RecentRow>(
+      "SELECT id, key_id, ord, metadata FROM store_entries WHERE episode = ? ORDER BY written DESC LIMIT ?",
+      this.#episode,
+      sqlLimit(limit)
+    );
     const oldest = new Map<number, number>();
+    const wanted = new Set<string>();
     for (const { key_id, ord } of rows) {
       oldest.set(key_id, Math.min(ord, oldest.get(key_id) ?? ord));
+      wanted.add(`${key_id}:${ord}`);
     }
-    const places = new Map<
-      string,
-      { tool: string; name: string; at: number }
-    >();
+    const places = new Map<string, Place>();
     for (const [keyId, lo] of oldest) {
-      const key = this.#sql
+      const { tool, name, entries } = this.#sql
         .exec<KeyInfoRow>(
           "SELECT tool, name, entries, objects FROM store_keys WHERE id = ?",
           keyId
@@ -394,19 +384,17 @@ export class SqliteStoreBackend implements StoreBackend {
         keyId,
         lo
       );
-      let at = key.entries;
+      let index = entries;
       for (const { ord } of tail) {
-        places.set(`${keyId}:${ord}`, {
-          tool: key.tool,
-          name: key.name,
-          at: --at
-        });
+        index--;
+        const at = `${keyId}:${ord}`;
+        if (wanted.has(at)) places.set(at, { tool, name, index });
       }
     }
     return this.#withObjects(rows).map(({ row, entry }) => {
       const place = places.get(`${row.key_id}:${row.ord}`);
       if (place === undefined) throw new RoostError("internal", "Lost entry.");
-      return { tool: place.tool, name: place.name, index: place.at, ...entry };
+      return { ...place, ...entry };
     });
   }
 }

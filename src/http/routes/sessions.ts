@@ -2,13 +2,16 @@
 
 import { createRoute } from "@hono/zod-openapi";
 import { resolveTask } from "../../environment/task";
+import { RoostError } from "../../errors";
 import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
   DeleteSessionResponseSchema,
+  type Jurisdiction,
   SessionParamsSchema,
   SessionStatusSchema
 } from "../../protocol";
+import type { SessionObject } from "../../session/session-object";
 import { createAuth } from "../auth";
 import { jsonBody } from "../body";
 import {
@@ -76,16 +79,30 @@ const wsUrl = (requestUrl: string, sessionId: string): string => {
   return url.toString();
 };
 
+/** The namespace for a jurisdiction; local workerd has none, which is the caller's to know. */
+const inJurisdiction = (
+  namespace: DurableObjectNamespace<SessionObject>,
+  jurisdiction: Jurisdiction | undefined
+): DurableObjectNamespace<SessionObject> => {
+  if (jurisdiction === undefined) return namespace;
+  try {
+    return namespace.jurisdiction(jurisdiction);
+  } catch {
+    throw new RoostError(
+      "invalid_request",
+      `Sessions cannot be placed in jurisdiction "${jurisdiction}" here (local workerd has no jurisdictions); leave jurisdiction out.`,
+      { field: "jurisdiction" }
+    );
+  }
+};
+
 export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
   app.openapi(createSessionRoute, async (c) => {
     const body = c.req.valid("json");
     const environment = deps.registry.get(body.environment);
     const task = resolveTask(environment, body);
     const keys = await signingKeys(c.env);
-    const namespace =
-      body.jurisdiction === undefined
-        ? c.env.SESSIONS
-        : c.env.SESSIONS.jurisdiction(body.jurisdiction);
+    const namespace = inJurisdiction(c.env.SESSIONS, body.jurisdiction);
     const id = namespace.newUniqueId();
     const sessionId = id.toString();
     await callSession(

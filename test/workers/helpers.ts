@@ -1,0 +1,135 @@
+/** @module Helpers for tests that drive the worker over HTTP. */
+
+import {
+  createExecutionContext,
+  env,
+  SELF,
+  waitOnExecutionContext
+} from "cloudflare:test";
+import type { ErrorBody } from "../../src/errors";
+import type { RoostBindings } from "../../src/http/env";
+import type { CreateSessionResponse } from "../../src/protocol";
+import worker from "../worker";
+
+export const BASE = "https://roost.test";
+
+/** A RequestInit whose headers are a plain record, so helpers can merge them. */
+export type CallInit = Omit<RequestInit, "headers"> & {
+  headers?: Record<string, string>;
+};
+
+/** A request to the test worker as deployed in the pool (ROOST_DEV=1). */
+export const call = (path: string, init?: CallInit): Promise<Response> =>
+  SELF.fetch(`${BASE}${path}`, init);
+
+/** Calls the test worker's fetch directly with the given bindings. */
+export const fetchWorker = async (
+  bindings: RoostBindings,
+  path: string,
+  init?: CallInit
+): Promise<Response> => {
+  const ctx = createExecutionContext();
+  // Incoming requests carry `cf` properties that a constructed one lacks.
+  const request = new Request(`${BASE}${path}`, init) as Parameters<
+    typeof worker.fetch
+  >[0];
+  const response = await worker.fetch(request, bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+};
+
+/**
+ * The same worker with some bindings replaced (`undefined` removes one),
+ * e.g. `{ ROOST_DEV: undefined, ROOST_SECRETS: "k1:…" }`.
+ */
+export const callWith = (
+  overrides: Partial<Record<keyof RoostBindings, string | undefined>>,
+  path: string,
+  init?: CallInit
+): Promise<Response> =>
+  fetchWorker({ ...env, ...overrides } as RoostBindings, path, init);
+
+export type Caller = (path: string, init?: CallInit) => Promise<Response>;
+
+/** A caller with fixed binding overrides. */
+export const withEnv =
+  (overrides: Parameters<typeof callWith>[0]): Caller =>
+  (path, init) =>
+    callWith(overrides, path, init);
+
+/** Headers with the bearer credential and, with a body, a JSON content type. */
+export const authed = (
+  credential: string,
+  extra: Record<string, string> = {}
+): Record<string, string> => ({
+  Authorization: `Bearer ${credential}`,
+  "Content-Type": "application/json",
+  ...extra
+});
+
+/** A JSON request init. */
+export const send = (
+  method: string,
+  body: unknown,
+  headers: Record<string, string> = { "Content-Type": "application/json" }
+): CallInit => ({ method, headers, body: JSON.stringify(body) });
+
+export const json = async <T = Record<string, unknown>>(
+  response: Response
+): Promise<T> => (await response.json()) as T;
+
+/** The error body of a response, checking it has the one error shape. */
+export const errorOf = async (response: Response): Promise<ErrorBody> => {
+  const body = await json<{ error: ErrorBody }>(response);
+  if (typeof body.error?.code !== "string") {
+    throw new Error(`not an error body: ${JSON.stringify(body)}`);
+  }
+  return body.error;
+};
+
+export interface TestSession extends CreateSessionResponse {
+  /** Calls this session's routes with its token: `session.call("/step", …)`. */
+  call(path: string, init?: CallInit): Promise<Response>;
+}
+
+/**
+ * Creates a session (counter by default) and returns it with a caller for
+ * its routes. `via` picks the worker bindings; the default is the pool's.
+ */
+export const createSession = async (
+  body: Record<string, unknown> = { environment: "counter" },
+  via: Caller = call,
+  headers: Record<string, string> = {}
+): Promise<TestSession> => {
+  const response = await via(
+    "/v1/sessions",
+    send("POST", body, { "Content-Type": "application/json", ...headers })
+  );
+  if (response.status !== 201) {
+    throw new Error(
+      `create failed: ${response.status} ${await response.text()}`
+    );
+  }
+  const created = await json<CreateSessionResponse>(response);
+  return {
+    ...created,
+    call: (path, init = {}) =>
+      via(`/v1/sessions/${created.session_id}${path}`, {
+        ...init,
+        headers: authed(created.token, init.headers)
+      })
+  };
+};
+
+/** An action calling one tool, as the step route takes it. */
+export const action = (tool: string, args: Record<string, unknown> = {}) => ({
+  action: {
+    tool_calls: [
+      {
+        id: `call_${tool}`,
+        type: "function",
+        function: { name: tool, arguments: args }
+      }
+    ]
+  }
+});

@@ -1,0 +1,138 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ROUTE_TABLE } from "../../src/http/route-table";
+import {
+  type CallInit,
+  call,
+  createSession,
+  errorOf,
+  fetchWorker,
+  withEnv
+} from "./helpers";
+
+/** A concrete URL for a route of the table. */
+const urlOf = (path: string, sessionId: string): string =>
+  path
+    .replace("{id}", sessionId)
+    .replace("{tool}", "incr")
+    .replace("{name}", "results")
+    .replace("{index}", "0");
+
+const sessionRoutes = ROUTE_TABLE.filter((r) => r.auth === "session");
+
+const requestFor = (
+  route: (typeof ROUTE_TABLE)[number],
+  headers: Record<string, string>
+): CallInit => ({
+  method: route.method,
+  headers: { "Content-Type": "application/json", ...headers },
+  ...(route.body ? { body: "{}" } : {})
+});
+
+const neverCreatedId = () => env.SESSIONS.newUniqueId().toString();
+
+describe("session route credentials", () => {
+  it("answers 401 unauthorized on every session route without credentials", async () => {
+    const session = await createSession();
+    expect(sessionRoutes.length).toBeGreaterThan(10);
+    for (const route of sessionRoutes) {
+      const res = await call(
+        urlOf(route.path, session.session_id),
+        requestFor(route, {})
+      );
+      expect(res.status, `${route.method} ${route.path}`).toBe(401);
+      expect((await errorOf(res)).code).toBe("unauthorized");
+    }
+  });
+
+  it("answers 403 on every session route to another session's token, with one body", async () => {
+    const mine = await createSession();
+    const other = await createSession();
+    const bodies = new Set<string>();
+    for (const route of sessionRoutes) {
+      const res = await call(
+        urlOf(route.path, mine.session_id),
+        requestFor(route, { Authorization: `Bearer ${other.token}` })
+      );
+      expect(res.status, `${route.method} ${route.path}`).toBe(403);
+      bodies.add(await res.text());
+    }
+    expect(bodies.size).toBe(1);
+  });
+
+  it("answers malformed tokens, unknown kids and non-bearer schemes with 403", async () => {
+    const session = await createSession();
+    const signature = session.token.split(".")[2];
+    for (const credential of [
+      "Bearer v1.dev.%%%",
+      "Bearer v1.dev",
+      "Bearer v2.dev.abc",
+      `Bearer v1.other.${signature}`,
+      `Bearer ${session.token}x`,
+      "Bearer just-a-guess",
+      `Basic ${btoa("user:pass")}`
+    ]) {
+      const res = await call(`/v1/sessions/${session.session_id}`, {
+        headers: { Authorization: credential }
+      });
+      expect(res.status, credential).toBe(403);
+      expect((await errorOf(res)).code).toBe("forbidden");
+    }
+  });
+
+  it("gives the same 403 body for an existing session, a missing one and a garbage id", async () => {
+    const session = await createSession();
+    const stranger = await createSession();
+    const texts = [];
+    for (const id of [
+      session.session_id,
+      neverCreatedId(),
+      "not-an-id",
+      "0".repeat(64)
+    ]) {
+      const res = await call(`/v1/sessions/${id}/state`, {
+        headers: { Authorization: `Bearer ${stranger.token}` }
+      });
+      expect(res.status).toBe(403);
+      texts.push(await res.text());
+    }
+    expect(new Set(texts).size).toBe(1);
+  });
+
+  it("refuses a garbage session id with 403 even to an API key", async () => {
+    const via = withEnv({ ROOST_API_KEYS: "key-a" });
+    const res = await via("/v1/sessions/not-an-id", {
+      headers: { Authorization: "Bearer key-a" }
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("checks the token before touching the Durable Object", async () => {
+    const gets: string[] = [];
+    const spy = new Proxy(env.SESSIONS, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (prop === "get") gets.push(String(args[0]));
+          return value.apply(target, args);
+        };
+      }
+    });
+    const id = neverCreatedId();
+    const fetchSpied = async (credential: string) => {
+      const res = await fetchWorker(
+        { ...env, ROOST_API_KEYS: "key-a", SESSIONS: spy },
+        `/v1/sessions/${id}/state`,
+        { headers: { Authorization: `Bearer ${credential}` } }
+      );
+      return res.status;
+    };
+    expect(await fetchSpied("v1.dev.AAAA")).toBe(403);
+    expect(await fetchSpied("key-b")).toBe(403);
+    expect(gets).toEqual([]);
+    // The control: a valid credential does reach the (missing) session.
+    expect(await fetchSpied("key-a")).toBe(404);
+    expect(gets).toHaveLength(1);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { ROUTE_TABLE } from "../../src/http/route-table";
+import { call, createSession, json, withEnv } from "./helpers";
+
+const preflight = (origin: string, via = call) =>
+  via("/v1/sessions", {
+    method: "OPTIONS",
+    headers: {
+      Origin: origin,
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers":
+        "authorization, content-type, idempotency-key"
+    }
+  });
+
+describe("CORS", () => {
+  it("answers a preflight from a localhost origin in development", async () => {
+    const res = await preflight("http://localhost:5173");
+    expect(res.status).toBe(204);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(
+      "http://localhost:5173"
+    );
+    const allowed =
+      res.headers.get("Access-Control-Allow-Headers")?.toLowerCase() ?? "";
+    for (const header of ["authorization", "content-type", "idempotency-key"]) {
+      expect(allowed).toContain(header);
+    }
+    expect(res.headers.get("Access-Control-Allow-Methods")).toContain("PATCH");
+  });
+
+  it("refuses other origins, and localhost without ROOST_DEV", async () => {
+    const refused = await preflight("https://evil.example");
+    expect(refused.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    const production = withEnv({ ROOST_DEV: undefined, ROOST_SECRETS: "k:s" });
+    const local = await preflight("http://localhost:5173", production);
+    expect(local.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
+  it("allows the origins listed in ROOST_CORS_ORIGINS, on errors too", async () => {
+    const via = withEnv({
+      ROOST_CORS_ORIGINS: "https://app.example, https://b.example"
+    });
+    const res = await preflight("https://b.example", via);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(
+      "https://b.example"
+    );
+    const error = await via("/v1/nothing", {
+      headers: { Origin: "https://app.example" }
+    });
+    expect(error.status).toBe(404);
+    expect(error.headers.get("Access-Control-Allow-Origin")).toBe(
+      "https://app.example"
+    );
+  });
+
+  it("marks actual responses to an allowed origin", async () => {
+    const session = await createSession();
+    const res = await call(`/v1/sessions/${session.session_id}`, {
+      headers: {
+        Origin: "http://127.0.0.1:3000",
+        Authorization: `Bearer ${session.token}`
+      }
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(
+      "http://127.0.0.1:3000"
+    );
+  });
+});
+
+describe("GET /openapi.json", () => {
+  it("is an OpenAPI 3.1 document listing every route of the table", async () => {
+    const res = await call("/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = await json<{
+      openapi: string;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { security?: unknown; responses: Record<string, unknown> }
+        >
+      >;
+      components: {
+        securitySchemes: Record<string, unknown>;
+        schemas: Record<string, unknown>;
+      };
+    }>(res);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.components.securitySchemes.bearer).toMatchObject({
+      type: "http",
+      scheme: "bearer"
+    });
+    for (const route of ROUTE_TABLE) {
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      if (route.auth === "session") {
+        expect(operation?.security).toEqual([{ bearer: [] }]);
+        expect(operation?.responses["401"]).toBeDefined();
+        expect(operation?.responses["403"]).toBeDefined();
+      }
+    }
+    const operations = Object.values(doc.paths).flatMap((p) => Object.keys(p));
+    expect(operations).toHaveLength(ROUTE_TABLE.length);
+    for (const name of [
+      "StepRequest",
+      "StepResponse",
+      "ErrorResponse",
+      "CreateSessionRequest"
+    ]) {
+      expect(doc.components.schemas).toHaveProperty(name);
+    }
+  });
+
+  it("lists the routes DESIGN names, except the ones later issues add", () => {
+    const routes = ROUTE_TABLE.map((r) => `${r.method} ${r.path}`);
+    expect(routes).toEqual([
+      "GET /health",
+      "GET /v1/environments",
+      "GET /openapi.json",
+      "POST /v1/sessions",
+      "GET /v1/sessions/{id}",
+      "DELETE /v1/sessions/{id}",
+      "POST /v1/sessions/{id}/reset",
+      "POST /v1/sessions/{id}/step",
+      "POST /v1/sessions/{id}/tools/{tool}",
+      "GET /v1/sessions/{id}/environment",
+      "POST /v1/sessions/{id}/environment/{tool}/{name}",
+      "PUT /v1/sessions/{id}/environment/{tool}/{name}",
+      "PUT /v1/sessions/{id}/environment/{tool}/{name}/{index}",
+      "DELETE /v1/sessions/{id}/environment/{tool}/{name}",
+      "DELETE /v1/sessions/{id}/environment/{tool}/{name}/{index}",
+      "GET /v1/sessions/{id}/state",
+      "PATCH /v1/sessions/{id}/state",
+      "GET /v1/sessions/{id}/messages",
+      "GET /v1/sessions/{id}/frame"
+    ]);
+  });
+});
+
+describe("public routes", () => {
+  it("answers /health and lists the environments with their schemas", async () => {
+    expect(await json(await call("/health"))).toEqual({ status: "ok" });
+    const { environments } = await json<{
+      environments: { name: string; tools: unknown[] }[];
+    }>(await call("/v1/environments"));
+    const counter = environments.find((e) => e.name === "counter");
+    expect(counter?.tools).toHaveLength(2);
+    expect(counter).toHaveProperty("task_schema");
+  });
+});
