@@ -27,11 +27,6 @@ export {
   RoostError
 } from "./errors";
 export type { AppEnv, RoostBindings } from "./http/env";
-export {
-  ROUTE_TABLE,
-  type RouteAuth,
-  type RouteInfo
-} from "./http/route-table";
 export type { JsonObject, JsonValue } from "./json";
 export {
   type AssistantMessage,

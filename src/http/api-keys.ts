@@ -20,13 +20,25 @@ export const isApiKey = async (
   env: RoostBindings,
   credential: string
 ): Promise<boolean> => {
-  const keys = listSetting(env.ROOST_API_KEYS);
+  const keys = await keyDigests(env.ROOST_API_KEYS ?? "");
   if (keys.length === 0) return false;
   const presented = await digest(credential);
   let found = false;
   for (const key of keys) {
-    const equal = crypto.subtle.timingSafeEqual(presented, await digest(key));
-    found = found || equal;
+    // No early exit: every key is compared whatever matched before.
+    found = crypto.subtle.timingSafeEqual(presented, key) || found;
+  }
+  return found;
+};
+
+// The setting changes only with a deploy; hash its keys once per value.
+const digests = new Map<string, Promise<ArrayBuffer[]>>();
+
+const keyDigests = (setting: string): Promise<ArrayBuffer[]> => {
+  let found = digests.get(setting);
+  if (found === undefined) {
+    found = Promise.all(listSetting(setting).map(digest));
+    digests.set(setting, found);
   }
   return found;
 };

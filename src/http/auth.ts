@@ -42,9 +42,12 @@ export const sessionAuth = createMiddleware<AppEnv>(async (c, next) => {
   const keys = await signingKeys(c.env);
   const credential = requireCredential(c.req.header("Authorization"));
   const sessionId = c.req.param("id") ?? "";
-  const admitted = isTokenShaped(credential)
-    ? await verifyToken(keys, sessionId, credential)
-    : await isApiKey(c.env, credential);
+  // An API key may happen to look like a token, so a failed token check
+  // still tries the keys.
+  const admitted =
+    (isTokenShaped(credential) &&
+      (await verifyToken(keys, sessionId, credential))) ||
+    (await isApiKey(c.env, credential));
   if (!admitted) throw forbidden();
   let durableId: DurableObjectId;
   try {

@@ -6,9 +6,6 @@ import { type ErrorCode, RoostError } from "../errors";
 import type { AppEnv } from "./env";
 import { allowedMethods } from "./route-table";
 
-/** Seconds a client should wait after a 503 caused by the platform. */
-export const RETRY_AFTER_SECONDS = 1;
-
 // Hono and its validators raise HTTPException with a bare status; give each
 // the code a client of this API expects for that status.
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -37,19 +34,22 @@ const fromHttpException = (error: HTTPException): RoostError => {
 
 /** Writes a RoostError as the response; the only place an error body is built. */
 export const errorResponse = (c: Context<AppEnv>, error: RoostError) => {
-  if (error.code === "unavailable" && isPlatformRetry(error)) {
-    c.header("Retry-After", String(RETRY_AFTER_SECONDS));
-  }
+  const retryAfter = retryAfterOf(error.details);
+  if (retryAfter !== undefined) c.header("Retry-After", String(retryAfter));
   if (error.code === "method_not_allowed" && hasAllow(error.details)) {
     c.header("Allow", error.details.allow.join(", "));
   }
   return c.json({ error: error.toBody() }, error.status);
 };
 
-const isPlatformRetry = (error: RoostError): boolean =>
-  typeof error.details === "object" &&
-  error.details !== null &&
-  "retry_after_seconds" in error.details;
+/** Errors that say when to come back carry `retry_after_seconds` in their details. */
+const retryAfterOf = (details: unknown): number | undefined =>
+  typeof details === "object" &&
+  details !== null &&
+  "retry_after_seconds" in details &&
+  typeof details.retry_after_seconds === "number"
+    ? details.retry_after_seconds
+    : undefined;
 
 const hasAllow = (details: unknown): details is { allow: string[] } =>
   typeof details === "object" &&

@@ -34,6 +34,9 @@ const stubOf = (
   options: DurableObjectNamespaceGetDurableObjectOptions | undefined
 ): SessionStub => namespace.get(id, options) as unknown as SessionStub;
 
+/** Seconds a client should wait after a 503 caused by the platform. */
+export const RETRY_AFTER_SECONDS = 1;
+
 /** Attempts in all, each with a fresh stub (a broken stub stays broken). */
 export const MAX_ATTEMPTS = 3;
 
@@ -56,7 +59,9 @@ const platformError = (error: unknown): PlatformError | undefined =>
   error instanceof Error ? (error as PlatformError) : undefined;
 
 const unavailable = (message: string): RoostError =>
-  new RoostError("unavailable", message, { retry_after_seconds: 1 });
+  new RoostError("unavailable", message, {
+    retry_after_seconds: RETRY_AFTER_SECONDS
+  });
 
 /**
  * Calls `call` on a stub of `id` and returns the value of its RpcResult,

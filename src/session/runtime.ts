@@ -211,10 +211,11 @@ export class SessionRuntime {
     idem?: IdempotencyKey
   ): Promise<ResetResponse> {
     return this.#mutate("reset", idem, async (m) => {
-      const task =
-        request.task === undefined
-          ? m.row.task
-          : resolveTask(m.env, { task: request.task });
+      // The creation task is the default; either way it goes through the
+      // environment's schema, so defaults apply to an omitted task too.
+      const task = resolveTask(m.env, {
+        task: request.task === undefined ? m.row.task : request.task
+      });
       m.emit("reset", { episode: m.row.episode });
       const { observations } = await runReset(m.env, m.parts, task, {
         hooks: m.hooks
