@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { calls, gate } from "../fixtures/environments";
-import { call, err, newSession, ok, snapshot } from "./session-helpers";
+import { call, err, inside, newSession, ok, snapshot } from "./session-helpers";
 
 const key = (k: string, hash = "h1") => ({ scope: "step", key: k, hash });
 
@@ -30,12 +30,11 @@ describe("Idempotency-Key", () => {
   it("makes a retry that arrives while the first is running wait for it", async () => {
     const { id, stub } = await newSession();
     ok(await stub.reset({}));
-    const g = gate(`idem-${id}`);
     const action = call("wait", { gate: `idem-${id}` });
     const first = stub.step(action, key("k3"));
-    await g.started;
+    await inside(stub, () => gate(`idem-${id}`).started);
     const second = stub.step(action, key("k3"));
-    g.open();
+    await inside(stub, () => gate(`idem-${id}`).open());
     const [a, b] = await Promise.all([first, second]);
     expect(ok(b)).toEqual(ok(a));
     expect(ok(await stub.status()).steps).toBe(1);
