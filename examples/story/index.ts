@@ -1,10 +1,12 @@
-import { z } from "zod";
 import { defineEnvironment, defineState } from "roost-edge";
+import { z } from "zod";
 
 export const story = defineEnvironment({
   name: "story",
   description: "Write a five-word story and print it.",
-  task: z.object({ topic: z.string().default("frogs") }).default({ topic: "frogs" }),
+  task: z
+    .object({ topic: z.string().default("frogs") })
+    .default({ topic: "frogs" }),
   state: defineState({ printed: { type: z.array(z.string()).default([]) } }),
   tools: (tool) => ({
     print_story: tool({
@@ -17,5 +19,6 @@ export const story = defineEnvironment({
       }
     })
   }),
-  reset: ({ task }) => `Write a 5 word story about ${task.topic} and call print_story.`
+  reset: ({ task }) =>
+    `Write a 5 word story about ${task.topic} and call print_story.`
 });
