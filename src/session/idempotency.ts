@@ -1,6 +1,11 @@
 /** @module Idempotency-Key records: a retry gets the stored response and runs nothing. */
 
 import { RoostError } from "../errors";
+import { utf8Length } from "../json";
+
+/** A stored response must fit one SQLite row (2 MB) with room to spare. */
+const MAX_STORED_BYTES = 1_000_000;
+const TOO_LARGE = { __roost_response_too_large__: true };
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -32,7 +37,18 @@ export const lookup = (
       `Idempotency-Key "${idem.key}" was used with a different request body; use a new key for a new request.`
     );
   }
-  return JSON.parse(row.response);
+  const response: unknown = JSON.parse(row.response);
+  if (
+    typeof response === "object" &&
+    response !== null &&
+    Object.hasOwn(response, "__roost_response_too_large__")
+  ) {
+    throw new RoostError(
+      "conflict",
+      `The request with Idempotency-Key "${idem.key}" was applied, but its response was too large to keep; read the session to see its effect.`
+    );
+  }
+  return response;
 };
 
 /** Part of a mutation's commit. */
@@ -42,12 +58,14 @@ export const record = (
   response: unknown,
   now: number
 ): void => {
+  let text = JSON.stringify(response);
+  if (utf8Length(text) > MAX_STORED_BYTES) text = JSON.stringify(TOO_LARGE);
   sql.exec(
     "INSERT OR REPLACE INTO idempotency (scope, key, hash, response, expires_at) VALUES (?, ?, ?, ?, ?)",
     idem.scope,
     idem.key,
     idem.hash,
-    JSON.stringify(response),
+    text,
     now + IDEMPOTENCY_TTL_MS
   );
 };

@@ -11,7 +11,6 @@ import type {
   StorePageResponse
 } from "../protocol";
 import { HANDLERS, type HandlerName } from "../state/handlers";
-import type { LocatedEntry } from "../store/types";
 import type { SessionRuntime } from "./runtime";
 
 export interface StoreQuery {
@@ -59,29 +58,12 @@ export const readStore = (
       );
     }
     const { tool, name } = q;
-    if (q.index !== undefined) {
-      const entry = store.find(tool, name, q.index);
-      const size =
-        store.keys().find((k) => k.tool === tool && k.name === name)?.entries ??
-        0;
-      return {
-        entry: {
-          tool,
-          name,
-          index: q.index < 0 ? size + q.index : q.index,
-          ...entry
-        }
-      };
-    }
-    const all = store.find(tool, name);
+    if (q.index !== undefined)
+      return { entry: store.locate(tool, name, q.index) };
     const offset = offsetOf(q.cursor);
-    const limit = q.limit ?? 100;
-    const entries: LocatedEntry[] = all
-      .slice(offset, offset + limit)
-      .map((e, i) => ({ tool, name, index: offset + i, ...e }));
-    const next =
-      offset + limit < all.length ? String(offset + limit) : undefined;
-    return { entries, ...(next ? { next_cursor: next } : {}) };
+    const { entries, total } = store.slice(tool, name, offset, q.limit ?? 100);
+    const next = offset + entries.length;
+    return { entries, ...(next < total ? { next_cursor: String(next) } : {}) };
   });
 
 export const readState = (rt: SessionRuntime): StateResponse =>
@@ -91,14 +73,14 @@ export const readMessages = (
   rt: SessionRuntime,
   q: { cursor?: string; limit?: number }
 ): MessagesResponse =>
-  rt.read((parts) => {
+  rt.readTranscript((transcript) => {
     const offset = offsetOf(q.cursor);
-    const limit = q.limit ?? 100;
-    const all = parts.state.get("messages") ?? [];
-    const messages = all.slice(offset, offset + limit);
-    const next =
-      offset + limit < all.length ? String(offset + limit) : undefined;
-    return { messages, ...(next ? { next_cursor: next } : {}) };
+    const messages = transcript.list(offset, q.limit ?? 100);
+    const next = offset + messages.length;
+    return {
+      messages,
+      ...(next < transcript.count() ? { next_cursor: String(next) } : {})
+    };
   });
 
 export const readFrame = (rt: SessionRuntime): FrameResponse =>

@@ -18,6 +18,7 @@ import type {
   ToolInvocationResponse
 } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
+import type { TranscriptBackend } from "../state/types";
 import type { ExecutionHooks } from "../tools/types";
 import {
   committedParts,
@@ -41,6 +42,7 @@ import {
 } from "./session-row";
 import { createSessionTables } from "./session-schema";
 import { createSchema, purgeEpisodesBefore, schemaVersion } from "./sql-schema";
+import { SqliteTranscriptBackend } from "./sqlite-state-backend";
 import { SqliteStoreBackend } from "./sqlite-store-backend";
 
 /** What a mutation's body gets and gives back. */
@@ -332,6 +334,13 @@ export class SessionRuntime {
     return fn(parts, env, row);
   }
 
+  /** The committed transcript, read a page at a time. */
+  readTranscript<T>(fn: (transcript: TranscriptBackend) => T): T {
+    const row = this.#requireRow();
+    this.#seen(row);
+    return fn(new SqliteTranscriptBackend(this.#sql, row.episode));
+  }
+
   // ---- alarm ------------------------------------------------------------
 
   async alarm(openSockets: number): Promise<void> {
@@ -537,6 +546,7 @@ export class SessionRuntime {
         }
         if (kind === "reset") this.#schedule.set("purge", this.now());
         this.#schedule.set("ttl", row.lastUsedAt + this.#options.idleTtlMs);
+        this.#events.trim(this.#options.limits.eventsRetained);
         writeInflight(this.#sql, null);
       });
     } catch (error) {

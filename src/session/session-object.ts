@@ -100,7 +100,7 @@ export const createSessionClass = (
     ) {
       return settle(() =>
         this.runtime.edit((p) => {
-          const before = p.environment.find(k.tool, k.name).length;
+          const before = p.environment.slice(k.tool, k.name, 0, 0).total;
           p.environment.remove(k.tool, k.name, k.index);
           return { removed: k.index === undefined ? before : 1 };
         }, idem)

@@ -158,6 +158,28 @@ class BackedEnvironmentStore implements EnvironmentStore {
     return this.#backend.entry(tool, name, position);
   }
 
+  locate(tool: string, name: string, index: number): LocatedEntry {
+    const info = this.#requireKey(tool, name);
+    const position = resolveIndex(index, info.entries, `${tool}/${name}`);
+    const entry = this.#backend.entry(tool, name, position);
+    return { tool, name, index: position, ...cloneJson(entry) };
+  }
+
+  slice(
+    tool: string,
+    name: string,
+    offset: number,
+    limit: number
+  ): { entries: LocatedEntry[]; total: number } {
+    const info = this.#requireKey(tool, name);
+    const start = Math.min(Math.max(0, offset), info.entries);
+    const count = Math.max(0, Math.min(limit, info.entries - start));
+    const entries = this.#backend
+      .entries(tool, name, start, count)
+      .map((e, i) => ({ tool, name, index: start + i, ...cloneJson(e) }));
+    return { entries, total: info.entries };
+  }
+
   remove(tool: string, name: string, index?: number): void {
     const info = this.#requireKey(tool, name);
     if (index == null) {

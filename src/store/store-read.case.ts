@@ -141,4 +141,35 @@ export const readCases = (create: () => EnvironmentStore): void => {
       });
     });
   });
+  describe("locate and slice", () => {
+    it("locates one entry with its position, negative indexes from the end", () => {
+      const store = spread(create);
+      expect(store.locate("b", "x", -1)).toMatchObject({
+        tool: "b",
+        name: "x",
+        index: 2,
+        objects: [{ v: 5 }]
+      });
+      expect(store.locate("b", "x", 0).index).toBe(0);
+      expect(codeOf(() => store.locate("b", "x", 3))).toBe(
+        "index_out_of_range"
+      );
+      expect(codeOf(() => store.locate("nope", "x", 0))).toBe("not_found");
+    });
+
+    it("slices one key a page at a time with the key's size", () => {
+      const store = spread(create);
+      const first = store.slice("b", "x", 0, 2);
+      expect(first.total).toBe(3);
+      expect(first.entries.map((e) => [e.index, e.objects[0]?.v])).toEqual([
+        [0, 3],
+        [1, 4]
+      ]);
+      const rest = store.slice("b", "x", 2, 2);
+      expect(rest.entries.map((e) => e.index)).toEqual([2]);
+      expect(store.slice("b", "x", 9, 2)).toEqual({ entries: [], total: 3 });
+      expect(store.slice("a", "y", 0, 10)).toEqual({ entries: [], total: 0 });
+      expect(codeOf(() => store.slice("zz", "x", 0, 1))).toBe("not_found");
+    });
+  });
 };

@@ -64,6 +64,15 @@ export interface EnvironmentStore {
   ): LocatedEntry;
   find(tool: string, name: string): Entry[];
   find(tool: string, name: string, index: number): Entry;
+  /** One entry with its position resolved (negative indexes count from the end). */
+  locate(tool: string, name: string, index: number): LocatedEntry;
+  /** A page of one key's entries, oldest first, with the key's size: reads only that page. */
+  slice(
+    tool: string,
+    name: string,
+    offset: number,
+    limit: number
+  ): { entries: LocatedEntry[]; total: number };
   /** Removes one entry, or every entry (the key stays, with an empty list). */
   remove(tool: string, name: string, index?: number): void;
   has(tool: string, name: string): boolean;
