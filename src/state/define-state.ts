@@ -139,7 +139,10 @@ export const defineState = <Types extends Record<string, z.ZodType>>(
       const out: Record<string, JsonObject> = {};
       for (const [key, field] of fields) {
         try {
-          out[key] = z.toJSONSchema(field.type, { io: "input" }) as JsonObject;
+          const { $schema: _drop, ...schema } = z.toJSONSchema(field.type, {
+            io: "input"
+          }) as JsonObject;
+          out[key] = schema;
         } catch {
           out[key] = {};
         }

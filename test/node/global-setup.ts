@@ -1,0 +1,98 @@
+/**
+ * Starts one `wrangler dev` for every end-to-end test file, on a free port
+ * with a throwaway state folder, and hands its URL to the tests.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port"))
+      );
+    });
+  });
+
+let child: ChildProcess | undefined;
+let stateDir: string | undefined;
+
+export default async function setup(project: TestProject) {
+  const port = await freePort();
+  stateDir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
+  const bin = join(process.cwd(), "node_modules", ".bin", "wrangler");
+  child = spawn(
+    bin,
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--var",
+      "ROOST_DEV:1",
+      "--log-level",
+      "warn"
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so teardown can stop wrangler and workerd together.
+      detached: true,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" }
+    }
+  );
+  let output = "";
+  child.stdout?.on("data", (d) => {
+    output += String(d);
+  });
+  child.stderr?.on("data", (d) => {
+    output += String(d);
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`wrangler dev exited:\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline)
+      throw new Error(`wrangler dev did not start in 90 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  project.provide("baseUrl", baseUrl);
+  return teardown;
+}
+
+async function teardown() {
+  const pid = child?.pid;
+  if (child && pid !== undefined && child.exitCode === null) {
+    const exited = new Promise((r) => child?.once("exit", r));
+    process.kill(-pid, "SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) process.kill(-pid, "SIGKILL");
+  }
+  child?.stdout?.destroy();
+  child?.stderr?.destroy();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+}
