@@ -41,6 +41,7 @@ import {
   writeInflight
 } from "./session-row";
 import { createSessionTables } from "./session-schema";
+import { splitResult } from "./split-result";
 import { createSchema, purgeEpisodesBefore, schemaVersion } from "./sql-schema";
 import { SqliteTranscriptBackend } from "./sqlite-state-backend";
 import { SqliteStoreBackend } from "./sqlite-store-backend";
@@ -311,10 +312,10 @@ export class SessionRuntime {
 
   /** A store edit or a state write from a route: a mutation like any other. */
   edit<T>(
-    apply: (parts: SessionParts) => T,
+    apply: (parts: SessionParts, emit: MutationContext["emit"]) => T,
     idem?: IdempotencyKey
   ): Promise<T> {
-    return this.#mutate("edit", idem, async (m) => apply(m.parts));
+    return this.#mutate("edit", idem, async (m) => apply(m.parts, m.emit));
   }
 
   // ---- reads (bypass the queue: they see what was committed) -------------
@@ -416,8 +417,14 @@ export class SessionRuntime {
     type: string,
     data: Record<string, unknown>
   ): void {
-    const event = this.#events.append(episode, type, data);
-    this.onEvent(event);
+    // A Result of many large objects is streamed in parts under the row limit.
+    const parts =
+      type === "result"
+        ? splitResult(data as Record<string, unknown> & { objects: unknown[] })
+        : [data];
+    for (const part of parts) {
+      this.onEvent(this.#events.append(episode, type, part));
+    }
   }
 
   async #mutate<T>(

@@ -65,17 +65,24 @@ export const createSessionClass = (
     }
     addEntry(w: StoreWrite, idem?: IdempotencyKey) {
       return settle(() =>
-        this.runtime.edit(
-          (p) => ({
-            entry: p.environment.addObjects(
-              w.tool,
-              w.name,
-              w.objects,
-              w.metadata ?? {}
-            )
-          }),
-          idem
-        )
+        this.runtime.edit((p, emit) => {
+          const entry = p.environment.addObjects(
+            w.tool,
+            w.name,
+            w.objects,
+            w.metadata ?? {}
+          );
+          // Clients see an added entry like a tool's Result, objects included.
+          emit("result", {
+            tool: entry.tool,
+            name: entry.name,
+            index: entry.index,
+            objects: entry.objects,
+            metadata: entry.metadata,
+            display: true
+          });
+          return { entry };
+        }, idem)
       );
     }
     replaceEntry(w: StoreWrite & { index?: number }, idem?: IdempotencyKey) {

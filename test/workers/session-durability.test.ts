@@ -226,3 +226,23 @@ describe("durability", () => {
     expect(kept).toEqual({ value: HIDDEN_SENTINEL });
   });
 });
+
+describe("large results", () => {
+  it("streams a result bigger than an event row in ordered parts", async () => {
+    const { stub } = await newSession();
+    ok(await stub.reset({}));
+    const big = "x".repeat(300_000);
+    const objects = Array.from({ length: 8 }, (_, i) => ({ i, big }));
+    const added = ok(
+      await stub.addEntry({ tool: "bulk", name: "rows", objects })
+    );
+    expect(added.entry.objects).toHaveLength(8);
+    const parts = (await events(stub)).filter((e) => e.type === "result");
+    expect(parts.length).toBeGreaterThan(1);
+    const joined = parts.flatMap((p) => p.objects as { i: number }[]);
+    expect(joined.map((o) => o.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(parts.map((p) => (p.part as { index: number }).index)).toEqual(
+      parts.map((_, i) => i)
+    );
+  });
+});
