@@ -10,6 +10,7 @@ import { notFound, onError } from "./errors";
 import { openapiDocument, registerSecurity } from "./openapi";
 import type { RoostApp } from "./route-kit";
 import { registerEpisodeRoutes } from "./routes/episode";
+import { registerEventRoutes, webSocketGate } from "./routes/events";
 import { registerMetaRoutes } from "./routes/meta";
 import { registerSessionRoutes } from "./routes/sessions";
 import { registerStateRoutes } from "./routes/state";
@@ -37,6 +38,9 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
     c.set("limits", limits);
     await next();
   });
+  // The socket carries its token in the subprotocol and answers refusals
+  // in band (4401/4403), so it is checked before the bearer middleware.
+  app.use("/v1/sessions/:id/ws", webSocketGate);
   app.use("/v1/sessions/:id", sessionAuth);
   app.use("/v1/sessions/:id/*", sessionAuth);
   registerSecurity(app);
@@ -47,5 +51,6 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   registerStoreReadRoutes(app);
   registerStoreEditRoutes(app);
   registerStateRoutes(app);
+  registerEventRoutes(app);
   return app;
 };

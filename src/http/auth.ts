@@ -1,5 +1,6 @@
 /** @module Credentials: session tokens and API keys, checked before any Durable Object is touched. */
 
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { RoostError } from "../errors";
 import { apiKeysConfigured, isApiKey } from "./api-keys";
@@ -39,8 +40,23 @@ const requireCredential = (header: string | undefined): string => {
  * stranger's token and a missing session look the same to a guesser.
  */
 export const sessionAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const keys = await signingKeys(c.env);
   const credential = requireCredential(c.req.header("Authorization"));
+  const admitted = await admit(c, credential);
+  if (admitted === undefined) throw forbidden();
+  c.set("sessionId", admitted.sessionId);
+  c.set("durableId", admitted.durableId);
+  await next();
+});
+
+/**
+ * Whether `credential` admits to the session in the path: its token, or
+ * an API key. `undefined` for every kind of refusal alike.
+ */
+export const admit = async (
+  c: Context<AppEnv>,
+  credential: string
+): Promise<{ sessionId: string; durableId: DurableObjectId } | undefined> => {
+  const keys = await signingKeys(c.env);
   const sessionId = c.req.param("id") ?? "";
   // An API key may happen to look like a token, so a failed token check
   // still tries the keys.
@@ -48,17 +64,13 @@ export const sessionAuth = createMiddleware<AppEnv>(async (c, next) => {
     (isTokenShaped(credential) &&
       (await verifyToken(keys, sessionId, credential))) ||
     (await isApiKey(c.env, credential));
-  if (!admitted) throw forbidden();
-  let durableId: DurableObjectId;
+  if (!admitted) return undefined;
   try {
-    durableId = c.env.SESSIONS.idFromString(sessionId);
+    return { sessionId, durableId: c.env.SESSIONS.idFromString(sessionId) };
   } catch {
-    throw forbidden();
+    return undefined;
   }
-  c.set("sessionId", sessionId);
-  c.set("durableId", durableId);
-  await next();
-});
+};
 
 /**
  * Guards `POST /v1/sessions`: open unless ROOST_API_KEYS is set. It needs

@@ -2,6 +2,7 @@
 
 import { CREATE_SECURITY, SESSION_SECURITY } from "./route-kit";
 import { resetRoute, stepRoute } from "./routes/episode";
+import { eventsRoute } from "./routes/events";
 import { environmentsRoute, healthRoute, openapiRoute } from "./routes/meta";
 import {
   createSessionRoute,
@@ -57,6 +58,7 @@ const DEFINITIONS: Definition[] = [
   stepRoute,
   toolCallRoute,
   storeReadRoute,
+  eventsRoute,
   storeAddRoute,
   storeReplaceAllRoute,
   storeReplaceOneRoute,

@@ -26,6 +26,8 @@ export type SessionStub = Pick<
   | "messages"
   | "frame"
   | "destroy"
+  | "events"
+  | "fetch"
 >;
 
 const stubOf = (

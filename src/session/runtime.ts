@@ -10,6 +10,7 @@ import {
 import type { Registry } from "../environment/registry";
 import { resolveTask } from "../environment/task";
 import { RoostError } from "../errors";
+import type { JsonValue } from "../json";
 import type { AssistantMessage } from "../messages/schema";
 import type {
   ResetResponse,
@@ -19,6 +20,7 @@ import type {
 } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
+import type { KeyInfo } from "../store/types";
 import type { ExecutionHooks } from "../tools/types";
 import {
   committedParts,
@@ -333,6 +335,51 @@ export class SessionRuntime {
       this.#storageOptions
     );
     return fn(parts, env, row);
+  }
+
+  /** Whether this object holds a session (a probe creates nothing). */
+  exists(): boolean {
+    return this.#loadRow() !== undefined;
+  }
+
+  /** The event log, for replays. */
+  get events(): EventLog {
+    return this.#events;
+  }
+
+  /** What a new socket sees first: status, state and store keys with counts — never entries. */
+  snapshot(): {
+    status: SessionStatus;
+    state: Record<string, JsonValue>;
+    keys: KeyInfo[];
+    last_seq: number;
+  } {
+    const status = this.status();
+    return this.read((parts) => ({
+      status,
+      state: parts.state.toJSON(),
+      keys: parts.environment.keys(),
+      last_seq: this.#events.lastSeq
+    }));
+  }
+
+  /** The event log over HTTP: `gone` once events after `after` were trimmed. */
+  readEvents(
+    after: number,
+    limit: number
+  ): { events: StoredEvent[]; next_after: number } {
+    const row = this.#requireRow();
+    this.#seen(row);
+    const oldest = this.#events.oldestSeq;
+    if (oldest > 0 && after < oldest - 1) {
+      throw new RoostError(
+        "gone",
+        `Events after ${after} are no longer retained; the oldest is ${oldest}. Read the session afresh (GET the snapshot routes) and continue from its last seq.`,
+        { oldest_seq: oldest }
+      );
+    }
+    const events = this.#events.after(after, limit);
+    return { events, next_after: events.at(-1)?.seq ?? Math.max(after, 0) };
   }
 
   /** The committed transcript, read a page at a time. */

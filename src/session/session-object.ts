@@ -4,6 +4,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
 import type { JsonObject, JsonValue } from "../json";
 import type { AssistantMessage } from "../messages/schema";
+import { CLOSE_CODES, PING_FRAME, PONG_FRAME } from "../protocol";
 import type { HandlerName } from "../state/handlers";
 import type { IdempotencyKey } from "./idempotency";
 import {
@@ -17,6 +18,7 @@ import {
 import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
+import { SocketHub } from "./sockets";
 
 export interface StoreWrite {
   tool: string;
@@ -35,11 +37,51 @@ export const createSessionClass = (
 ) =>
   class Session extends DurableObject {
     readonly runtime: SessionRuntime;
+    readonly sockets: SocketHub;
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never);
       this.runtime = new SessionRuntime(ctx.storage, registry, options);
+      this.sockets = new SocketHub(ctx, this.runtime, options);
+      // Answered by the platform, so a heartbeat never wakes a hibernating object.
+      ctx.setWebSocketAutoResponse(
+        new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME)
+      );
       void ctx.blockConcurrencyWhile(async () => this.runtime.recover());
+    }
+
+    /** WebSocket upgrades, forwarded by the worker after it checked the credentials. */
+    override async fetch(request: Request): Promise<Response> {
+      if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+        return Response.json(
+          { error: { code: "not_found", message: "Not found." } },
+          { status: 404 }
+        );
+      }
+      return this.sockets.accept(request);
+    }
+
+    override async webSocketMessage(
+      ws: WebSocket,
+      message: string | ArrayBuffer
+    ): Promise<void> {
+      await this.sockets.message(ws, message);
+    }
+
+    override async webSocketClose(
+      ws: WebSocket,
+      code: number,
+      reason: string
+    ): Promise<void> {
+      try {
+        ws.close(code, reason);
+      } catch {
+        // already closed
+      }
+    }
+
+    events(query: { after: number; limit: number }) {
+      return settle(() => this.runtime.readEvents(query.after, query.limit));
     }
 
     create(init: { sessionId: string; environment: string; task: unknown }) {
@@ -129,7 +171,13 @@ export const createSessionClass = (
       return settle(() => readFrame(this.runtime));
     }
     destroy() {
-      return settle(() => this.runtime.destroy());
+      return settle(async () => {
+        await this.runtime.destroy();
+        this.sockets.closeAll(
+          CLOSE_CODES.session_gone,
+          "The session was deleted."
+        );
+      });
     }
 
     override async alarm(): Promise<void> {

@@ -1,0 +1,96 @@
+/** @module The event log over HTTP (polling, gap filling) and the WebSocket upgrade. */
+
+import { createRoute } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import {
+  CLOSE_CODES,
+  EventsQuerySchema,
+  EventsResponseSchema,
+  SessionParamsSchema,
+  SUBPROTOCOL,
+  tokenFromSubprotocols
+} from "../../protocol";
+import { admit } from "../auth";
+import type { AppEnv } from "../env";
+import {
+  errors,
+  jsonContent,
+  type RoostApp,
+  SESSION_ERRORS,
+  SESSION_SECURITY
+} from "../route-kit";
+import { withSession } from "../session-call";
+
+export const eventsRoute = createRoute({
+  security: SESSION_SECURITY,
+  method: "get",
+  path: "/v1/sessions/{id}/events",
+  tags: ["events"],
+  summary: "Read the event log",
+  description:
+    "Every retained event with seq > after, oldest first — the frames the WebSocket streams. 410 gone when events after `after` were already trimmed.",
+  request: { params: SessionParamsSchema, query: EventsQuerySchema },
+  responses: {
+    200: jsonContent(EventsResponseSchema, "Events after the given seq."),
+    ...errors(...SESSION_ERRORS, 410)
+  }
+});
+
+/**
+ * A refused socket is still accepted, echoing the subprotocol, then closed
+ * with 4401/4403: browsers cannot read the status of a failed upgrade.
+ */
+const refuse = (code: number, reason: string): Response => {
+  const pair = new WebSocketPair();
+  const server = pair[1];
+  server.accept();
+  server.close(code, reason);
+  return new Response(null, {
+    status: 101,
+    webSocket: pair[0],
+    headers: { "Sec-WebSocket-Protocol": SUBPROTOCOL }
+  });
+};
+
+/**
+ * `GET /v1/sessions/:id/ws`: the token comes in `Sec-WebSocket-Protocol`
+ * (`roost.v1, roost.token.<token>`) or `?token=`. It is checked here, so a
+ * bad token never wakes the session.
+ */
+export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    return c.json(
+      {
+        error: {
+          code: "invalid_request",
+          message: "Connect with a WebSocket upgrade."
+        }
+      },
+      426,
+      { Upgrade: "websocket" }
+    );
+  }
+  const credential =
+    tokenFromSubprotocols(c.req.header("Sec-WebSocket-Protocol")) ??
+    c.req.query("token");
+  if (credential === undefined || credential === "") {
+    return refuse(CLOSE_CODES.unauthorized, "Send the session token.");
+  }
+  const admitted = await admit(c, credential);
+  if (admitted === undefined) {
+    return refuse(
+      CLOSE_CODES.forbidden,
+      "These credentials do not admit to this session."
+    );
+  }
+  const stub = c.env.SESSIONS.get(admitted.durableId);
+  return stub.fetch(c.req.raw);
+});
+
+export const registerEventRoutes = (app: RoostApp): void => {
+  app.openapi(eventsRoute, async (c) => {
+    const query = c.req.valid("query");
+    const value = await withSession(c, (s) => s.events(query), { retry: true });
+    return c.json(value as never, 200);
+  });
+};

@@ -1,0 +1,218 @@
+/** @module The session's WebSockets: snapshot or replay on connect, live events, client requests. */
+
+import { RoostError, toErrorBody } from "../errors";
+import {
+  CLOSE_CODES,
+  type ClientFrame,
+  parseClientFrame,
+  SUBPROTOCOL
+} from "../protocol";
+import type { StoredEvent } from "./event-log";
+import type { IdempotencyKey } from "./idempotency";
+import type { ResolvedOptions } from "./options";
+import type { SessionRuntime } from "./runtime";
+
+/** What each socket remembers across hibernation. */
+interface Attachment {
+  /** The newest seq this socket was sent; live events at or below it are skipped. */
+  lastSeq: number;
+}
+
+/** Replays are read in pages, so a long gap never loads the whole log at once. */
+const REPLAY_PAGE = 500;
+
+const attachment = (ws: WebSocket): Attachment =>
+  (ws.deserializeAttachment() as Attachment | null) ?? { lastSeq: 0 };
+
+const sha256 = async (text: string): Promise<string> => {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text)
+  );
+  return [...new Uint8Array(digest)]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+};
+
+export class SocketHub {
+  readonly #ctx: DurableObjectState;
+  readonly #runtime: SessionRuntime;
+  readonly #options: ResolvedOptions;
+
+  constructor(
+    ctx: DurableObjectState,
+    runtime: SessionRuntime,
+    options: ResolvedOptions
+  ) {
+    this.#ctx = ctx;
+    this.#runtime = runtime;
+    this.#options = options;
+    runtime.onEvent = (event) => this.broadcast(event);
+  }
+
+  /** Accepts an upgrade the worker already authenticated. */
+  accept(request: Request): Response {
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.#ctx.acceptWebSocket(server);
+    server.serializeAttachment({ lastSeq: 0 } satisfies Attachment);
+    const headers = { "Sec-WebSocket-Protocol": SUBPROTOCOL };
+    if (!this.#runtime.exists()) {
+      server.close(CLOSE_CODES.session_gone, "This session does not exist.");
+      return new Response(null, { status: 101, webSocket: client, headers });
+    }
+    const after = new URL(request.url).searchParams.get("after");
+    const n = after === null ? Number.NaN : Number(after);
+    if (after !== null && Number.isSafeInteger(n) && n >= 0)
+      this.#resume(server, n);
+    else this.#snapshot(server);
+    return new Response(null, { status: 101, webSocket: client, headers });
+  }
+
+  /** Sends an event to every socket that has not seen it, in seq order. */
+  broadcast(event: StoredEvent): void {
+    const text = JSON.stringify(event);
+    for (const ws of this.#ctx.getWebSockets())
+      this.#sendEvent(ws, event.seq, text);
+  }
+
+  /** Closes every socket: the session is gone. */
+  closeAll(code: number, reason: string): void {
+    for (const ws of this.#ctx.getWebSockets()) {
+      try {
+        ws.close(code, reason);
+      } catch {
+        // already closing
+      }
+    }
+  }
+
+  async message(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    const parsed = parseClientFrame(data, this.#options.limits);
+    if (!parsed.ok) {
+      this.#send(ws, {
+        type: "protocol.error",
+        error: parsed.error,
+        ...(parsed.id ? { id: parsed.id } : {})
+      });
+      return;
+    }
+    const frame = parsed.frame;
+    if (frame.type === "ping") return this.#send(ws, { type: "pong" });
+    if (frame.type === "resume") return this.#resume(ws, frame.after);
+    let reply: Record<string, unknown>;
+    try {
+      reply = {
+        type: "reply",
+        id: frame.id,
+        ok: true,
+        value: await this.#request(frame)
+      };
+    } catch (error) {
+      if (!(error instanceof RoostError))
+        console.error("session socket request failed", error);
+      reply = {
+        type: "reply",
+        id: frame.id,
+        ok: false,
+        error: toErrorBody(error)
+      };
+    }
+    this.#send(ws, reply);
+  }
+
+  async #request(
+    frame: Exclude<ClientFrame, { type: "ping" | "resume" }>
+  ): Promise<unknown> {
+    const idem = async (
+      scope: string,
+      body: unknown
+    ): Promise<IdempotencyKey | undefined> =>
+      "idempotency_key" in frame && frame.idempotency_key !== undefined
+        ? {
+            scope,
+            key: frame.idempotency_key,
+            hash: await sha256(JSON.stringify(body))
+          }
+        : undefined;
+    switch (frame.type) {
+      case "step":
+        return this.#runtime.step(
+          frame.action,
+          await idem("step", { action: frame.action })
+        );
+      case "reset": {
+        const body = frame.task === undefined ? {} : { task: frame.task };
+        return this.#runtime.reset(body, await idem("reset", body));
+      }
+      case "call": {
+        const body = { arguments: frame.arguments };
+        return this.#runtime.callTool(
+          { tool: frame.tool, arguments: frame.arguments },
+          await idem(`tools/${frame.tool}`, body)
+        );
+      }
+      case "cancel":
+        throw new RoostError(
+          "not_found",
+          `No run "${frame.run_id}" in this session.`
+        );
+    }
+  }
+
+  #snapshot(ws: WebSocket): void {
+    const snapshot = this.#runtime.snapshot();
+    this.#send(ws, { type: "session.snapshot", ...snapshot });
+    ws.serializeAttachment({ lastSeq: snapshot.last_seq } satisfies Attachment);
+  }
+
+  /** Every retained event after `after`, then live; a fresh snapshot if they are gone. */
+  #resume(ws: WebSocket, after: number): void {
+    const log = this.#runtime.events;
+    const oldest = log.oldestSeq;
+    if (oldest > 0 && after < oldest - 1) {
+      this.#send(ws, { type: "resume.expired", after, oldest_seq: oldest });
+      this.#snapshot(ws);
+      return;
+    }
+    ws.serializeAttachment({ lastSeq: after } satisfies Attachment);
+    for (let cursor = after; ; ) {
+      const page = log.after(cursor, REPLAY_PAGE);
+      for (const event of page)
+        this.#sendEvent(ws, event.seq, JSON.stringify(event));
+      if (page.length < REPLAY_PAGE) break;
+      cursor = page.at(-1)!.seq;
+    }
+  }
+
+  #sendEvent(ws: WebSocket, seq: number, text: string): void {
+    const state = attachment(ws);
+    if (seq <= state.lastSeq) return;
+    const buffered = (ws as { bufferedAmount?: unknown }).bufferedAmount;
+    if (
+      typeof buffered === "number" &&
+      buffered > this.#options.limits.wsFrameBytes * 8
+    ) {
+      // A reader this far behind would hold the object's memory; it can resume later.
+      ws.close(
+        CLOSE_CODES.slow_reader,
+        "Too far behind; reconnect with ?after=<last seq>."
+      );
+      return;
+    }
+    try {
+      ws.send(text);
+      ws.serializeAttachment({ lastSeq: seq } satisfies Attachment);
+    } catch {
+      // A dead socket must not stop the others; its close event cleans up.
+    }
+  }
+
+  #send(ws: WebSocket, frame: Record<string, unknown>): void {
+    try {
+      ws.send(JSON.stringify(frame));
+    } catch {
+      // closed meanwhile
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/** @module A WebSocket test client over the pool's SELF.fetch upgrade. */
+
+import { expect } from "vitest";
+import { call } from "./helpers";
+
+export interface Frame {
+  type: string;
+  seq?: number;
+  [key: string]: unknown;
+}
+
+export interface TestSocket {
+  ws: WebSocket;
+  frames: Frame[];
+  protocol: string | null;
+  /** Resolves with the frames once `predicate` holds for the list. */
+  until(predicate: (frames: Frame[]) => boolean): Promise<Frame[]>;
+  closed: Promise<{ code: number; reason: string }>;
+  send(frame: unknown): void;
+}
+
+export const openSocket = async (
+  sessionId: string,
+  token: string | undefined,
+  query = ""
+): Promise<TestSocket> => {
+  const response = await call(`/v1/sessions/${sessionId}/ws${query}`, {
+    headers: {
+      Upgrade: "websocket",
+      "Sec-WebSocket-Protocol": token
+        ? `roost.v1, roost.token.${token}`
+        : "roost.v1"
+    }
+  });
+  expect(response.status).toBe(101);
+  const ws = response.webSocket!;
+  const frames: Frame[] = [];
+  const waiters: (() => void)[] = [];
+  let onClose!: (v: { code: number; reason: string }) => void;
+  const closed = new Promise<{ code: number; reason: string }>((r) => {
+    onClose = r;
+  });
+  ws.addEventListener("message", (event) => {
+    frames.push(JSON.parse(String(event.data)) as Frame);
+    for (const w of waiters.splice(0)) w();
+  });
+  ws.addEventListener("close", (event) => {
+    onClose({ code: event.code, reason: event.reason });
+    for (const w of waiters.splice(0)) w();
+  });
+  ws.accept();
+  const until = async (predicate: (f: Frame[]) => boolean) => {
+    while (!predicate(frames)) {
+      await new Promise<void>((r) => waiters.push(r));
+    }
+    return frames;
+  };
+  return {
+    ws,
+    frames,
+    protocol: response.headers.get("Sec-WebSocket-Protocol"),
+    until,
+    closed,
+    send: (frame) =>
+      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame))
+  };
+};
+
+export const events = (frames: Frame[]) =>
+  frames.filter((f) => typeof f.seq === "number");
+export const hasType = (type: string) => (frames: Frame[]) =>
+  frames.some((f) => f.type === type);
+export const countType = (type: string, n: number) => (frames: Frame[]) =>
+  frames.filter((f) => f.type === type).length >= n;

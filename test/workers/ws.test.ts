@@ -1,0 +1,248 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { HIDDEN_SENTINEL } from "../fixtures/environments";
+import { action, call, createSession, send, type TestSession } from "./helpers";
+import { abort, api, inside } from "./session-helpers";
+import {
+  countType,
+  events,
+  type Frame,
+  hasType,
+  openSocket
+} from "./ws-helpers";
+
+const ready = async (): Promise<TestSession> => {
+  const s = await createSession({ environment: "lab" });
+  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+  return s;
+};
+
+const step = async (
+  s: TestSession,
+  tool: string,
+  args: Record<string, unknown> = {}
+) => {
+  const res = await s.call("/step", send("POST", action(tool, args)));
+  expect(res.status).toBe(200);
+  return res.json();
+};
+
+const seqs = (frames: Frame[]) => events(frames).map((f) => f.seq);
+
+describe("session WebSocket", () => {
+  it("opens with a snapshot of keys and counts, echoing roost.v1", async () => {
+    const s = await ready();
+    await step(s, "note", { text: "a" });
+    const sock = await openSocket(s.session_id, s.token);
+    expect(sock.protocol).toBe("roost.v1");
+    const [snap] = await sock.until((f) => f.length >= 1);
+    expect(snap).toMatchObject({
+      type: "session.snapshot",
+      status: { episode: 1, steps: 1 },
+      state: { notes: ["a"] },
+      keys: [{ tool: "note", name: "notes", entries: 1, objects: 1 }]
+    });
+    expect(snap!.last_seq).toBeGreaterThan(0);
+    expect(snap).not.toHaveProperty("seq");
+    sock.ws.close();
+  });
+
+  it("streams each result before the step frame, the same to every socket", async () => {
+    const s = await ready();
+    const a = await openSocket(s.session_id, s.token);
+    const b = await openSocket(s.session_id, s.token);
+    await a.until(hasType("session.snapshot"));
+    await b.until(hasType("session.snapshot"));
+    await step(s, "triple");
+    const fa = events(await a.until(hasType("step")));
+    const fb = events(await b.until(hasType("step")));
+    expect(fa).toEqual(fb);
+    const types = fa.map((f) => f.type);
+    const results = fa.filter((f) => f.type === "result");
+    expect(results.map((r) => (r.objects as { i: number }[])[0]!.i)).toEqual([
+      1, 2, 3
+    ]);
+    expect(types.lastIndexOf("result")).toBeLessThan(types.indexOf("step"));
+    expect(types).toContain("tool.started");
+    expect(types).toContain("tool.finished");
+    expect(types).toContain("message");
+    // seq strictly increasing, no gaps.
+    const list = seqs(fa) as number[];
+    expect(list).toEqual(list.map((_, i) => list[0]! + i));
+    a.ws.close();
+    b.ws.close();
+  });
+
+  it("replays exactly the missed frames after a reconnect, by ?after and by resume", async () => {
+    const s = await ready();
+    const first = await openSocket(s.session_id, s.token);
+    const [snap] = await first.until(hasType("session.snapshot"));
+    await step(s, "bump");
+    const live = events(await first.until(hasType("step")));
+    const lastSeen = live.at(-1)!.seq!;
+    first.ws.close();
+
+    await step(s, "note", { text: "missed-1" });
+    await step(s, "note", { text: "missed-2" });
+    const missed = (await (
+      await s.call(`/events?after=${lastSeen}`)
+    ).json()) as { events: Frame[] };
+
+    const again = await openSocket(s.session_id, s.token, `?after=${lastSeen}`);
+    const replayed = events(await again.until(countType("step", 2)));
+    expect(replayed).toEqual(missed.events);
+    expect(replayed[0]!.seq).toBe(lastSeen + 1);
+    expect(again.frames.some((f) => f.type === "session.snapshot")).toBe(false);
+
+    // The same on an open socket, from the snapshot's seq.
+    again.send({ type: "resume", after: snap!.last_seq as number });
+    const all = await again.until(
+      (f) => events(f).length >= replayed.length + live.length + replayed.length
+    );
+    const resumed = events(all).slice(replayed.length);
+    expect(seqs(resumed)).toEqual([...seqs(live), ...seqs(replayed)]);
+    again.ws.close();
+  });
+
+  it("loses nothing across an abort: reconnect and resume see every committed step", async () => {
+    const s = await ready();
+    await step(s, "note", { text: "before" });
+    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    await abort(stub);
+    await step(s, "note", { text: "after" });
+    const sock = await openSocket(s.session_id, s.token, "?after=0");
+    const frames = events(await sock.until(countType("step", 2)));
+    const notes = frames
+      .filter((f) => f.type === "result")
+      .map((f) => (f.objects as { text: string }[])[0]!.text);
+    expect(notes).toEqual(["before", "after"]);
+    const list = seqs(frames) as number[];
+    expect(list).toEqual(list.map((_, i) => i + 1));
+    sock.ws.close();
+  });
+
+  it("answers step, reset and call frames with replies like the HTTP routes", async () => {
+    const s = await ready();
+    const sock = await openSocket(s.session_id, s.token);
+    await sock.until(hasType("session.snapshot"));
+    sock.send({ type: "step", id: "r1", action: action("bump").action });
+    sock.send({
+      type: "call",
+      id: "r2",
+      tool: "note",
+      arguments: { text: "direct" }
+    });
+    sock.send({
+      type: "step",
+      id: "r3",
+      action: { tool_calls: [] },
+      idempotency_key: "k"
+    });
+    const frames = await sock.until(
+      (f) => f.filter((x) => x.type === "reply").length >= 3
+    );
+    const replies = Object.fromEntries(
+      frames.filter((f) => f.type === "reply").map((f) => [f.id, f])
+    );
+    expect(replies.r1).toMatchObject({
+      ok: true,
+      value: { reward: 0, done: false, observations: [{ content: "count=1" }] }
+    });
+    expect(replies.r2).toMatchObject({
+      ok: true,
+      value: { content: "noted direct", is_error: false }
+    });
+    expect(replies.r3).toMatchObject({ ok: true, value: { reward: 0 } });
+    sock.send({ type: "reset", id: "r4", task: { label: 7 } });
+    const bad = await sock.until((f) => f.some((x) => x.id === "r4"));
+    expect(bad.find((x) => x.id === "r4")).toMatchObject({
+      ok: false,
+      error: { code: "invalid_request" }
+    });
+    sock.ws.close();
+  });
+
+  it("keeps the socket open after bad frames, and answers ping with pong", async () => {
+    const s = await ready();
+    const sock = await openSocket(s.session_id, s.token);
+    await sock.until(hasType("session.snapshot"));
+    sock.send("not json");
+    sock.send({ type: "nope", id: "x1" });
+    sock.send({ type: "step", id: "x2" });
+    sock.send("x".repeat(1024 * 1024 + 1));
+    const errors = (await sock.until(countType("protocol.error", 4))).filter(
+      (f) => f.type === "protocol.error"
+    );
+    expect(errors.map((e) => (e.error as { code: string }).code)).toEqual([
+      "invalid_json",
+      "invalid_request",
+      "invalid_request",
+      "payload_too_large"
+    ]);
+    expect(errors[2]).toMatchObject({ id: "x2" });
+    sock.send({ type: "ping" });
+    await sock.until(hasType("pong"));
+    sock.ws.close();
+  });
+
+  it("refuses bad credentials in band: 4401 without a token, 4403 with another session's", async () => {
+    const a = await ready();
+    const b = await ready();
+    const none = await openSocket(a.session_id, undefined);
+    expect(none.protocol).toBe("roost.v1");
+    expect((await none.closed).code).toBe(4401);
+    const wrong = await openSocket(a.session_id, b.token);
+    expect((await wrong.closed).code).toBe(4403);
+    const garbage = await openSocket(a.session_id, "v1.dev.AAAA");
+    expect((await garbage.closed).code).toBe(4403);
+    const byQuery = await call(
+      `/v1/sessions/${a.session_id}/ws?token=${a.token}`
+    );
+    expect(byQuery.status).toBe(426);
+  });
+
+  it("never puts the hidden store in a frame", async () => {
+    const s = await ready();
+    const sock = await openSocket(s.session_id, s.token);
+    await sock.until(hasType("session.snapshot"));
+    await step(s, "secret");
+    sock.send({ type: "call", id: "c", tool: "secret", arguments: {} });
+    const frames = await sock.until((f) => f.some((x) => x.id === "c"));
+    const again = await openSocket(s.session_id, s.token, "?after=0");
+    await again.until(hasType("step"));
+    expect(JSON.stringify([frames, again.frames])).not.toContain(
+      HIDDEN_SENTINEL
+    );
+    sock.ws.close();
+    again.ws.close();
+  });
+
+  it("serves /events with 410 once the asked-for events were trimmed", async () => {
+    const s = await ready();
+    await step(s, "bump");
+    const all = (await (await s.call("/events?after=0")).json()) as {
+      events: Frame[];
+      next_after: number;
+    };
+    expect(all.events.length).toBeGreaterThan(3);
+    expect(all.next_after).toBe(all.events.at(-1)!.seq);
+    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    await inside(stub, (_i, state) => {
+      state.storage.sql.exec("DELETE FROM events WHERE seq <= 3");
+    });
+    const gone = await s.call("/events?after=1");
+    expect(gone.status).toBe(410);
+    expect(
+      ((await gone.json()) as { error: { code: string } }).error.code
+    ).toBe("gone");
+    expect((await s.call("/events?after=3")).status).toBe(200);
+    const sock = await openSocket(s.session_id, s.token, "?after=1");
+    const frames = await sock.until(hasType("session.snapshot"));
+    expect(frames[0]).toMatchObject({
+      type: "resume.expired",
+      after: 1,
+      oldest_seq: 4
+    });
+    sock.ws.close();
+  });
+});
