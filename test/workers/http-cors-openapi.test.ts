@@ -125,6 +125,7 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions/{id}/step",
       "POST /v1/sessions/{id}/tools/{tool}",
       "GET /v1/sessions/{id}/environment",
+      "GET /v1/sessions/{id}/events",
       "POST /v1/sessions/{id}/environment/{tool}/{name}",
       "PUT /v1/sessions/{id}/environment/{tool}/{name}",
       "PUT /v1/sessions/{id}/environment/{tool}/{name}/{index}",
