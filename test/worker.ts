@@ -5,7 +5,11 @@ import { story } from "../examples/story/index";
 import { createRoost } from "../src/roost";
 import { lab } from "./fixtures/environments";
 
-const roost = createRoost({ environments: [counter, story, lab] });
+const roost = createRoost({
+  environments: [counter, story, lab],
+  // Small, so the slow-reader test needs few events.
+  socketBacklog: 30
+});
 
 export const Session = roost.Session;
 export default { fetch: roost.fetch };

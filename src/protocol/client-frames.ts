@@ -64,6 +64,19 @@ export const ResumeFrameSchema = z
   })
   .meta({ id: "ResumeFrame", description: "Replays events after a seq." });
 
+/**
+ * Optional flow control: a client that acknowledges what it processed is
+ * closed with 4408 once it falls too far behind, instead of letting the
+ * object buffer frames for it without bound.
+ */
+export const AckFrameSchema = z
+  .strictObject({
+    type: z.literal("ack"),
+    /** The newest seq the client has processed. */
+    seq: z.number().int().nonnegative()
+  })
+  .meta({ id: "AckFrame", description: "Acknowledges events up to a seq." });
+
 export const PingFrameSchema = z
   .strictObject({ type: z.literal("ping") })
   .meta({ id: "PingFrame", description: "Answered by a pong." });
@@ -75,6 +88,7 @@ export const ClientFrameSchema = z
     CallFrameSchema,
     CancelFrameSchema,
     ResumeFrameSchema,
+    AckFrameSchema,
     PingFrameSchema
   ])
   .meta({ id: "ClientFrame", description: "A frame a client sends." });

@@ -1,6 +1,7 @@
 /** @module Every wire shape of Roost (HTTP bodies, WebSocket frames) as zod schemas; safe for browsers and Node. */
 
 export {
+  AckFrameSchema,
   CallFrameSchema,
   CancelFrameSchema,
   CLIENT_FRAME_TYPES,

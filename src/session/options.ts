@@ -11,6 +11,8 @@ export interface RoostOptions {
   toolTimeoutMs?: number;
   /** Rows deleted per alarm when purging old episodes (default 1000). */
   purgeBatch?: number;
+  /** Events a socket that sends `ack` frames may fall behind before it is closed with 4408 (default 1000). */
+  socketBacklog?: number;
 }
 
 export interface ResolvedOptions {
@@ -18,6 +20,7 @@ export interface ResolvedOptions {
   idleTtlMs: number;
   toolTimeoutMs: number;
   purgeBatch: number;
+  socketBacklog: number;
 }
 
 const positive = (
@@ -40,5 +43,6 @@ export const resolveOptions = (
   limits: LimitsSchema.parse(options.limits ?? {}),
   idleTtlMs: positive("idleTtlMs", options.idleTtlMs, 24 * 60 * 60 * 1000),
   toolTimeoutMs: positive("toolTimeoutMs", options.toolTimeoutMs, 30_000),
-  purgeBatch: positive("purgeBatch", options.purgeBatch, 1000)
+  purgeBatch: positive("purgeBatch", options.purgeBatch, 1000),
+  socketBacklog: positive("socketBacklog", options.socketBacklog, 1000)
 });

@@ -16,6 +16,8 @@ import type { SessionRuntime } from "./runtime";
 interface Attachment {
   /** The newest seq this socket was sent; live events at or below it are skipped. */
   lastSeq: number;
+  /** The newest seq the client acknowledged, once it sends `ack` frames. */
+  acked?: number;
 }
 
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
@@ -100,6 +102,13 @@ export class SocketHub {
     const frame = parsed.frame;
     if (frame.type === "ping") return this.#send(ws, { type: "pong" });
     if (frame.type === "resume") return this.#resume(ws, frame.after);
+    if (frame.type === "ack") {
+      ws.serializeAttachment({
+        ...attachment(ws),
+        acked: frame.seq
+      } satisfies Attachment);
+      return;
+    }
     let reply: Record<string, unknown>;
     try {
       reply = {
@@ -188,12 +197,12 @@ export class SocketHub {
   #sendEvent(ws: WebSocket, seq: number, text: string): void {
     const state = attachment(ws);
     if (seq <= state.lastSeq) return;
-    const buffered = (ws as { bufferedAmount?: unknown }).bufferedAmount;
     if (
-      typeof buffered === "number" &&
-      buffered > this.#options.limits.wsFrameBytes * 8
+      state.acked !== undefined &&
+      seq - state.acked > this.#options.socketBacklog
     ) {
-      // A reader this far behind would hold the object's memory; it can resume later.
+      // The platform does not expose a socket's buffered bytes; the client's
+      // acks do. A reader this far behind can reconnect with ?after=.
       ws.close(
         CLOSE_CODES.slow_reader,
         "Too far behind; reconnect with ?after=<last seq>."
@@ -202,7 +211,7 @@ export class SocketHub {
     }
     try {
       ws.send(text);
-      ws.serializeAttachment({ lastSeq: seq } satisfies Attachment);
+      ws.serializeAttachment({ ...state, lastSeq: seq } satisfies Attachment);
     } catch {
       // A dead socket must not stop the others; its close event cleans up.
     }
