@@ -1,0 +1,81 @@
+/** @module GSM8K-style arithmetic (Aviary's CalculatorEnv): a safe calculator and a graded, terminal submit_answer. */
+
+import { dataset, defineEnvironment } from "roost-edge";
+import { z } from "zod";
+import { evaluate, formatNumber } from "./parse";
+import { makeProblem, PROBLEM_COUNT } from "./problems";
+
+/** Relative tolerance of grading; absolute below 1, so an answer of 0 can be met. */
+export const TOLERANCE = 1e-6;
+
+export const isCorrect = (given: number, expected: number): boolean =>
+  Math.abs(given - expected) <= TOLERANCE * Math.max(1, Math.abs(expected));
+
+/** Models send numbers as JSON numbers or as text like "1,250" or " 42 ". */
+const parseAnswer = (answer: number | string): number => {
+  const value =
+    typeof answer === "number" ? answer : Number(answer.replace(/,/g, ""));
+  if (
+    !Number.isFinite(value) ||
+    (typeof answer === "string" && answer.trim() === "")
+  ) {
+    throw new Error(
+      `"${answer}" is not a number. Submit the final answer as a plain number.`
+    );
+  }
+  return value;
+};
+
+// The answer travels in the task because the session is the grader; only
+// `question` ever reaches the model.
+const task = z.object({
+  question: z.string().min(1),
+  answer: z.number().refine(Number.isFinite, "must be finite")
+});
+
+const problems = dataset({
+  size: PROBLEM_COUNT,
+  get: (index) => {
+    const { question, answer } = makeProblem(index);
+    return { question, answer };
+  }
+});
+
+export const calculator = defineEnvironment({
+  name: "calculator",
+  description:
+    "Arithmetic word problems (GSM8K-style): work with the calculator, then submit_answer once.",
+  task: task.default(problems.get(0)),
+  dataset: problems,
+  maxSteps: 20,
+  tools: (tool) => ({
+    calculator: tool({
+      description: "Calculate an arithmetic expression.",
+      input: z.object({
+        expression: z
+          .string()
+          .describe(
+            "Numbers with + - * / ^ (or ** for powers) and parentheses, e.g. (12 - 4) * 3^2."
+          )
+      }),
+      // A bad expression throws: the model reads why, and the episode goes on.
+      run: ({ expression }) => formatNumber(evaluate(expression))
+    }),
+    submit_answer: tool({
+      description:
+        "Submit the final answer. This ends the episode: reward 1 if it is correct, else 0.",
+      input: z.object({
+        answer: z
+          .union([z.number(), z.string()])
+          .describe("The final answer, a number.")
+      }),
+      run: ({ answer }, ctx) => {
+        const correct = isCorrect(parseAnswer(answer), ctx.task.answer);
+        ctx.episode.end({ reward: correct ? 1 : 0 });
+        return correct ? "Correct." : "Incorrect.";
+      }
+    })
+  }),
+  reset: ({ task }) =>
+    `${task.question}\nUse the calculator for arithmetic, then call submit_answer with the final number.`
+});

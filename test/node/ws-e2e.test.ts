@@ -1,0 +1,103 @@
+import { describe, expect, inject, it } from "vitest";
+import WebSocket from "ws";
+
+// Resume over a real network socket against wrangler dev, with the `ws` client.
+const base = inject("baseUrl");
+
+interface Frame {
+  type: string;
+  seq?: number;
+  [key: string]: unknown;
+}
+
+const post = async (path: string, body: unknown, token?: string) => {
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
+    body: JSON.stringify(body)
+  });
+  expect(res.status).toBeLessThan(300);
+  return (await res.json()) as Record<string, unknown>;
+};
+
+const incr = {
+  action: {
+    tool_calls: [
+      { id: "c", type: "function", function: { name: "incr", arguments: "{}" } }
+    ]
+  }
+};
+
+const open = (url: string, token: string) => {
+  const ws = new WebSocket(url, ["roost.v1", `roost.token.${token}`]);
+  const frames: Frame[] = [];
+  const waiters: (() => void)[] = [];
+  ws.on("message", (data) => {
+    frames.push(JSON.parse(String(data)) as Frame);
+    for (const w of waiters.splice(0)) w();
+  });
+  const until = async (predicate: (f: Frame[]) => boolean) => {
+    while (!predicate(frames)) await new Promise<void>((r) => waiters.push(r));
+    return frames;
+  };
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return { ws, frames, until, opened };
+};
+
+const steps = (frames: Frame[]) =>
+  frames.filter((f) => f.type === "step").length;
+
+describe("WebSocket against wrangler dev", () => {
+  it("resumes after a disconnect with exactly the missed events", async () => {
+    const created = (await post("/v1/sessions", {
+      environment: "counter"
+    })) as { session_id: string; token: string; ws_url: string };
+    const { session_id: id, token, ws_url } = created;
+    await post(`/v1/sessions/${id}/reset`, {}, token);
+
+    const first = open(ws_url, token);
+    await first.opened;
+    expect(first.ws.protocol).toBe("roost.v1");
+    await first.until((f) => f.some((x) => x.type === "session.snapshot"));
+    await post(`/v1/sessions/${id}/step`, incr, token);
+    await first.until((f) => steps(f) === 1);
+    const last = first.frames.filter((f) => typeof f.seq === "number").at(-1)!
+      .seq!;
+    first.ws.terminate();
+
+    await post(`/v1/sessions/${id}/step`, incr, token);
+    await post(`/v1/sessions/${id}/step`, incr, token);
+    const logged = (await (
+      await fetch(`${base}/v1/sessions/${id}/events?after=${last}`, {
+        headers: { authorization: `Bearer ${token}` }
+      })
+    ).json()) as { events: Frame[] };
+
+    const second = open(`${ws_url}?after=${last}`, token);
+    await second.opened;
+    const replayed = await second.until((f) => steps(f) === 2);
+    expect(replayed).toEqual(logged.events);
+    expect(replayed[0]!.seq).toBe(last + 1);
+    second.ws.close();
+  });
+
+  it("closes with 4403 for a token of another session", async () => {
+    const a = (await post("/v1/sessions", { environment: "counter" })) as {
+      ws_url: string;
+    };
+    const b = (await post("/v1/sessions", { environment: "counter" })) as {
+      token: string;
+    };
+    const sock = open(a.ws_url, b.token);
+    const code = await new Promise<number>((r) =>
+      sock.ws.once("close", (c) => r(c))
+    );
+    expect(code).toBe(4403);
+  });
+});
