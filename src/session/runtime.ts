@@ -558,7 +558,8 @@ export class SessionRuntime {
       }
     );
     const hooks: ExecutionHooks = {
-      onStart: (c) => emit("tool.started", { call_id: c.id, tool: c.tool }),
+      onStart: (c, args) =>
+        emit("tool.started", { call_id: c.id, tool: c.tool, arguments: args }),
       onResult: (c, r, stored) =>
         emit("result", {
           call_id: c.id,

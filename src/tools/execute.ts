@@ -125,7 +125,7 @@ const runCall = async (
 
   const release = await lock.acquire(tool.concurrencySafe === false);
   const ref = { id: call.id, tool: name };
-  options.hooks?.onStart?.(ref);
+  options.hooks?.onStart?.(ref, args.value);
   const results: LocatedEntry[] = [];
   const yielded: Result[] = [];
   let failure: string | undefined;

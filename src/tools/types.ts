@@ -64,7 +64,10 @@ export interface OutputToState {
 
 /** Hooks the executor calls as a call makes progress, so a session can stream it. */
 export interface ExecutionHooks {
-  onStart?(call: { id: string; tool: string }): void;
+  onStart?(
+    call: { id: string; tool: string },
+    args: Record<string, unknown>
+  ): void;
   onResult?(
     call: { id: string; tool: string },
     result: Result,

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { EventFrameSchema, ServerFrameSchema } from "../../src/protocol";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import { action, call, createSession, send, type TestSession } from "./helpers";
 import { abort, api, inside } from "./session-helpers";
@@ -66,6 +67,12 @@ describe("session WebSocket", () => {
     expect(types).toContain("tool.started");
     expect(types).toContain("tool.finished");
     expect(types).toContain("message");
+    // Every frame has the documented shape.
+    for (const f of a.frames) {
+      const schema =
+        typeof f.seq === "number" ? EventFrameSchema : ServerFrameSchema;
+      expect(schema.safeParse(f).success, JSON.stringify(f)).toBe(true);
+    }
     // seq strictly increasing, no gaps.
     const list = seqs(fa) as number[];
     expect(list).toEqual(list.map((_, i) => list[0]! + i));
