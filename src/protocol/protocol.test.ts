@@ -39,6 +39,7 @@ describe("parseClientFrame", () => {
       { type: "call", id: "3", tool: "search" },
       { type: "cancel", id: "4", run_id: "r1" },
       { type: "resume", after: 17 },
+      { type: "ack", seq: 17 },
       { type: "ping" }
     ];
     const types = frames.map((frame) => {
