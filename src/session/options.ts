@@ -11,6 +11,8 @@ export interface RoostOptions {
   toolTimeoutMs?: number;
   /** Rows deleted per alarm when purging old episodes (default 1000). */
   purgeBatch?: number;
+  /** Per-session rate limit on mutating calls (`limits.mutationsPerSecond`); false turns it off. */
+  rateLimit?: boolean;
   /** Events a socket that sends `ack` frames may fall behind before it is closed with 4408 (default 1000). */
   socketBacklog?: number;
 }
@@ -21,6 +23,7 @@ export interface ResolvedOptions {
   toolTimeoutMs: number;
   purgeBatch: number;
   socketBacklog: number;
+  rateLimit: boolean;
 }
 
 const positive = (
@@ -44,5 +47,6 @@ export const resolveOptions = (
   idleTtlMs: positive("idleTtlMs", options.idleTtlMs, 24 * 60 * 60 * 1000),
   toolTimeoutMs: positive("toolTimeoutMs", options.toolTimeoutMs, 30_000),
   purgeBatch: positive("purgeBatch", options.purgeBatch, 1000),
-  socketBacklog: positive("socketBacklog", options.socketBacklog, 1000)
+  socketBacklog: positive("socketBacklog", options.socketBacklog, 1000),
+  rateLimit: options.rateLimit ?? true
 });

@@ -32,6 +32,7 @@ import type { IdempotencyKey } from "./idempotency";
 import * as idempotency from "./idempotency";
 import type { ResolvedOptions } from "./options";
 import { MutationQueue } from "./queue";
+import { TokenBucket } from "./rate-limit";
 import { Schedule } from "./schedule";
 import {
   type Inflight,
@@ -78,6 +79,7 @@ export class SessionRuntime {
   >();
   #row: SessionRow | undefined;
   #lastSeen = 0;
+  #bucket: TokenBucket | undefined;
 
   constructor(
     storage: DurableObjectStorage,
@@ -90,6 +92,15 @@ export class SessionRuntime {
     this.#options = options;
     this.#events = new EventLog(this.#sql);
     this.#schedule = new Schedule(storage);
+    if (options.rateLimit) this.setRateLimit(options.limits.mutationsPerSecond);
+  }
+
+  /** Sets (or, with `undefined`, removes) the per-session rate of mutating calls. */
+  setRateLimit(perSecond: number | undefined): void {
+    this.#bucket =
+      perSecond === undefined
+        ? undefined
+        : new TokenBucket(perSecond, this.now());
   }
 
   get #storageOptions(): StorageOptions {
@@ -474,14 +485,28 @@ export class SessionRuntime {
     }
   }
 
+  /** Retries of stored responses are free; everything that may run costs a token. */
+  #throttle(): void {
+    const taken = this.#bucket?.take(this.now());
+    if (taken !== undefined && !taken.ok) {
+      throw new RoostError(
+        "rate_limited",
+        `Over ${this.#bucket!.perSecond} mutating calls a second for this session; retry after ${taken.retryAfter} s.`,
+        { retry_after_seconds: taken.retryAfter }
+      );
+    }
+  }
+
   async #mutate<T>(
     kind: MutationKind,
     idem: IdempotencyKey | undefined,
     body: (m: MutationContext) => Promise<T>
   ): Promise<T> {
     this.#requireRow();
-    if (idem === undefined)
+    if (idem === undefined) {
+      this.#throttle();
       return this.#queue.run(() => this.#commitOne(kind, undefined, body));
+    }
     const stored = idempotency.lookup(this.#sql, idem, this.now());
     if (stored !== undefined) return stored as T;
     const id = `${idem.scope}\u0000${idem.key}`;
@@ -496,6 +521,7 @@ export class SessionRuntime {
       // A retry while the first is still running gets the first's answer.
       return running.done as Promise<T>;
     }
+    this.#throttle();
     const done = this.#queue.run(() => this.#commitOne(kind, idem, body));
     this.#running.set(id, { hash: idem.hash, done });
     try {
