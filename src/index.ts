@@ -63,6 +63,7 @@ export {
 } from "./store/index";
 export {
   type OpenAITool,
+  type SqlExec,
   type Tool,
   type ToolContext,
   tool

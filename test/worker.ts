@@ -1,14 +1,18 @@
 /** @module The worker the workerd tests run: the bundled examples plus test fixtures. */
 
+import { calculator } from "../examples/calculator/index";
+import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { story } from "../examples/story/index";
 import { createRoost } from "../src/roost";
 import { lab } from "./fixtures/environments";
 
 const roost = createRoost({
-  environments: [counter, story, lab],
+  environments: [counter, story, calculator, catalog, lab],
   // Small, so the slow-reader test needs few events.
-  socketBacklog: 30
+  socketBacklog: 30,
+  // Off except in the test about it, which turns it on inside one object.
+  rateLimit: false
 });
 
 export const Session = roost.Session;

@@ -160,7 +160,9 @@ class Parser {
       this.#pos++;
       return value;
     }
-    throw new CalculatorError(`Unexpected "${t.value}" at position ${t.at + 1}.`);
+    throw new CalculatorError(
+      `Unexpected "${t.value}" at position ${t.at + 1}.`
+    );
   }
 }
 
@@ -179,7 +181,8 @@ export const evaluate = (expression: string): number => {
     );
   }
   const tokens = tokenize(expression);
-  if (tokens.length === 0) throw new CalculatorError("The expression is empty.");
+  if (tokens.length === 0)
+    throw new CalculatorError("The expression is empty.");
   return new Parser(tokens, expression.length).parse();
 };
 

@@ -61,6 +61,8 @@ const sharing: Template = (rng) => {
   };
 };
 
+const hours = (n: number) => (n === 1 ? "1 hour" : `${n} hours`);
+
 const rates: Template = (rng) => {
   const [v, h, w, m] = [
     int(rng, 30, 120),
@@ -69,7 +71,7 @@ const rates: Template = (rng) => {
     int(rng, 1, 4)
   ];
   return {
-    question: `A train runs at ${v} km per hour for ${h} hours, then at ${w} km per hour for ${m} more hours. How many kilometres does it travel?`,
+    question: `A train runs at ${v} km per hour for ${hours(h)}, then at ${w} km per hour for ${hours(m).replace(" ", " more ")}. How many kilometres does it travel?`,
     answer: v * h + w * m,
     expression: `${v} × ${h} + ${w} × ${m}`
   };

@@ -26,8 +26,8 @@ export type Row = Readonly<Record<string, string | number>>;
 export const PRODUCTS: readonly Product[] = products;
 export const MESSAGES: readonly Message[] = messages;
 
-export type CollectionName = "products" | "messages";
 export const COLLECTION_NAMES = ["products", "messages"] as const;
+export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
 /** Every column a filter may name, over both collections (the schema's enum). */
 export const FILTER_FIELDS = [
@@ -40,7 +40,12 @@ export const FILTER_FIELDS = [
   "author",
   "channel"
 ] as const;
-export const GROUP_FIELDS = ["category", "animal", "author", "channel"] as const;
+export const GROUP_FIELDS = [
+  "category",
+  "animal",
+  "author",
+  "channel"
+] as const;
 
 export interface Collection {
   /** Prefixed, so the environment's tables never meet Roost's own. */
@@ -52,6 +57,8 @@ export interface Collection {
   text: readonly string[];
   filterable: readonly string[];
   groupable: readonly string[];
+  /** Rows whose value here is named in the user's context rank first. */
+  contextColumn?: string;
   rows: readonly Row[];
 }
 
@@ -80,6 +87,7 @@ export const COLLECTIONS: Record<CollectionName, Collection> = {
     text: ["name", "description"],
     filterable: ["id", "name", "category", "animal", "price", "rating"],
     groupable: ["category", "animal"],
+    contextColumn: "animal",
     rows: PRODUCTS
   },
   messages: {

@@ -1,0 +1,254 @@
+import { describe, expect, it } from "vitest";
+import { calculator, isCorrect } from "../../examples/calculator/index";
+import {
+  CalculatorError,
+  evaluate,
+  formatNumber,
+  MAX_EXPRESSION_LENGTH
+} from "../../examples/calculator/parse";
+import { makeProblem, PROBLEM_COUNT } from "../../examples/calculator/problems";
+import { createLocalSession } from "../../src/index";
+import { toolCalls } from "../../src/messages/build";
+import { action, call, createSession, errorOf, json, send } from "./helpers";
+
+describe("calculator parser", () => {
+  it.each([
+    ["2 + 3 * 4", 14],
+    ["(2 + 3) * 4", 20],
+    ["10 - 4 - 3", 3],
+    ["100 / 10 / 5", 2],
+    ["2 ^ 3 ^ 2", 512],
+    ["2 ** 3 ** 2", 512],
+    ["(2 ^ 3) ^ 2", 64],
+    ["2 * 3 ^ 2", 18],
+    ["-2 ^ 2", -4],
+    ["(-2) ^ 2", 4],
+    ["2 ^ -1", 0.5],
+    ["--3", 3],
+    ["3 - -2", 5],
+    ["2 * -3", -6],
+    ["+4", 4],
+    ["-(4 + 1) * 2", -10],
+    ["1.5 * 4", 6],
+    [".5 + 1.", 1.5],
+    ["12 × 3 ÷ 4 − 1", 8],
+    ["  7\t*\n6 ", 42],
+    ["((((1))))", 1],
+    ["0 / 5", 0]
+  ])("evaluates %s to %d", (expression, expected) => {
+    expect(evaluate(expression)).toBe(expected);
+  });
+
+  it.each([
+    ["1 / 0", /Division by zero/],
+    ["1 / (2 - 2)", /Division by zero/],
+    ["", /empty/],
+    ["   ", /empty/],
+    ["2 +", /ends too early/],
+    ["(1 + 2", /Missing "\)"/],
+    ["1 + 2)", /Unexpected "\)" at position 6/],
+    ["2 3", /Unexpected "3" at position 3/],
+    ["* 2", /Unexpected "\*"/],
+    ["2 ^", /ends too early/],
+    ["sqrt(4)", /Unexpected character "s" at position 1/],
+    ["1e5", /Unexpected character "e"/],
+    ["2 % 3", /Unexpected character "%"/],
+    ["9 ^ 999", /not a finite number/],
+    ["0 ^ -1", /not a finite number/],
+    ["(0 - 8) ^ (1 / 3)", /not a finite number/],
+    [`1${"+1".repeat(100)}`, /limit is 200/]
+  ])("rejects %j", (expression, message) => {
+    expect(() => evaluate(expression)).toThrow(CalculatorError);
+    expect(() => evaluate(expression)).toThrow(message);
+  });
+
+  it("accepts an expression of exactly the maximum length", () => {
+    const expression = `1${"+1".repeat(99)} `;
+    expect(expression).toHaveLength(MAX_EXPRESSION_LENGTH);
+    expect(evaluate(expression)).toBe(100);
+  });
+
+  it("formats results without binary rounding noise", () => {
+    expect(formatNumber(evaluate("0.1 + 0.2"))).toBe("0.3");
+    expect(formatNumber(evaluate("1 / 3"))).toBe("0.333333333333");
+    expect(formatNumber(evaluate("8 / 2"))).toBe("4");
+    expect(formatNumber(evaluate("-0 * 5"))).toBe("0");
+  });
+});
+
+describe("calculator dataset", () => {
+  it("gives the same task for the same index, whatever was generated before", () => {
+    const dataset = calculator.dataset!;
+    expect(dataset.size).toBe(PROBLEM_COUNT);
+    const first = dataset.get(123);
+    for (const i of [0, 4999, 7, 122, 124]) dataset.get(i);
+    expect(dataset.get(123)).toEqual(first);
+    expect(makeProblem(123)).toEqual(makeProblem(123));
+    expect(Object.keys(first!).sort()).toEqual(["answer", "question"]);
+  });
+
+  it("varies the problems", () => {
+    const questions = new Set(
+      Array.from({ length: 100 }, (_, i) => makeProblem(i).question)
+    );
+    expect(questions.size).toBeGreaterThan(95);
+    // One word that only its template uses: all five templates occur.
+    for (const word of ["change", "cookies", "train", "garden", "jacket"]) {
+      expect(
+        [...questions].some((q) => q.includes(word)),
+        word
+      ).toBe(true);
+    }
+  });
+
+  it("has a finite whole answer that its own expression reproduces, for every task", () => {
+    for (let i = 0; i < PROBLEM_COUNT; i++) {
+      const p = makeProblem(i);
+      expect(Number.isSafeInteger(p.answer), `task ${i}`).toBe(true);
+      expect(p.answer, `task ${i}`).toBeGreaterThanOrEqual(0);
+      expect(evaluate(p.expression), `task ${i}: ${p.expression}`).toBe(
+        p.answer
+      );
+      expect(
+        calculator.task.safeParse(calculator.dataset!.get(i)).success
+      ).toBe(true);
+    }
+  });
+
+  it("refuses an index outside the set", () => {
+    expect(() => makeProblem(PROBLEM_COUNT)).toThrow(RangeError);
+    expect(() => makeProblem(-1)).toThrow(RangeError);
+    expect(() => makeProblem(1.5)).toThrow(RangeError);
+  });
+});
+
+describe("calculator grading", () => {
+  it("uses a relative tolerance, absolute near zero", () => {
+    expect(isCorrect(1_000_000.5, 1_000_000)).toBe(true);
+    expect(isCorrect(1_000_002, 1_000_000)).toBe(false);
+    expect(isCorrect(0.0000005, 0)).toBe(true);
+    expect(isCorrect(0.01, 0)).toBe(false);
+    expect(isCorrect(-42, 42)).toBe(false);
+  });
+
+  it("accepts an answer sent as text and lets a malformed one be retried", async () => {
+    const s = createLocalSession(calculator);
+    await s.reset({ task: { question: "What is 1000 + 250?", answer: 1250 } });
+    const bad = await s.step(
+      toolCalls({ name: "submit_answer", arguments: { answer: "about 1250" } })
+    );
+    expect(bad.observations[0]).toMatchObject({ is_error: true });
+    expect(bad.observations[0]!.content).toContain("is not a number");
+    expect(bad.done).toBe(false);
+    const good = await s.step(
+      toolCalls({ name: "submit_answer", arguments: { answer: " 1,250 " } })
+    );
+    expect(good).toMatchObject({ reward: 1, done: true });
+  });
+});
+
+interface Step {
+  observations: { content: string; is_error?: boolean }[];
+  reward: number;
+  done: boolean;
+}
+
+/** An index whose answer does not occur in its question as text. */
+const revealingNothing = (): number => {
+  for (let i = 0; ; i++) {
+    const p = makeProblem(i);
+    if (!p.question.includes(String(p.answer))) return i;
+  }
+};
+
+describe("calculator over HTTP", () => {
+  it("shows the question only, survives bad expressions and grades a right answer", async () => {
+    const index = revealingNothing();
+    const problem = makeProblem(index);
+    const s = await createSession({
+      environment: "calculator",
+      task_index: index
+    });
+    const reset = await s.call("/reset", send("POST", {}));
+    expect(reset.status).toBe(200);
+    const body = await json<{
+      observations: { role: string; content: string }[];
+      tools: { function: { name: string } }[];
+    }>(reset);
+    expect(body.observations).toHaveLength(1);
+    expect(body.observations[0]!.content).toContain(problem.question);
+    expect(body.observations[0]!.content).not.toContain(String(problem.answer));
+    expect(body.tools.map((t) => t.function.name)).toEqual([
+      "calculator",
+      "submit_answer"
+    ]);
+
+    for (const expression of ["2 +* 3", "1 / 0", "x".repeat(201)]) {
+      const bad = await json<Step>(
+        await s.call(
+          "/step",
+          send("POST", action("calculator", { expression }))
+        )
+      );
+      expect(bad.observations[0]).toMatchObject({ is_error: true });
+      expect(bad.observations[0]!.content).toMatch(/^Tool calculator failed: /);
+      expect(bad).toMatchObject({ reward: 0, done: false });
+    }
+    const worked = await json<Step>(
+      await s.call(
+        "/step",
+        send("POST", action("calculator", { expression: problem.expression }))
+      )
+    );
+    expect(worked.observations[0]).toMatchObject({
+      content: String(problem.answer),
+      is_error: false
+    });
+
+    const submitted = await json<Step>(
+      await s.call(
+        "/step",
+        send("POST", action("submit_answer", { answer: problem.answer }))
+      )
+    );
+    expect(submitted).toMatchObject({ reward: 1, done: true });
+    expect(submitted.observations[0]!.content).toBe("Correct.");
+    expect(await json(await s.call(""))).toMatchObject({
+      steps: 5,
+      return: 1,
+      done: true
+    });
+    const after = await s.call(
+      "/step",
+      send("POST", action("calculator", { expression: "1 + 1" }))
+    );
+    expect(after.status).toBe(409);
+    expect((await errorOf(after)).code).toBe("episode_not_running");
+  });
+
+  it("ends with reward 0 for a wrong answer", async () => {
+    const problem = makeProblem(42);
+    const s = await createSession({
+      environment: "calculator",
+      task_index: 42
+    });
+    await s.call("/reset", send("POST", {}));
+    const submitted = await json<Step>(
+      await s.call(
+        "/step",
+        send("POST", action("submit_answer", { answer: problem.answer + 1 }))
+      )
+    );
+    expect(submitted).toMatchObject({ reward: 0, done: true });
+    expect(submitted.observations[0]!.content).toBe("Incorrect.");
+  });
+
+  it("refuses a task index past the dataset", async () => {
+    const res = await call(
+      "/v1/sessions",
+      send("POST", { environment: "calculator", task_index: PROBLEM_COUNT })
+    );
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toContain("out of range");
+  });
+});
