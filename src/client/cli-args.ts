@@ -1,0 +1,141 @@
+/** @module The CLI's command line: parsed and checked without touching Node, so it is testable anywhere. */
+
+import { POLICY_NAMES, type PolicyName } from "./policies";
+
+export interface RolloutCommand {
+  command: "rollout";
+  url: string;
+  env: string;
+  episodes: number;
+  concurrency: number;
+  policy: PolicyName;
+  seed?: number;
+  maxSteps?: number;
+  taskIndex?: number;
+  /** A file path, or "-" for stdout. */
+  out: string;
+  apiKey?: string;
+}
+
+export type Command =
+  | RolloutCommand
+  | { command: "environments"; url: string }
+  | { command: "help" };
+
+export const USAGE = `Usage:
+  roost-edge rollout --env <name> [options]   run episodes, write trajectories as JSONL
+  roost-edge environments [--url <url>]       list the server's environments
+
+Options of rollout:
+  --url <url>           server (default $ROOST_URL or http://127.0.0.1:8787)
+  --env <name>          environment to run (required)
+  --episodes <n>        episodes to run (default 10)
+  --concurrency <n>     episodes in flight at once (default 4)
+  --policy <name>       scripted | random (default scripted)
+  --seed <n>            seed of the random policy
+  --max-steps <n>       truncate episodes after n steps (default: the environment's)
+  --task-index <n>      dataset index for every episode (default: episode i uses i)
+  --out <file>          where to write trajectories (default "-", stdout)
+  --api-key <key>       API key for creating sessions (default $ROOST_API_KEY)
+
+Progress goes to stderr. Exit code 0 when the run finished, 1 when every
+episode failed or the server could not be used, 2 for a bad command line.`;
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+const FLAGS = new Set([
+  "url",
+  "env",
+  "episodes",
+  "concurrency",
+  "policy",
+  "seed",
+  "max-steps",
+  "task-index",
+  "out",
+  "api-key"
+]);
+
+/**
+ * Reads `argv` (without node and the script) and the environment variables
+ * it falls back to. Throws `UsageError` with a message for the user.
+ *
+ * @example
+ * parseArgs(["rollout", "--env", "counter", "--episodes=5"], {});
+ */
+export const parseArgs = (
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>
+): Command => {
+  const [command, ...rest] = argv;
+  if (
+    command === undefined ||
+    command === "help" ||
+    command === "--help" ||
+    command === "-h"
+  )
+    return { command: "help" };
+  const flags = readFlags(rest);
+  const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
+  if (command === "environments") return { command: "environments", url };
+  if (command !== "rollout")
+    throw new UsageError(`Unknown command "${command}".`);
+  const name = flags.get("env");
+  if (!name) throw new UsageError("--env <name> is required.");
+  const policy = flags.get("policy") ?? "scripted";
+  if (!(POLICY_NAMES as readonly string[]).includes(policy))
+    throw new UsageError(
+      `--policy must be one of ${POLICY_NAMES.join(", ")}, not "${policy}".`
+    );
+  const apiKey = flags.get("api-key") ?? env.ROOST_API_KEY;
+  const seed = optionalInt(flags, "seed", 0);
+  const maxSteps = optionalInt(flags, "max-steps", 1);
+  const taskIndex = optionalInt(flags, "task-index", 0);
+  return {
+    command: "rollout",
+    url,
+    env: name,
+    episodes: optionalInt(flags, "episodes", 1) ?? 10,
+    concurrency: optionalInt(flags, "concurrency", 1) ?? 4,
+    policy: policy as PolicyName,
+    out: flags.get("out") ?? "-",
+    ...(seed === undefined ? {} : { seed }),
+    ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(taskIndex === undefined ? {} : { taskIndex }),
+    ...(apiKey ? { apiKey } : {})
+  };
+};
+
+const readFlags = (args: readonly string[]): Map<string, string> => {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith("--"))
+      throw new UsageError(`Unexpected argument "${arg}".`);
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (!FLAGS.has(name)) throw new UsageError(`Unknown option --${name}.`);
+    const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith("--")))
+      throw new UsageError(`--${name} needs a value.`);
+    flags.set(name, value);
+  }
+  return flags;
+};
+
+const optionalInt = (
+  flags: Map<string, string>,
+  name: string,
+  min: number
+): number | undefined => {
+  const text = flags.get(name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min)
+    throw new UsageError(
+      `--${name} must be a whole number ≥ ${min}, not "${text}".`
+    );
+  return value;
+};

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/** @module The `roost-edge` command: rollouts against a Roost server from the shell (Node only). */
+
+import { createWriteStream } from "node:fs";
+import type { Writable } from "node:stream";
+import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./cli-args";
+import { RoostClientError } from "./client-error";
+import { createClient } from "./http";
+import { builtInPolicy } from "./policies";
+import { ProgressReporter } from "./progress";
+import { rollout } from "./rollout";
+import type { Trajectory } from "./trajectory";
+
+const main = async (): Promise<number> => {
+  let command: ReturnType<typeof parseArgs>;
+  try {
+    command = parseArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (command.command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command.command === "environments") {
+    const envs = await createClient({ baseUrl: command.url }).environments();
+    for (const env of envs)
+      process.stdout.write(
+        `${env.name}\t${env.tools.map((t) => t.function.name).join(",")}\t${env.description}\n`
+      );
+    return 0;
+  }
+  return runRollout(command);
+};
+
+const runRollout = async (command: RolloutCommand): Promise<number> => {
+  const out: Writable =
+    command.out === "-" ? process.stdout : createWriteStream(command.out);
+  const writer = orderedLines(out);
+  const progress = new ProgressReporter({
+    write: (text) => process.stderr.write(text),
+    isTTY: process.stderr.isTTY === true
+  });
+  // The first Ctrl-C lets running episodes finish their step and delete
+  // their sessions; a second one quits at once.
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (abort.signal.aborted) process.exit(130);
+    process.stderr.write(
+      "\nStopping: finishing running steps and deleting sessions (Ctrl-C again to quit now)…\n"
+    );
+    abort.abort();
+  };
+  process.on("SIGINT", onSignal);
+  try {
+    const { summary } = await rollout({
+      baseUrl: command.url,
+      environment: command.env,
+      policy: builtInPolicy(command.policy, {
+        ...(command.seed === undefined ? {} : { seed: command.seed })
+      }),
+      episodes: command.episodes,
+      concurrency: command.concurrency,
+      ...(command.maxSteps === undefined ? {} : { maxSteps: command.maxSteps }),
+      ...(command.taskIndex === undefined
+        ? {}
+        : { taskIndex: command.taskIndex }),
+      ...(command.apiKey ? { apiKey: command.apiKey } : {}),
+      signal: abort.signal,
+      onProgress: (p) => progress.update(p),
+      onEpisode: (t) => writer.add(t)
+    });
+    progress.finish(summary);
+    await writer.end();
+    if (summary.undeleted > 0)
+      process.stderr.write(
+        `${summary.undeleted} session(s) could not be deleted; they expire after their idle TTL.\n`
+      );
+    if (abort.signal.aborted) return 130;
+    return summary.done > 0 && summary.errors === summary.done ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+};
+
+/** Writes trajectories in episode order although episodes finish in any order. */
+const orderedLines = (out: Writable) => {
+  const waiting = new Map<number, Trajectory>();
+  let next = 0;
+  return {
+    add(trajectory: Trajectory) {
+      waiting.set(trajectory.episode, trajectory);
+      for (let t = waiting.get(next); t; t = waiting.get(next)) {
+        waiting.delete(next++);
+        out.write(`${JSON.stringify(t)}\n`);
+      }
+    },
+    /** Flushes what an abort left out of order, then closes a file. */
+    end: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const key of [...waiting.keys()].sort((a, b) => a - b))
+          out.write(`${JSON.stringify(waiting.get(key))}\n`);
+        if (out === process.stdout) return resolve();
+        out.once("error", reject);
+        out.end(() => resolve());
+      })
+  };
+};
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message =
+      error instanceof RoostClientError
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`roost-edge: ${message}\n`);
+    process.exitCode = 1;
+  }
+);

@@ -1,0 +1,87 @@
+/** @module `createClient`: the HTTP API as typed methods, responses checked against the protocol schemas. */
+
+import {
+  type CreateSessionRequest,
+  CreateSessionResponseSchema,
+  type EnvironmentInfo,
+  EnvironmentsResponseSchema,
+  HealthResponseSchema
+} from "../protocol";
+import { RoostSession } from "./session-client";
+import {
+  createTransport,
+  type Transport,
+  type TransportOptions
+} from "./transport";
+
+export interface ClientOptions extends TransportOptions {
+  /** Sent when creating sessions (needed when the server sets ROOST_API_KEYS). */
+  apiKey?: string;
+}
+
+/**
+ * The entry point of the client. Errors are thrown as `RoostClientError`.
+ * Reads and mutations are retried after network errors and 503s (mutations
+ * with an Idempotency-Key, so a retry never runs twice); creating a session
+ * is not retried.
+ *
+ * @example
+ * const client = createClient({ baseUrl: "http://127.0.0.1:8787" });
+ * const session = await client.createSession({ environment: "counter" });
+ * await session.reset();
+ */
+export const createClient = (options: ClientOptions): RoostClient =>
+  new RoostClient(options);
+
+export class RoostClient {
+  readonly baseUrl: string;
+  readonly #send: Transport;
+  readonly #apiKey: string | undefined;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#send = createTransport(options);
+    this.#apiKey = options.apiKey;
+  }
+
+  health() {
+    return this.#send({
+      method: "GET",
+      path: "/health",
+      schema: HealthResponseSchema,
+      retry: "idempotent"
+    });
+  }
+
+  async environments(): Promise<EnvironmentInfo[]> {
+    const body = await this.#send({
+      method: "GET",
+      path: "/v1/environments",
+      schema: EnvironmentsResponseSchema,
+      retry: "idempotent"
+    });
+    return body.environments;
+  }
+
+  async createSession(request: CreateSessionRequest): Promise<RoostSession> {
+    const created = await this.#send({
+      method: "POST",
+      path: "/v1/sessions",
+      body: request,
+      ...(this.#apiKey ? { credential: this.#apiKey } : {}),
+      schema: CreateSessionResponseSchema,
+      retry: "once"
+    });
+    return new RoostSession(
+      this.#send,
+      created.session_id,
+      created.token,
+      created.ws_url
+    );
+  }
+
+  /** A handle on an existing session; `credential` is its token or an API key. */
+  session(id: string, credential: string): RoostSession {
+    return new RoostSession(this.#send, id, credential);
+  }
+}

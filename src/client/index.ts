@@ -1,0 +1,44 @@
+/** @module The Roost client for browsers and Node: HTTP, the session WebSocket, rollouts and policies. */
+
+export { type ClientErrorCode, RoostClientError } from "./client-error";
+export { type Clock, systemClock, type TimerHandle } from "./clock";
+export {
+  type ClientOptions,
+  createClient,
+  RoostClient
+} from "./http";
+export type { SocketRequest } from "./pending-requests";
+export { builtInPolicy, POLICY_NAMES, type PolicyName } from "./policies";
+export { callTool, messageText, type Policy } from "./policy";
+export { randomPolicy, seededRandom } from "./random-policy";
+export {
+  type RolloutOptions,
+  type RolloutResult,
+  rollout
+} from "./rollout";
+export { scriptedPolicy } from "./scripted-policy";
+export {
+  type MutationOptions,
+  type PageQuery,
+  RoostSession,
+  type StoreWrite
+} from "./session-client";
+export { connectSession, SessionSocket } from "./socket";
+export type {
+  ConnectOptions,
+  ResumeExpiredFrame,
+  SnapshotFrame,
+  SocketStatus,
+  StatusDetail
+} from "./socket-options";
+export type {
+  RolloutProgress,
+  RolloutSummary,
+  Trajectory
+} from "./trajectory";
+export type { FetchLike } from "./transport";
+export type {
+  SocketEventLike,
+  WebSocketConstructor,
+  WebSocketLike
+} from "./websocket-like";

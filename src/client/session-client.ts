@@ -1,0 +1,263 @@
+/** @module A handle on one session: every session route as a typed method. */
+
+import type { z } from "zod";
+import type { JsonObject, JsonValue } from "../json";
+import {
+  type ActionInput,
+  DeleteSessionResponseSchema,
+  type EventsResponse,
+  EventsResponseSchema,
+  FrameResponseSchema,
+  MessagesResponseSchema,
+  ResetResponseSchema,
+  SessionStatusSchema,
+  type StateHandlerName,
+  StatePatchResponseSchema,
+  StateResponseSchema,
+  StepResponseSchema,
+  type StoreEntriesResponse,
+  StoreEntriesResponseSchema,
+  type StoreEntryResponse,
+  StoreEntryResponseSchema,
+  type StorePageResponse,
+  StorePageResponseSchema,
+  StoreRemoveResponseSchema,
+  ToolInvocationResponseSchema
+} from "../protocol";
+import type { Transport } from "./transport";
+
+/** Options of every mutating call. */
+export interface MutationOptions {
+  /**
+   * Makes a retry (yours or the client's own, after a network error or a
+   * 503) return the first response instead of running again. The client
+   * sends a fresh key when none is given.
+   */
+  idempotencyKey?: string;
+}
+
+export interface PageQuery {
+  cursor?: string;
+  limit?: number;
+}
+
+export interface StoreWrite {
+  objects: JsonObject[];
+  metadata?: JsonObject;
+}
+
+const seg = encodeURIComponent;
+
+/**
+ * Made by `client.createSession(…)` or `client.session(id, token)`.
+ *
+ * @example
+ * const session = await client.createSession({ environment: "counter" });
+ * const { observations, tools } = await session.reset();
+ * await session.step({ tool_calls: [{ id: "c1", function: { name: "incr", arguments: {} } }] });
+ * await session.delete();
+ */
+export class RoostSession {
+  readonly #send: Transport;
+  readonly #path: string;
+
+  constructor(
+    send: Transport,
+    readonly id: string,
+    /** The session token, or an API key, sent as the bearer credential. */
+    readonly token: string,
+    /** The socket URL the server gave at creation. */
+    readonly wsUrl?: string
+  ) {
+    this.#send = send;
+    this.#path = `/v1/sessions/${seg(id)}`;
+  }
+
+  status() {
+    return this.#read("", SessionStatusSchema);
+  }
+
+  reset(options: MutationOptions & { task?: JsonValue } = {}) {
+    const body = options.task === undefined ? {} : { task: options.task };
+    return this.#mutate("POST", "/reset", body, ResetResponseSchema, options);
+  }
+
+  step(action: ActionInput, options: MutationOptions = {}) {
+    return this.#mutate(
+      "POST",
+      "/step",
+      { action },
+      StepResponseSchema,
+      options
+    );
+  }
+
+  /** Runs one tool directly: not a step (no transcript entry, no reward). */
+  call(tool: string, args: JsonObject = {}, options: MutationOptions = {}) {
+    return this.#mutate(
+      "POST",
+      `/tools/${seg(tool)}`,
+      { arguments: args },
+      ToolInvocationResponseSchema,
+      options
+    );
+  }
+
+  /** A page of the whole store. */
+  environment(query?: PageQuery): Promise<StorePageResponse>;
+  /** The entries under one tool and name. */
+  environment(
+    query: PageQuery & { tool: string; name: string }
+  ): Promise<StoreEntriesResponse>;
+  /** One entry; a negative index counts from the end. */
+  environment(query: {
+    tool: string;
+    name: string;
+    index: number;
+  }): Promise<StoreEntryResponse>;
+  environment(
+    query: PageQuery & { tool?: string; name?: string; index?: number } = {}
+  ): Promise<StorePageResponse | StoreEntriesResponse | StoreEntryResponse> {
+    const schema: z.ZodType<
+      StorePageResponse | StoreEntriesResponse | StoreEntryResponse
+    > =
+      query.index !== undefined
+        ? StoreEntryResponseSchema
+        : query.tool !== undefined
+          ? StoreEntriesResponseSchema
+          : StorePageResponseSchema;
+    return this.#send({
+      method: "GET",
+      path: `${this.#path}/environment`,
+      query: { ...query },
+      credential: this.token,
+      schema,
+      retry: "idempotent"
+    });
+  }
+
+  add(
+    tool: string,
+    name: string,
+    write: StoreWrite,
+    options?: MutationOptions
+  ) {
+    return this.#mutate(
+      "POST",
+      `/environment/${seg(tool)}/${seg(name)}`,
+      write,
+      StoreEntryResponseSchema,
+      options
+    );
+  }
+
+  /** Replaces the key's whole list with one entry, or only entry `index`. */
+  replace(
+    tool: string,
+    name: string,
+    write: StoreWrite,
+    options: MutationOptions & { index?: number } = {}
+  ) {
+    return this.#mutate(
+      "PUT",
+      `/environment/${seg(tool)}/${seg(name)}${indexSegment(options.index)}`,
+      write,
+      StoreEntryResponseSchema,
+      options
+    );
+  }
+
+  /** Removes every entry under the key, or only entry `index`. */
+  remove(
+    tool: string,
+    name: string,
+    options: MutationOptions & { index?: number } = {}
+  ) {
+    return this.#mutate(
+      "DELETE",
+      `/environment/${seg(tool)}/${seg(name)}${indexSegment(options.index)}`,
+      undefined,
+      StoreRemoveResponseSchema,
+      options
+    );
+  }
+
+  async state() {
+    return (await this.#read("/state", StateResponseSchema)).state;
+  }
+
+  patchState(
+    patch: { key: string; value: JsonValue; handler?: StateHandlerName },
+    options?: MutationOptions
+  ) {
+    return this.#mutate(
+      "PATCH",
+      "/state",
+      patch,
+      StatePatchResponseSchema,
+      options
+    );
+  }
+
+  messages(query: PageQuery = {}) {
+    return this.#read("/messages", MessagesResponseSchema, { ...query });
+  }
+
+  frame() {
+    return this.#read("/frame", FrameResponseSchema);
+  }
+
+  /** Retained events with seq > `after`; a 410 `gone` when they were trimmed. */
+  events(after = 0, limit?: number): Promise<EventsResponse> {
+    return this.#read("/events", EventsResponseSchema, { after, limit });
+  }
+
+  /** Deletes the session and all its storage. */
+  delete() {
+    return this.#send({
+      method: "DELETE",
+      path: this.#path,
+      credential: this.token,
+      schema: DeleteSessionResponseSchema,
+      retry: "idempotent"
+    });
+  }
+
+  #read<T>(
+    path: string,
+    schema: z.ZodType<T>,
+    query?: Record<string, string | number | undefined>
+  ): Promise<T> {
+    return this.#send({
+      method: "GET",
+      path: this.#path + path,
+      ...(query ? { query } : {}),
+      credential: this.token,
+      schema,
+      retry: "idempotent"
+    });
+  }
+
+  #mutate<T>(
+    method: "POST" | "PUT" | "PATCH" | "DELETE",
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    options: MutationOptions = {}
+  ): Promise<T> {
+    return this.#send({
+      method,
+      path: this.#path + path,
+      body,
+      credential: this.token,
+      schema,
+      retry: "keyed",
+      ...(options.idempotencyKey
+        ? { idempotencyKey: options.idempotencyKey }
+        : {})
+    });
+  }
+}
+
+const indexSegment = (index: number | undefined): string =>
+  index === undefined ? "" : `/${index}`;

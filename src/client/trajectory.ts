@@ -1,0 +1,48 @@
+/** @module What one rollout episode recorded, as written to JSONL (snake_case, like the wire). */
+
+import type { Message } from "../messages/schema";
+import type { Action } from "../protocol";
+
+export interface Trajectory {
+  /** 0-based position in the run. */
+  episode: number;
+  /** Null when creating the session failed. */
+  session_id: string | null;
+  /** The dataset index the session was created from, if any. */
+  task_index: number | null;
+  /** `observations[0]` from the reset, then one list per step. */
+  observations: Message[][];
+  actions: Action[];
+  rewards: number[];
+  return: number;
+  done: boolean;
+  /** Set by the environment's `maxSteps`, or by the run's own `maxSteps`. */
+  truncated: boolean;
+  /** Round trip of the reset, then of each step, in milliseconds. */
+  reset_ms: number;
+  step_ms: number[];
+  duration_ms: number;
+  /** Why the episode stopped early: a policy exception, an HTTP error, an abort. */
+  error: { code: string; message: string } | null;
+  /** Whether the session was deleted afterwards (false leaves it to its idle TTL). */
+  deleted: boolean;
+}
+
+/** Progress of a run, reported after every step and every episode. */
+export interface RolloutProgress {
+  total: number;
+  /** Episodes finished, with or without an error. */
+  done: number;
+  errors: number;
+  running: number;
+  steps: number;
+  elapsed_ms: number;
+  steps_per_second: number;
+  /** Mean return of the episodes finished without an error; null before the first. */
+  mean_return: number | null;
+}
+
+export interface RolloutSummary extends RolloutProgress {
+  /** Sessions that could not be deleted. */
+  undeleted: number;
+}
