@@ -49,8 +49,17 @@ export const openSocket = async (
     for (const w of waiters.splice(0)) w();
   });
   ws.accept();
+  let closedWith: { code: number; reason: string } | undefined;
+  void closed.then((c) => {
+    closedWith = c;
+  });
   const until = async (predicate: (f: Frame[]) => boolean) => {
     while (!predicate(frames)) {
+      if (closedWith) {
+        throw new Error(
+          `socket closed (${closedWith.code} ${closedWith.reason}) before the expected frames arrived`
+        );
+      }
       await new Promise<void>((r) => waiters.push(r));
     }
     return frames;

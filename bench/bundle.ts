@@ -1,0 +1,137 @@
+/**
+ * @module Scenario 5: the gzipped size of the deployable worker, built by
+ * `wrangler deploy --dry-run` from the production wrangler.toml, and what
+ * it is made of (esbuild's metafile, bytes per package or source folder).
+ */
+
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { progress } from "./lib/stats";
+import { bytes, type Row } from "./lib/table";
+
+const TARGET_KIB = 250;
+const CONTRIBUTORS = 5;
+
+interface Metafile {
+  outputs: Record<
+    string,
+    { bytes: number; inputs: Record<string, { bytesInOutput: number }> }
+  >;
+}
+
+/** `zod`, `@hono/zod-openapi`, or a project folder such as `src/session`. */
+const owner = (input: string): string => {
+  const pkg = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (pkg) return pkg[1]!;
+  return input.split("/").slice(0, 2).join("/");
+};
+
+interface Build {
+  /** Wrangler's own "gzip:" figure, in bytes. */
+  gzip: number;
+  /** The emitted script, gzipped here (a cross-check). */
+  ownGzip: number;
+  raw: number;
+  meta: Metafile;
+}
+
+const build = async (root: string, minify: boolean): Promise<Build> => {
+  const out = mkdtempSync(join(tmpdir(), "roost-bundle-"));
+  try {
+    const { stdout } = await promisify(execFile)(
+      join(root, "node_modules", ".bin", "wrangler"),
+      [
+        "deploy",
+        "--dry-run",
+        "-c",
+        join(root, "wrangler.toml"),
+        "--outdir",
+        out,
+        "--metafile",
+        join(out, "meta.json"),
+        ...(minify ? ["--minify"] : [])
+      ],
+      { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } }
+    );
+    const line = stdout.match(
+      /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/
+    );
+    if (!line) throw new Error(`no upload size in:\n${stdout}`);
+    const meta = JSON.parse(
+      readFileSync(join(out, "meta.json"), "utf8")
+    ) as Metafile;
+    const [script] = Object.entries(meta.outputs).filter(
+      ([path]) => !path.endsWith(".map")
+    );
+    const code = readFileSync(join(out, basename(script![0])));
+    return {
+      gzip: Number(line[2]) * 1024,
+      ownGzip: gzipSync(code).length,
+      raw: Number(line[1]) * 1024,
+      meta
+    };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+};
+
+export const bundle = async (root: string): Promise<Row[]> => {
+  progress("5 bundle: wrangler deploy --dry-run");
+  const plain = await build(root, false);
+  const minified = await build(root, true);
+  const scenario = "5 Bundle";
+  const rows: Row[] = [
+    {
+      scenario,
+      measure:
+        "deployable worker (production wrangler.toml, `wrangler deploy --dry-run`), gzipped",
+      roost: bytes(plain.gzip),
+      reference: `uncompressed ${bytes(plain.raw)}; gzip here: ${bytes(plain.ownGzip)}`,
+      ratio: bytes(plain.gzip),
+      target: `≤ ${TARGET_KIB} KiB`,
+      met: plain.gzip <= TARGET_KIB * 1024
+    },
+    {
+      scenario,
+      measure: "for scale: the same with `--minify`",
+      roost: bytes(minified.gzip),
+      reference: `uncompressed ${bytes(minified.raw)}`,
+      ratio: bytes(minified.gzip),
+      target: "",
+      met: null
+    }
+  ];
+  const inputs = Object.values(plain.meta.outputs).flatMap((o) =>
+    Object.entries(o.inputs)
+  );
+  const total = inputs.reduce((sum, [, i]) => sum + i.bytesInOutput, 0);
+  const byOwner = new Map<string, number>();
+  let zodLocales = 0;
+  for (const [path, { bytesInOutput }] of inputs) {
+    const key = owner(path);
+    byOwner.set(key, (byOwner.get(key) ?? 0) + bytesInOutput);
+    if (path.includes("node_modules/zod/v4/locales/"))
+      zodLocales += bytesInOutput;
+  }
+  const top = [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, CONTRIBUTORS);
+  top.forEach(([name, size], i) => {
+    const share = Math.round((size / total) * 100);
+    rows.push({
+      scenario,
+      measure: `contributor ${i + 1}: \`${name}\` (bytes in the unminified output)`,
+      roost: bytes(size),
+      reference:
+        name === "zod" && zodLocales > 0
+          ? `of which \`zod/v4/locales\` ${bytes(zodLocales)}`
+          : "",
+      ratio: `${share} %`,
+      target: "",
+      met: null
+    });
+  });
+  return rows;
+};

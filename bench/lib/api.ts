@@ -1,0 +1,189 @@
+/** @module The bench's HTTP and WebSocket client: sessions, steps, seeding, the baseline and the abort routes. */
+
+import WebSocket from "ws";
+import { benchObject } from "./objects";
+
+export interface BenchSession {
+  id: string;
+  token: string;
+  wsUrl: string;
+}
+
+/** A step body with one call of `tool`. */
+export const stepBody = (
+  tool: string,
+  args: Record<string, unknown> = {}
+): unknown => ({
+  action: {
+    role: "assistant",
+    tool_calls: [
+      {
+        id: "c1",
+        type: "function",
+        function: { name: tool, arguments: JSON.stringify(args) }
+      }
+    ]
+  }
+});
+
+/** Objects per store-add request: the default objects-per-Result limit. */
+const SEED_BATCH = 1000;
+
+export class Api {
+  constructor(readonly baseUrl: string) {}
+
+  /** POSTs JSON; throws with the answer on anything but 2xx. */
+  async post(path: string, body: unknown, token?: string): Promise<unknown> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(token ? { authorization: `Bearer ${token}` } : {})
+      },
+      body: JSON.stringify(body)
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      throw new Error(`POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+    }
+    return text === "" ? undefined : JSON.parse(text);
+  }
+
+  /** The cheapest round trip: the worker answers without waking any object. */
+  async health(): Promise<void> {
+    const res = await fetch(`${this.baseUrl}/health`);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET /health → ${res.status}`);
+  }
+
+  async create(environment = "bench"): Promise<BenchSession> {
+    const r = (await this.post("/v1/sessions", { environment })) as {
+      session_id: string;
+      token: string;
+      ws_url: string;
+    };
+    return { id: r.session_id, token: r.token, wsUrl: r.ws_url };
+  }
+
+  reset(s: BenchSession): Promise<unknown> {
+    return this.post(`/v1/sessions/${s.id}/reset`, {}, s.token);
+  }
+
+  step(
+    s: BenchSession,
+    tool: string,
+    args: Record<string, unknown> = {}
+  ): Promise<unknown> {
+    return this.post(
+      `/v1/sessions/${s.id}/step`,
+      stepBody(tool, args),
+      s.token
+    );
+  }
+
+  /**
+   * Adds `count` objects (numbered from `first`, so all differ) under
+   * put/items, a thousand per request. Answers the JSON bytes sent.
+   */
+  async seed(s: BenchSession, count: number, first = 0): Promise<number> {
+    let sent = 0;
+    for (let done = 0; done < count; done += SEED_BATCH) {
+      const objects = Array.from(
+        { length: Math.min(SEED_BATCH, count - done) },
+        (_, i) => benchObject(first + done + i)
+      );
+      sent += JSON.stringify(objects).length;
+      await this.post(
+        `/v1/sessions/${s.id}/environment/put/items`,
+        { objects },
+        s.token
+      );
+    }
+    return sent;
+  }
+
+  /** Drops the session's object; the next request reloads it from storage. */
+  abort(s: BenchSession): Promise<unknown> {
+    return this.post(`/bench/abort/${s.id}`, {});
+  }
+
+  /** One round trip to the bare Durable Object `name`, appending one row. */
+  baseline(name: string, body: unknown): Promise<unknown> {
+    return this.post(`/bench/baseline/${name}`, body);
+  }
+
+  baselineAbort(name: string): Promise<unknown> {
+    return this.post(`/bench/baseline/${name}/abort`, {});
+  }
+}
+
+/** A subscribed socket that notes when frames of a type arrive. */
+export interface Subscriber {
+  ws: WebSocket;
+  /** Resolves at the next frame whose raw text contains `"type":"<type>"`. */
+  next(type: string): Promise<{ at: number; bytes: number }>;
+  /** The raw size of the frame `open` waited for (a session's snapshot). */
+  firstBytes: number;
+}
+
+export interface OpenOptions {
+  /** Resolve once a frame of this type arrived (a session's snapshot), not at open. */
+  waitFor?: string;
+  /**
+   * Offer permessage-deflate, as browsers do. Off by default: a hundred
+   * clients simulated in one Node process would mostly measure their own
+   * zlib (ws inflates at most ten frames at a time per process).
+   */
+  deflate?: boolean;
+}
+
+/** Opens a socket that reports frame arrivals. */
+export const open = (
+  url: string,
+  protocols: string[],
+  options: OpenOptions = {}
+): Promise<Subscriber> =>
+  new Promise((resolve, reject) => {
+    const { waitFor, deflate = false } = options;
+    const ws = new WebSocket(url, protocols, {
+      perMessageDeflate: deflate,
+      skipUTF8Validation: true
+    });
+    const waiting = new Map<
+      string,
+      (x: { at: number; bytes: number }) => void
+    >();
+    const next = (type: string) =>
+      new Promise<{ at: number; bytes: number }>((r) => {
+        waiting.set(`"type":"${type}"`, r);
+      });
+    ws.on("message", (data: Buffer) => {
+      const at = performance.now();
+      // A substring test, not a parse: the client should cost as little as possible.
+      const text = data.toString("utf8");
+      for (const [needle, done] of waiting) {
+        if (text.includes(needle)) {
+          waiting.delete(needle);
+          done({ at, bytes: data.byteLength });
+        }
+      }
+    });
+    ws.once("error", reject);
+    if (waitFor === undefined) {
+      ws.once("open", () => resolve({ ws, next, firstBytes: 0 }));
+    } else {
+      void next(waitFor).then(({ bytes }) =>
+        resolve({ ws, next, firstBytes: bytes })
+      );
+    }
+  });
+
+/** A session's socket, with the token as subprotocol, open once its snapshot arrived. */
+export const subscribe = (
+  s: BenchSession,
+  options: { deflate?: boolean } = {}
+): Promise<Subscriber> =>
+  open(s.wsUrl, ["roost.v1", `roost.token.${s.token}`], {
+    waitFor: "session.snapshot",
+    ...options
+  });

@@ -1,0 +1,157 @@
+/**
+ * @module Builds the bench worker once and serves that build under
+ * `wrangler dev` on a free port with a throwaway state folder. A frozen
+ * build, because `wrangler dev` reloads (and drops in-flight requests)
+ * whenever a source file changes, and others edit `src/` while we measure.
+ */
+
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+export interface Server {
+  baseUrl: string;
+  /** The process group of wrangler and its workerd processes. */
+  pgid: number;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port"))
+      );
+    });
+  });
+
+const stopGroup = async (child: ChildProcess): Promise<void> => {
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  // The child leads its own process group: this stops wrangler and workerd.
+  process.kill(-pid, "SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) process.kill(-pid, "SIGKILL");
+};
+
+/** bench/wrangler.toml with another `main`, written into `dir`. */
+const configWithMain = (
+  root: string,
+  dir: string,
+  file: string,
+  main: string
+): string => {
+  const path = join(dir, file);
+  const source = readFileSync(join(root, "bench", "wrangler.toml"), "utf8");
+  writeFileSync(
+    path,
+    source.replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`)
+  );
+  return path;
+};
+
+/**
+ * Bundles the bench worker as a deploy would, and answers the path of a
+ * config whose `main` is that bundle. Both configs live in `dir`, so
+ * wrangler's scratch files do too.
+ */
+const freeze = async (root: string, dir: string): Promise<string> => {
+  const source = configWithMain(
+    root,
+    dir,
+    "source.toml",
+    join(root, "bench", "worker.ts")
+  );
+  await promisify(execFile)(
+    join(root, "node_modules", ".bin", "wrangler"),
+    ["deploy", "--dry-run", "-c", source, "--outdir", join(dir, "build")],
+    { cwd: dir, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } }
+  );
+  return configWithMain(root, dir, "wrangler.toml", "build/worker.js");
+};
+
+/** The bench worker under `wrangler dev` with ROOST_DEV=1 and ROOST_BENCH=1, ready when /health answers. */
+export const startServer = async (
+  root: string,
+  extraArgs: string[] = []
+): Promise<Server> => {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "roost-bench-"));
+  const stateDir = join(dir, "state");
+  mkdirSync(stateDir);
+  const config = await freeze(root, dir);
+  const child = spawn(
+    join(root, "node_modules", ".bin", "wrangler"),
+    [
+      "dev",
+      "-c",
+      config,
+      "--no-bundle",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--var",
+      "ROOST_DEV:1",
+      "--var",
+      "ROOST_BENCH:1",
+      "--log-level",
+      "warn",
+      ...extraArgs
+    ],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" }
+    }
+  );
+  let output = "";
+  const keep = (d: unknown) => {
+    output = (output + String(d)).slice(-20_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const stop = async () => {
+    await stopGroup(child);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev exited:\n${output}`);
+    }
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not start in 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { baseUrl, pgid: child.pid!, stop };
+};

@@ -1,0 +1,47 @@
+/** @module The results table: one row per figure, rendered as Markdown. */
+
+export interface Row {
+  /** The scenario's number and name, e.g. "1 Step overhead". */
+  scenario: string;
+  measure: string;
+  /** Roost's figure (a median, p50/p99 or a size). */
+  roost: string;
+  /** What it is compared with. */
+  reference: string;
+  /** The ratio (or size) the target is about. */
+  ratio: string;
+  target: string;
+  /** Whether the target is met; null for figures without a target. */
+  met: boolean | null;
+}
+
+export const ms = (x: number): string =>
+  Number.isFinite(x) ? `${x.toFixed(x < 10 ? 2 : 1)} ms` : "—";
+
+export const times = (x: number): string =>
+  Number.isFinite(x) ? `${x.toFixed(2)}×` : "—";
+
+export const bytes = (n: number): string =>
+  n >= 1024 * 1024
+    ? `${(n / 1024 / 1024).toFixed(2)} MiB`
+    : n >= 1024
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : `${Math.round(n)} B`;
+
+const cell = (text: string): string => text.replaceAll("|", "\\|");
+
+const verdict = (met: boolean | null): string =>
+  met === null ? "" : met ? "✅" : "❌";
+
+export const renderTable = (rows: readonly Row[]): string => {
+  const head =
+    "| scenario | measure | Roost | reference | ratio / size | target | met |\n" +
+    "|---|---|---|---|---|---|---|";
+  const body = rows.map(
+    (r) =>
+      `| ${[r.scenario, r.measure, r.roost, r.reference, r.ratio, r.target]
+        .map(cell)
+        .join(" | ")} | ${verdict(r.met)} |`
+  );
+  return [head, ...body].join("\n");
+};

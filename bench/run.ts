@@ -1,0 +1,89 @@
+/**
+ * @module `npm run bench`: starts the bench worker under `wrangler dev`,
+ * runs every scenario (or those named: `npm run bench -- fan-out bundle`),
+ * prints the table and, after a full run, writes bench/results/latest.md.
+ */
+
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundle } from "./bundle";
+import { fanOut } from "./fan-out";
+import { Api } from "./lib/api";
+import { type Server, startServer } from "./lib/server";
+import { progress } from "./lib/stats";
+import { type Row, renderTable } from "./lib/table";
+import { manySessions } from "./many-sessions";
+import { sessionSize } from "./session-size";
+import { stepOverhead } from "./step-overhead";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** 1 000 sessions as the issue asks; BENCH_SESSIONS scales it down on a slow machine. */
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
+
+const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
+  {
+    "step-overhead": (api, server) => stepOverhead(api, server.pgid),
+    "session-size": (api) => sessionSize(api),
+    "fan-out": (api) => fanOut(api),
+    "many-sessions": (api) =>
+      manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
+  };
+
+const machine = (): string => {
+  const cpu = cpus();
+  const wrangler = execFileSync(
+    join(root, "node_modules", ".bin", "wrangler"),
+    ["--version"],
+    { encoding: "utf8" }
+  ).trim();
+  return `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, wrangler ${wrangler} (\`wrangler dev\`, local workerd)`;
+};
+
+const main = async () => {
+  const asked = process.argv.slice(2);
+  const known = [...Object.keys(scenarios), "bundle"];
+  const unknown = asked.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown scenario ${unknown.join(", ")}; choose from ${known.join(", ")}.`
+    );
+  }
+  const chosen = asked.length > 0 ? asked : known;
+  const started = Date.now();
+  const rows: Row[] = [];
+  const live = chosen.filter((name) => name !== "bundle");
+  if (live.length > 0) {
+    progress("starting wrangler dev (bench/wrangler.toml)");
+    const server = await startServer(root);
+    try {
+      const api = new Api(server.baseUrl);
+      for (const name of live)
+        rows.push(...(await scenarios[name]!(api, server)));
+    } finally {
+      progress("stopping wrangler dev");
+      await server.stop();
+    }
+  }
+  if (chosen.includes("bundle")) rows.push(...(await bundle(root)));
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const report = [
+    "# Roost benchmarks",
+    "",
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine()}; took ${minutes} min.`,
+    "Latencies are client-side, through `wrangler dev` (a frozen build of `bench/wrangler.toml`). Each scenario runs Roost and its reference interleaved (A B A B …) after a warm-up — in short runs where noted, dropping each run's first request, so work an object defers past its response lands on itself, not on the other contender. Every verdict is on a ratio or a size: absolute times on a shared machine are noisy.",
+    "",
+    renderTable(rows),
+    ""
+  ].join("\n");
+  process.stdout.write(report);
+  if (asked.length === 0) {
+    writeFileSync(join(root, "bench", "results", "latest.md"), report);
+    progress("wrote bench/results/latest.md");
+  }
+};
+
+await main();

@@ -1,0 +1,116 @@
+/**
+ * @module The benchmark worker: Roost with the bench and counter
+ * environments, a bare baseline Durable Object, and bench-only routes
+ * under /bench/ that answer only when ROOST_BENCH=1. Never deployed.
+ */
+
+import { counter } from "../examples/counter/index";
+import { createRoost, type RoostBindings } from "../src/index";
+import { Baseline } from "./worker/baseline";
+import { bench } from "./worker/bench-environment";
+
+const roost = createRoost({
+  environments: [bench, counter],
+  // The benchmarks measure the runtime, not the per-session rate limit.
+  rateLimit: false
+});
+
+/** The session class with one extra method: drop the instance, as an eviction would. */
+export class Session extends roost.Session {
+  /** Tells instances apart, so the harness can check that an abort took. */
+  readonly #instance = crypto.randomUUID();
+
+  abortNow(): void {
+    this.ctx.abort("bench");
+  }
+
+  instance(): string {
+    return this.#instance;
+  }
+}
+
+export { Baseline };
+
+interface BenchBindings extends RoostBindings {
+  BASELINE: DurableObjectNamespace<Baseline>;
+  /** "1" turns the /bench/ routes on; the harness passes it with --var. */
+  ROOST_BENCH?: string;
+}
+
+/** Stubs are typed by hand: the methods take and return plain data. */
+interface AbortableStub {
+  abortNow(): Promise<void>;
+}
+interface SessionStub extends AbortableStub {
+  instance(): Promise<string>;
+}
+interface BaselineStub extends AbortableStub {
+  append(json: string): Promise<{ id: number }>;
+  fetch(request: Request): Promise<Response>;
+  growWholeState(): Promise<unknown>;
+  broadcast(json: string, frames: number): Promise<{ id: number }>;
+}
+
+/** Frames the baseline broadcasts per round trip: as many as a one-call step streams. */
+const FRAMES = 5;
+
+/** An abort rejects the call that made it; that is the expected outcome. */
+const abort = async (stub: AbortableStub): Promise<Response> => {
+  try {
+    await stub.abortNow();
+  } catch {
+    // "bench": the instance is gone; the next request builds a new one.
+  }
+  return new Response(null, { status: 204 });
+};
+
+const benchRoute = async (
+  request: Request,
+  env: BenchBindings,
+  path: string[]
+): Promise<Response | null> => {
+  const [area, name, action] = path;
+  if (area === "baseline" && name !== undefined) {
+    const stub = env.BASELINE.get(
+      env.BASELINE.idFromName(name)
+    ) as unknown as BaselineStub;
+    if (action === "ws") return stub.fetch(request);
+    if (request.method !== "POST") return null;
+    // Read the JSON, append it, answer JSON: the least a step must do.
+    if (action === undefined)
+      return Response.json(
+        await stub.append(JSON.stringify(await request.json()))
+      );
+    if (action === "fetch") return stub.fetch(request);
+    if (action === "broadcast")
+      return Response.json(
+        await stub.broadcast(JSON.stringify(await request.json()), FRAMES)
+      );
+    if (action === "whole-state")
+      return Response.json(await stub.growWholeState());
+    if (action === "abort") return abort(stub);
+    return null;
+  }
+  if (request.method !== "POST") return null;
+  if ((area === "abort" || area === "instance") && name !== undefined) {
+    const stub = env.SESSIONS.get(
+      env.SESSIONS.idFromString(name)
+    ) as unknown as SessionStub;
+    return area === "abort"
+      ? abort(stub)
+      : Response.json({ instance: await stub.instance() });
+  }
+  return null;
+};
+
+export default {
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    const [first, ...rest] = url.pathname.split("/").filter(Boolean);
+    if (first === "bench" && env.ROOST_BENCH === "1") {
+      const response = await benchRoute(request, env, rest);
+      if (response !== null) return response;
+    }
+    return roost.fetch(request, env, ctx);
+  }
+} satisfies ExportedHandler<BenchBindings>;

@@ -1,0 +1,280 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ERROR_STATUS } from "../../src/errors";
+import { ROUTE_TABLE } from "../../src/http/route-table";
+import { action, call, createSession, send, type TestSession } from "./helpers";
+import { type Frame, hasType, openSocket } from "./ws-helpers";
+
+// Random and mutated input against every route of the table and every
+// WebSocket frame type: never a 500, always the one error shape, and a
+// rejected request never changes the session. Fixed seed, fixed runs.
+const SEED = 20261122;
+const RUNS = 40;
+
+/** A valid body per route, the starting point for mutations. */
+const VALID: Record<string, unknown> = {
+  "POST /v1/sessions": { environment: "lab" },
+  "POST /v1/sessions/{id}/reset": { task: { label: "fuzz" } },
+  "POST /v1/sessions/{id}/step": action("bump"),
+  "POST /v1/sessions/{id}/tools/{tool}": { arguments: { key: "k" } },
+  "POST /v1/sessions/{id}/environment/{tool}/{name}": {
+    objects: [{ a: 1 }],
+    metadata: { m: 1 }
+  },
+  "PUT /v1/sessions/{id}/environment/{tool}/{name}": { objects: [{ a: 2 }] },
+  "PUT /v1/sessions/{id}/environment/{tool}/{name}/{index}": {
+    objects: [{ a: 3 }]
+  },
+  "PATCH /v1/sessions/{id}/state": { key: "count", value: 1 }
+};
+
+const hostile = fc.constantFrom(
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "",
+  "a/b",
+  "..",
+  "x".repeat(300)
+);
+
+/** Replaces, drops or adds one field somewhere in a JSON value. */
+const mutate = (valid: unknown): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    fc.jsonValue(),
+    fc
+      .record({ key: fc.oneof(fc.string(), hostile), value: fc.jsonValue() })
+      .map(({ key, value }) => {
+        const copy = JSON.parse(JSON.stringify(valid)) as Record<
+          string,
+          unknown
+        >;
+        copy[key] = value;
+        return copy;
+      }),
+    fc.jsonValue().map((value) => {
+      const copy = JSON.parse(JSON.stringify(valid)) as Record<string, unknown>;
+      const keys = Object.keys(copy);
+      if (keys.length > 0) copy[keys[0]!] = value;
+      return copy;
+    }),
+    fc.constant(valid)
+  );
+
+const pathOf = (
+  path: string,
+  s: TestSession,
+  tool: string,
+  name: string,
+  index: string
+) =>
+  path
+    .replace("{id}", s.session_id)
+    .replace("{tool}", tool)
+    .replace("{name}", name)
+    .replace("{index}", index);
+
+/** Everything a client can read of the session, for before/after comparisons. */
+const snapshot = async (s: TestSession) => {
+  const read = async (p: string) => (await s.call(p)).json();
+  const status = (await read("")) as Record<string, unknown>;
+  delete status.last_used_at;
+  return JSON.stringify([
+    status,
+    await read("/state"),
+    await read("/environment?limit=1000"),
+    await read("/messages?limit=1000")
+  ]);
+};
+
+const expectErrorShape = async (res: Response) => {
+  expect(res.status).not.toBe(500);
+  if (res.status < 400) return;
+  const body = (await res.json()) as {
+    error?: { code?: string; message?: string };
+  };
+  expect(typeof body.error?.message).toBe("string");
+  const code = body.error?.code as keyof typeof ERROR_STATUS;
+  expect(ERROR_STATUS[code]).toBe(res.status);
+};
+
+export const fuzzRoutes = (
+  pick: (key: string) => boolean,
+  withQueries: boolean
+): void => {
+  describe("fuzzing the HTTP routes", { timeout: 120_000 }, () => {
+    const bodyRoutes = ROUTE_TABLE.filter((r) => r.body);
+
+    if (withQueries)
+      it("covers every route with a body", () => {
+        expect(bodyRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+          Object.keys(VALID).sort()
+        );
+      });
+
+    for (const route of bodyRoutes) {
+      const key = `${route.method} ${route.path}`;
+      if (!pick(key)) continue;
+      it(`never answers 500 and never changes the session on rejection: ${key}`, async () => {
+        const s = await createSession({ environment: "lab" });
+        await s.call("/reset", send("POST", {}));
+        await s.call(
+          "/environment/bump/results",
+          send("POST", { objects: [{ seed: 1 }] })
+        );
+        let before = await snapshot(s);
+        await fc.assert(
+          fc.asyncProperty(
+            mutate(VALID[key]),
+            fc.oneof(fc.constantFrom("bump", "note", "results"), hostile),
+            fc.constantFrom("0", "-1", "1", "x", "99999999999999999999"),
+            async (body, name, index) => {
+              const path = pathOf(
+                route.path,
+                s,
+                route.path.includes("{tool}") && route.path.includes("/tools/")
+                  ? name
+                  : "bump",
+                name,
+                index
+              );
+              const res =
+                route.auth === "session"
+                  ? await s.call(
+                      path.replace(`/v1/sessions/${s.session_id}`, ""),
+                      {
+                        method: route.method,
+                        body: JSON.stringify(body),
+                        headers: { "Content-Type": "application/json" }
+                      }
+                    )
+                  : await call(path, {
+                      method: route.method,
+                      body: JSON.stringify(body),
+                      headers: { "Content-Type": "application/json" }
+                    });
+              const status = res.status;
+              await expectErrorShape(res.clone());
+              await res.body?.cancel();
+              if (route.auth !== "session") return;
+              const after = await snapshot(s);
+              if (status >= 400) expect(after).toBe(before);
+              before = after;
+            }
+          ),
+          { seed: SEED, numRuns: RUNS, endOnFailure: true }
+        );
+      });
+    }
+
+    if (withQueries)
+      it("never answers 500 to random query strings", async () => {
+        const s = await createSession({ environment: "lab" });
+        await s.call("/reset", send("POST", {}));
+        const queryRoutes = ["/environment", "/messages", "/events"];
+        await fc.assert(
+          fc.asyncProperty(
+            fc.constantFrom(...queryRoutes),
+            fc.dictionary(
+              fc.constantFrom(
+                "tool",
+                "name",
+                "index",
+                "cursor",
+                "limit",
+                "after",
+                "__proto__"
+              ),
+              fc.oneof(fc.string(), fc.integer().map(String), hostile)
+            ),
+            async (route, query) => {
+              const qs = new URLSearchParams(query).toString();
+              const res = await s.call(`${route}?${qs}`);
+              await expectErrorShape(res);
+            }
+          ),
+          { seed: SEED, numRuns: RUNS * 3, endOnFailure: true }
+        );
+      });
+  });
+};
+
+export const fuzzSocket = (): void => {
+  describe("fuzzing the WebSocket", { timeout: 120_000 }, () => {
+    it("answers every random frame in band, keeps the socket open and changes nothing on rejection", async () => {
+      const s = await createSession({ environment: "lab" });
+      await s.call("/reset", send("POST", {}));
+      const sock = await openSocket(s.session_id, s.token);
+      await sock.until(hasType("session.snapshot"));
+      const frameTypes = [
+        "step",
+        "reset",
+        "call",
+        "cancel",
+        "resume",
+        "ping",
+        "ack",
+        "nope"
+      ];
+      let n = 0;
+      let before = await snapshot(s);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...frameTypes),
+          fc.dictionary(
+            fc.oneof(
+              fc.constantFrom(
+                "id",
+                "action",
+                "task",
+                "tool",
+                "arguments",
+                "after",
+                "seq",
+                "run_id",
+                "idempotency_key"
+              ),
+              hostile
+            ),
+            fc.jsonValue()
+          ),
+          fc.boolean(),
+          async (type, fields, raw) => {
+            const id = `f${++n}`;
+            const text = raw
+              ? JSON.stringify(fields).slice(0, 7)
+              : JSON.stringify({ ...fields, type, id });
+            const seen = sock.frames.length;
+            sock.send(text);
+            // A call to a missing tool goes through the same queue and changes
+            // nothing: once it is answered, the fuzzed frame was handled.
+            const probe = `probe${n}`;
+            sock.send({ type: "call", id: probe, tool: "missing_tool" });
+            const frames = await sock.until((f) =>
+              f.slice(seen).some((x) => x.id === probe)
+            );
+            const answers = frames
+              .slice(seen)
+              .filter(
+                (x: Frame) =>
+                  x.id !== probe &&
+                  (x.type === "reply" || x.type === "protocol.error")
+              );
+            const rejected = answers.some(
+              (x) =>
+                x.type === "protocol.error" ||
+                (x.type === "reply" && x.ok === false)
+            );
+            const after = await snapshot(s);
+            if (rejected) expect(after).toBe(before);
+            before = after;
+          }
+        ),
+        { seed: SEED, numRuns: RUNS * 4, endOnFailure: true }
+      );
+      expect(sock.frames.some((f) => f.type === "protocol.error")).toBe(true);
+      sock.ws.close();
+    });
+  });
+};

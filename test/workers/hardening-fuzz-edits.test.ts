@@ -1,0 +1,6 @@
+import { fuzzRoutes } from "./fuzz.case";
+
+fuzzRoutes(
+  (key) => key.includes("/environment/") || key.includes("/state"),
+  false
+);

@@ -1,0 +1,3 @@
+import { fuzzSocket } from "./fuzz.case";
+
+fuzzSocket();
