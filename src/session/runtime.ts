@@ -217,6 +217,7 @@ export class SessionRuntime {
       await this.#storage.deleteAll();
       this.#row = undefined;
       this.#events.reset();
+      this.#schedule.forget();
     });
   }
 
@@ -403,6 +404,8 @@ export class SessionRuntime {
   // ---- alarm ------------------------------------------------------------
 
   async alarm(openSockets: number): Promise<void> {
+    // The alarm that fired is gone; whatever comes next must be set anew.
+    this.#schedule.forget();
     const row = this.#loadRow();
     if (row === undefined) return;
     const now = this.now();
@@ -620,13 +623,17 @@ export class SessionRuntime {
         writeEpisode(this.#sql, row);
         if (idem !== undefined) {
           idempotency.record(this.#sql, idem, response, this.now());
-          this.#schedule.set(
+          // The earliest record expires first: an existing timer stays right.
+          this.#schedule.setIfAbsent(
             "idempotency",
-            idempotency.nextExpiry(this.#sql) ?? this.now()
+            this.now() + idempotency.IDEMPOTENCY_TTL_MS
           );
         }
-        if (kind === "reset") this.#schedule.set("purge", this.now());
-        this.#schedule.set("ttl", row.lastUsedAt + this.#options.idleTtlMs);
+        // Only a later reset leaves an old episode to purge. The idle timer
+        // is not moved per commit: the alarm re-checks last use when it fires.
+        if (kind === "reset" && row.episode > 1) {
+          this.#schedule.set("purge", this.now());
+        }
         this.#events.trim(this.#options.limits.eventsRetained);
         writeInflight(this.#sql, null);
       });

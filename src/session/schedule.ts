@@ -5,6 +5,8 @@ export type TimerKind = "ttl" | "purge" | "idempotency" | "events";
 export class Schedule {
   #sql: SqlStorage;
   #storage: DurableObjectStorage;
+  /** The alarm time this instance last set (or read); `undefined` means unknown. */
+  #armed: number | null | undefined;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -15,6 +17,15 @@ export class Schedule {
   set(kind: TimerKind, dueAt: number): void {
     this.#sql.exec(
       "INSERT OR REPLACE INTO schedule (kind, due_at) VALUES (?, ?)",
+      kind,
+      dueAt
+    );
+  }
+
+  /** Sets a timer unless one of that kind is already due sooner or later. */
+  setIfAbsent(kind: TimerKind, dueAt: number): void {
+    this.#sql.exec(
+      "INSERT OR IGNORE INTO schedule (kind, due_at) VALUES (?, ?)",
       kind,
       dueAt
     );
@@ -43,9 +54,18 @@ export class Schedule {
 
   /** Points the alarm at the earliest timer. Not inside transactionSync (setAlarm is storage I/O of its own). */
   async arm(): Promise<void> {
-    const next = this.earliest();
-    if (next === undefined) await this.#storage.deleteAlarm();
-    else if ((await this.#storage.getAlarm()) !== next)
+    const next = this.earliest() ?? null;
+    // Most commits leave the earliest timer where it was: skip the alarm I/O.
+    if (next === this.#armed) return;
+    if (next === null) await this.#storage.deleteAlarm();
+    else if ((await this.#storage.getAlarm()) !== next) {
       await this.#storage.setAlarm(next);
+    }
+    this.#armed = next;
+  }
+
+  /** Storage was wiped or the alarm ran: the next arm must look again. */
+  forget(): void {
+    this.#armed = undefined;
   }
 }
