@@ -13,7 +13,13 @@ console.warn(
     "!! key is required to create sessions. Never expose this server; deploy",
     "!! with ROOST_SECRETS (and ROOST_API_KEYS) set instead.",
     `!! Listening on http://127.0.0.1:${port}`,
-    line
+    line,
+    "",
+    "Next, in a second terminal:",
+    `  curl -s http://127.0.0.1:${port}/v1/environments`,
+    `  curl -s -X POST http://127.0.0.1:${port}/v1/sessions -H 'content-type: application/json' -d '{"environment":"counter"}'`,
+    `  npm run rollout -- --url http://127.0.0.1:${port} --env calculator --episodes 200 --concurrency 16 --policy scripted --out trajectories.jsonl`,
+    ""
   ].join("\n")
 );
 
