@@ -55,6 +55,8 @@ export interface CallOptions {
 interface PlatformError {
   retryable?: unknown;
   overloaded?: unknown;
+  /** Set when the object was reset (crashed, aborted, redeployed) under the call. */
+  durableObjectReset?: unknown;
 }
 
 const platformError = (error: unknown): PlatformError | undefined =>
@@ -91,7 +93,11 @@ export const callSession = async <T>(
       if (platform?.overloaded === true) {
         throw unavailable("The session is overloaded; retry later.");
       }
-      if (platform?.retryable !== true) throw error;
+      // A reset object lost only what it had not committed, like any
+      // retryable interruption.
+      const interrupted =
+        platform?.retryable === true || platform?.durableObjectReset === true;
+      if (!interrupted) throw error;
       if (!options.retry) {
         throw unavailable(
           "The session was interrupted; the request may or may not have been applied. Retry with an Idempotency-Key to make retries safe."

@@ -1,0 +1,74 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createSession, send } from "./helpers";
+import { abort, api } from "./session-helpers";
+
+// Abort the object at pseudo-random points during a run of steps; the client
+// retries failures with the same Idempotency-Key. Every acknowledged step
+// must be there exactly once, and nothing else.
+const STEPS = 30;
+
+const prng = (seed: number) => () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
+
+describe("fault injection", () => {
+  it("keeps every acknowledged step exactly once across random aborts and retries", async () => {
+    const s = await createSession({ environment: "lab" });
+    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const random = prng(7);
+    let aborts = 0;
+    let retries = 0;
+    for (let i = 0; i < STEPS; i++) {
+      const body = {
+        action: {
+          tool_calls: [
+            {
+              id: `step${i}`,
+              type: "function",
+              function: { name: "bump", arguments: {} }
+            }
+          ]
+        }
+      };
+      const init = send("POST", body, {
+        "Content-Type": "application/json",
+        "Idempotency-Key": `k${i}`
+      });
+      for (let attempt = 0; ; attempt++) {
+        expect(attempt).toBeLessThan(10);
+        const pending = s.call("/step", init);
+        if (attempt === 0 && random() < 0.4) {
+          aborts++;
+          await abort(stub);
+        }
+        const res = await pending;
+        if (res.status === 200) {
+          await res.body?.cancel();
+          break;
+        }
+        // Only platform trouble may fail a step here, and it says so: 503.
+        expect(res.status).toBe(503);
+        await res.body?.cancel();
+        retries++;
+      }
+    }
+    const status = (await (await s.call("")).json()) as { steps: number };
+    expect(status.steps).toBe(STEPS);
+    const state = (await (await s.call("/state")).json()) as {
+      state: { count: number };
+    };
+    expect(state.state.count).toBe(STEPS);
+    const { messages } = (await (
+      await s.call("/messages?limit=1000")
+    ).json()) as {
+      messages: { role: string; tool_calls?: { id: string }[] }[];
+    };
+    const ids = messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
+    expect(ids).toEqual(Array.from({ length: STEPS }, (_, i) => `step${i}`));
+    expect(aborts).toBeGreaterThan(5);
+    console.log(`fault injection: ${aborts} aborts, ${retries} retries`);
+  });
+});
