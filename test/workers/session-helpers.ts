@@ -1,6 +1,7 @@
 /** @module Helpers for tests that drive session objects over RPC. */
 
 import { env, runInDurableObject } from "cloudflare:test";
+import type { SessionStub } from "../../src/http/stub";
 import { toolCalls } from "../../src/messages/build";
 import type { RpcResult } from "../../src/session/rpc";
 import type { SessionObject } from "../../src/session/session-object";
@@ -16,27 +17,8 @@ export const err = <T>(r: RpcResult<T>) => {
   return r.error;
 };
 
-/**
- * The object's RPC methods as declared. RPC's own stub typing recurses
- * through the message types too deeply for tsc; the runtime shapes are the same.
- */
-export type SessionApi = Pick<
-  SessionObject,
-  | "create"
-  | "status"
-  | "reset"
-  | "step"
-  | "callTool"
-  | "readStore"
-  | "addEntry"
-  | "replaceEntry"
-  | "removeEntry"
-  | "readState"
-  | "patchState"
-  | "messages"
-  | "frame"
-  | "destroy"
->;
+/** The object's RPC methods, typed as the worker calls them (see stub.ts). */
+export type SessionApi = SessionStub;
 type Stub = DurableObjectStub<SessionObject>;
 
 export const api = (stub: Stub): SessionApi => stub as unknown as SessionApi;
