@@ -3,6 +3,7 @@
 import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
 import type { HiddenStore } from "../store/types";
+import { EpisodeRows } from "./episode-rows";
 import { fitRow } from "./sql-schema";
 
 const isPlain = (value: object): boolean => {
@@ -70,68 +71,32 @@ const strictJson = (value: unknown): string => {
  * hidden.set("api_token", token);
  */
 export class SqliteHiddenStore implements HiddenStore {
-  readonly #sql: SqlStorage;
-  readonly #episode: number;
+  readonly #rows: EpisodeRows;
 
   constructor(sql: SqlStorage, episode: number) {
-    this.#sql = sql;
-    this.#episode = episode;
+    this.#rows = new EpisodeRows(sql, "hidden", episode);
   }
 
   get<T extends JsonValue = JsonValue>(key: string): T | undefined {
-    const row = this.#sql
-      .exec<{ value: string }>(
-        "SELECT value FROM hidden WHERE episode = ? AND key = ?",
-        this.#episode,
-        key
-      )
-      .toArray()[0];
-    return row === undefined ? undefined : (JSON.parse(row.value) as T);
+    return this.#rows.get(key) as T | undefined;
   }
 
   set(key: string, value: JsonValue): void {
     if (typeof key !== "string") {
       throw new RoostError("invalid_request", "Hidden store keys are strings.");
     }
-    this.#sql.exec(
-      "INSERT INTO hidden (episode, key, value) VALUES (?, ?, ?) ON CONFLICT (episode, key) DO UPDATE SET value = excluded.value",
-      this.#episode,
-      key,
-      fitRow(strictJson(value), "A hidden store value", key)
-    );
+    this.#rows.put(key, fitRow(strictJson(value), "A hidden store value", key));
   }
 
   has(key: string): boolean {
-    return (
-      this.#sql
-        .exec(
-          "SELECT 1 FROM hidden WHERE episode = ? AND key = ?",
-          this.#episode,
-          key
-        )
-        .toArray().length > 0
-    );
+    return this.#rows.has(key);
   }
 
   delete(key: string): boolean {
-    return (
-      this.#sql
-        .exec(
-          "DELETE FROM hidden WHERE episode = ? AND key = ? RETURNING 1",
-          this.#episode,
-          key
-        )
-        .toArray().length > 0
-    );
+    return this.#rows.delete(key);
   }
 
   keys(): string[] {
-    return this.#sql
-      .exec<{ key: string }>(
-        "SELECT key FROM hidden WHERE episode = ? ORDER BY rowid",
-        this.#episode
-      )
-      .toArray()
-      .map((row) => row.key);
+    return this.#rows.keys();
   }
 }

@@ -3,6 +3,7 @@
 import type { JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 import type { StateBackend, TranscriptBackend } from "../state/types";
+import { EpisodeRows } from "./episode-rows";
 import { toRowText } from "./sql-schema";
 
 /**
@@ -13,54 +14,29 @@ import { toRowText } from "./sql-schema";
  * const state = new SqliteStateBackend(ctx.storage.sql, episode);
  */
 export class SqliteStateBackend implements StateBackend {
-  readonly #sql: SqlStorage;
-  readonly #episode: number;
+  readonly #rows: EpisodeRows;
 
   constructor(sql: SqlStorage, episode: number) {
-    this.#sql = sql;
-    this.#episode = episode;
+    this.#rows = new EpisodeRows(sql, "state", episode);
   }
 
   get(key: string): JsonValue | undefined {
-    const row = this.#sql
-      .exec<{ value: string }>(
-        "SELECT value FROM state WHERE episode = ? AND key = ?",
-        this.#episode,
-        key
-      )
-      .toArray()[0];
-    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+    return this.#rows.get(key);
   }
 
   set(key: string, value: JsonValue): void {
-    this.#sql.exec(
-      "INSERT INTO state (episode, key, value) VALUES (?, ?, ?) ON CONFLICT (episode, key) DO UPDATE SET value = excluded.value",
-      this.#episode,
+    this.#rows.put(
       key,
       toRowText(value, `State key ${JSON.stringify(key)}`, key)
     );
   }
 
   has(key: string): boolean {
-    return (
-      this.#sql
-        .exec(
-          "SELECT 1 FROM state WHERE episode = ? AND key = ?",
-          this.#episode,
-          key
-        )
-        .toArray().length > 0
-    );
+    return this.#rows.has(key);
   }
 
   keys(): string[] {
-    return this.#sql
-      .exec<{ key: string }>(
-        "SELECT key FROM state WHERE episode = ? ORDER BY rowid",
-        this.#episode
-      )
-      .toArray()
-      .map((row) => row.key);
+    return this.#rows.keys();
   }
 }
 

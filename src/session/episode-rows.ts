@@ -1,0 +1,78 @@
+/** @module One JSON row per key of an episode: the storage the hidden store and typed state share. */
+
+import type { JsonValue } from "../json";
+
+/** The key/value tables of sql-schema.ts; a fixed set, so naming one in SQL is safe. */
+export type KeyValueTable = "hidden" | "state";
+
+/**
+ * Reads parse fresh JSON, so nothing a caller holds is shared with the
+ * store; keys come back in first-set (rowid) order, as a Map gives them.
+ * Callers check and serialise values: the two stores refuse different things.
+ */
+export class EpisodeRows {
+  readonly #sql: SqlStorage;
+  readonly #episode: number;
+  readonly #table: KeyValueTable;
+
+  constructor(sql: SqlStorage, table: KeyValueTable, episode: number) {
+    this.#sql = sql;
+    this.#table = table;
+    this.#episode = episode;
+  }
+
+  get(key: string): JsonValue | undefined {
+    const row = this.#sql
+      .exec<{ value: string }>(
+        `SELECT value FROM ${this.#table} WHERE episode = ? AND key = ?`,
+        this.#episode,
+        key
+      )
+      .toArray()[0];
+    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+  }
+
+  /** Stores `text`, already serialised and size-checked by the caller. */
+  put(key: string, text: string): void {
+    this.#sql.exec(
+      `INSERT INTO ${this.#table} (episode, key, value) VALUES (?, ?, ?) ON CONFLICT (episode, key) DO UPDATE SET value = excluded.value`,
+      this.#episode,
+      key,
+      text
+    );
+  }
+
+  has(key: string): boolean {
+    return (
+      this.#sql
+        .exec(
+          `SELECT 1 FROM ${this.#table} WHERE episode = ? AND key = ?`,
+          this.#episode,
+          key
+        )
+        .toArray().length > 0
+    );
+  }
+
+  delete(key: string): boolean {
+    return (
+      this.#sql
+        .exec(
+          `DELETE FROM ${this.#table} WHERE episode = ? AND key = ? RETURNING 1`,
+          this.#episode,
+          key
+        )
+        .toArray().length > 0
+    );
+  }
+
+  keys(): string[] {
+    return this.#sql
+      .exec<{ key: string }>(
+        `SELECT key FROM ${this.#table} WHERE episode = ? ORDER BY rowid`,
+        this.#episode
+      )
+      .toArray()
+      .map((row) => row.key);
+  }
+}
