@@ -246,3 +246,19 @@ describe("large results", () => {
     );
   });
 });
+
+describe("reads during a mutation", () => {
+  it("answer while a step waits, and show only committed data", async () => {
+    const { id, stub } = await newSession();
+    ok(await stub.reset({}));
+    const pending = stub.step(call("wait", { gate: `reads-${id}` }));
+    await inside(stub, () => gate(`reads-${id}`).started);
+    // The step set count to 1000 and stored a result, but has not committed.
+    expect(ok(await stub.status())).toMatchObject({ steps: 0 });
+    expect(ok(await stub.readState()).state.count).toBe(0);
+    expect(ok(await stub.readStore({}))).toEqual({ store: {} });
+    await inside(stub, () => gate(`reads-${id}`).open());
+    ok(await pending);
+    expect(ok(await stub.readState()).state.count).toBe(1000);
+  });
+});
