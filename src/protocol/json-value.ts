@@ -6,35 +6,118 @@ import type { JsonObject, JsonValue } from "../json";
 import { utf8Length } from "../json";
 import type { Limits } from "./limits";
 
+const isPlainObject = (value: object): boolean => {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * Where `value` stops being JSON as `JSON.stringify` would write it back
+ * (`undefined`, a function, NaN or ±Infinity, a Date or other class
+ * instance, a cycle), or undefined when it is JSON. Iterative, so depth
+ * cannot exhaust the stack.
+ */
+export const findNonJson = (
+  value: unknown
+): { path: (string | number)[]; what: string } | undefined => {
+  type Frame = { item: unknown; path: (string | number)[]; leave?: true };
+  const stack: Frame[] = [{ item: value, path: [] }];
+  // Depth-first with the containers on the current path kept open: meeting
+  // an open one again is a cycle; a finished one is shared (a DAG is JSON).
+  const open = new Set<object>();
+  const done = new Set<object>();
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { item, path } = next;
+    if (next.leave) {
+      open.delete(item as object);
+      done.add(item as object);
+      continue;
+    }
+    if (item === null || typeof item === "string" || typeof item === "boolean")
+      continue;
+    if (typeof item === "number") {
+      if (!Number.isFinite(item)) return { path, what: String(item) };
+      continue;
+    }
+    if (typeof item !== "object") return { path, what: typeof item };
+    if (open.has(item)) return { path, what: "a cycle" };
+    if (done.has(item)) continue;
+    if (!Array.isArray(item) && !isPlainObject(item)) {
+      return { path, what: `a ${item.constructor?.name ?? "class instance"}` };
+    }
+    open.add(item);
+    stack.push({ item, path, leave: true });
+    const entries = Array.isArray(item)
+      ? item.entries()
+      : Object.entries(item as Record<string, unknown>);
+    for (const [k, child] of entries) {
+      stack.push({ item: child, path: [...path, k] });
+    }
+  }
+  return undefined;
+};
+
+export const isJsonValue = (value: unknown): value is JsonValue =>
+  findNonJson(value) === undefined;
+
+const NOT_JSON =
+  "Expected a JSON value (string, finite number, boolean, null, array or object)";
+
+// Checked, never rebuilt: zod's record parser copies keys into a fresh `{}`,
+// where a `__proto__` key sets the prototype instead and is lost. The input
+// passes through as it came, own `__proto__` keys included. The JSON Schema
+// these document is written out, since a custom check has none of its own.
+const JSON_VALUE_DOC = { id: "JsonValue", description: "Any JSON value." };
+const JSON_OBJECT_DOC = {
+  id: "JsonObject",
+  description: "A JSON object.",
+  type: "object" as const,
+  additionalProperties: true
+};
+
 /**
  * Any JSON value. Rejects what `JSON.stringify` would drop or change:
  * `undefined`, functions, NaN and ±Infinity, Dates and other class instances.
  */
-export const JsonValueSchema: z.ZodType<JsonValue, JsonValue> = z
-  .lazy(() =>
-    z.union(
-      [
-        z.string(),
-        z.number(),
-        z.boolean(),
-        z.null(),
-        z.array(JsonValueSchema),
-        z.record(z.string(), JsonValueSchema)
-      ],
-      {
-        error: (issue) =>
-          issue.input === undefined
-            ? "Required: a JSON value (null is allowed)."
-            : "Expected a JSON value (string, finite number, boolean, null, array or object)."
-      }
-    )
-  )
-  .meta({ id: "JsonValue", description: "Any JSON value." });
+export const JsonValueSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: "Required: a JSON value (null is allowed)."
+      });
+      return;
+    }
+    const bad = findNonJson(value);
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: bad.path,
+        message: `${NOT_JSON}, got ${bad.what}.`
+      });
+    }
+  })
+  .meta(JSON_VALUE_DOC) as unknown as z.ZodType<JsonValue, JsonValue>;
 
 /** A JSON object (never an array or null). */
-export const JsonObjectSchema: z.ZodType<JsonObject, JsonObject> = z
-  .record(z.string(), JsonValueSchema)
-  .meta({ id: "JsonObject", description: "A JSON object." });
+export const JsonObjectSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      ctx.addIssue({ code: "custom", message: "Expected a JSON object." });
+      return;
+    }
+    const bad = findNonJson(value);
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: bad.path,
+        message: `${NOT_JSON}, got ${bad.what}.`
+      });
+    }
+  })
+  .meta(JSON_OBJECT_DOC) as unknown as z.ZodType<JsonObject, JsonObject>;
 
 /**
  * Checks the depth and string sizes of an already parsed JSON value, before

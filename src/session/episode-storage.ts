@@ -12,6 +12,13 @@ import { OverlayHiddenStore } from "../store/hidden-overlay";
 import { OverlayStoreBackend } from "../store/overlay-backend";
 import type { SqlExec } from "../tools/types";
 import {
+  meterHidden,
+  meterState,
+  meterStore,
+  meterTranscript,
+  StepMeter
+} from "./meter";
+import {
   type Emit,
   observeState,
   observeStore,
@@ -28,11 +35,17 @@ export interface StorageOptions {
   maxStateValueBytes: number;
   llmViewBytes: number;
   maxObjectsPerResult: number;
+  /** Per mutation: bytes it may stage. */
+  maxStagedBytes: number;
+  /** Per episode: entries its environment store may hold. */
+  maxEntries: number;
 }
 
 /** A mutation's view: reads see its own writes; nothing reaches SQLite before `flush`. */
 export interface Staged {
   parts: SessionParts;
+  /** Set once a write crossed a limit: the mutation must not commit. */
+  meter: StepMeter;
   /** Applies every staged write. Synchronous: the caller wraps it in transactionSync. */
   flush(): void;
   discard(): void;
@@ -84,17 +97,25 @@ export const stagedParts = (
     new SqliteTranscriptBackend(sql, episode)
   );
   const all = [store, hidden, state, transcript];
+  const meter = new StepMeter({
+    stagedBytes: options.maxStagedBytes,
+    entries: options.maxEntries
+  });
   return {
+    meter,
     parts: {
-      environment: createEnvironmentStore(observeStore(store, emit), {
-        llmViewBytes: options.llmViewBytes,
-        maxObjectsPerResult: options.maxObjectsPerResult
-      }),
-      hidden,
+      environment: createEnvironmentStore(
+        observeStore(meterStore(store, meter), emit),
+        {
+          llmViewBytes: options.llmViewBytes,
+          maxObjectsPerResult: options.maxObjectsPerResult
+        }
+      ),
+      hidden: meterHidden(hidden, meter),
       state: new State(
         definition,
-        observeState(state, emit),
-        observeTranscript(transcript, emit),
+        observeState(meterState(state, meter), emit),
+        observeTranscript(meterTranscript(transcript, meter), emit),
         {
           maxValueBytes: options.maxStateValueBytes
         }

@@ -19,6 +19,7 @@ export interface StoredEvent {
 export class EventLog {
   #sql: SqlStorage;
   #last: number | undefined;
+  #bytes: number | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -32,6 +33,16 @@ export class EventLog {
         .one().s ?? 0
     );
     return this.#last;
+  }
+
+  /** Bytes of the retained events; summed once, then kept up to date. */
+  get totalBytes(): number {
+    this.#bytes ??= Number(
+      this.#sql
+        .exec<{ b: number | null }>("SELECT sum(bytes) AS b FROM events")
+        .one().b ?? 0
+    );
+    return this.#bytes;
   }
 
   get oldestSeq(): number {
@@ -56,15 +67,17 @@ export class EventLog {
       ...data
     };
     const text = JSON.stringify(event);
+    const bytes = utf8Length(text);
     this.#sql.exec(
       "INSERT INTO events (seq, episode, type, data, bytes) VALUES (?, ?, ?, ?, ?)",
       seq,
       episode,
       type,
       text,
-      utf8Length(text)
+      bytes
     );
     this.#last = seq;
+    if (this.#bytes !== undefined) this.#bytes += bytes;
     return event;
   }
 
@@ -80,21 +93,44 @@ export class EventLog {
   }
 
   /**
-   * Drops the oldest events beyond `maxEvents`, at most `batch` per call so
-   * a trim never holds the object for long.
+   * Drops the oldest events beyond `maxEvents` or beyond `maxBytes` of
+   * event text, at most `batch` per call so a trim never holds the object
+   * for long; the next commit trims further.
    */
-  trim(maxEvents: number, batch = 1000): number {
-    const cutoff = this.lastSeq - maxEvents;
+  trim(maxEvents: number, maxBytes: number, batch = 1000): number {
+    let cutoff = this.lastSeq - maxEvents;
+    let excess = this.totalBytes - maxBytes;
+    if (excess > 0) {
+      const oldest = this.#sql.exec<{ seq: number; bytes: number }>(
+        "SELECT seq, bytes FROM events ORDER BY seq LIMIT ?",
+        batch
+      );
+      for (const row of oldest) {
+        if (excess <= 0) break;
+        excess -= row.bytes;
+        cutoff = Math.max(cutoff, row.seq);
+      }
+    }
     if (cutoff <= 0) return 0;
-    return this.#sql.exec(
+    const freed = this.#sql
+      .exec<{ b: number | null }>(
+        "SELECT sum(bytes) AS b FROM (SELECT bytes FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)",
+        cutoff,
+        batch
+      )
+      .one().b;
+    const deleted = this.#sql.exec(
       "DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)",
       cutoff,
       batch
     ).rowsWritten;
+    if (this.#bytes !== undefined) this.#bytes -= Number(freed ?? 0);
+    return deleted;
   }
 
   /** Forget the cached seq (after storage was rolled back or deleted). */
   reset(): void {
     this.#last = undefined;
+    this.#bytes = undefined;
   }
 }

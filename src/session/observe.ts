@@ -8,16 +8,26 @@ export type Emit = (type: string, data: Record<string, unknown>) => void;
 
 type Tap = (args: unknown[], result: unknown) => void;
 
-/** Calls `taps[method](args, result)` after each successful call of a tapped method. */
-const tap = <T extends object>(target: T, taps: Record<string, Tap>): T =>
+/**
+ * Calls `before[method](args)` ahead of each call of a listed method (it may
+ * throw to refuse the call) and `after[method](args, result)` once it returned.
+ */
+export const tap = <T extends object>(
+  target: T,
+  after: Record<string, Tap>,
+  before: Record<string, (args: unknown[]) => void> = {}
+): T =>
   new Proxy(target, {
     get(obj, prop) {
       const value: unknown = Reflect.get(obj, prop, obj);
       if (typeof value !== "function") return value;
-      const after = typeof prop === "string" ? taps[prop] : undefined;
+      const pre = typeof prop === "string" ? before[prop] : undefined;
+      const post = typeof prop === "string" ? after[prop] : undefined;
+      if (pre === undefined && post === undefined) return value.bind(obj);
       return (...args: unknown[]) => {
+        pre?.(args);
         const result = (value as (...a: unknown[]) => unknown).apply(obj, args);
-        after?.(args, result);
+        post?.(args, result);
         return result;
       };
     }

@@ -18,6 +18,7 @@ import type {
   StepResponse,
   ToolInvocationResponse
 } from "../protocol";
+import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
 import type { KeyInfo } from "../store/types";
@@ -69,7 +70,7 @@ export class SessionRuntime {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
   readonly #registry: Registry;
-  readonly #options: ResolvedOptions;
+  #options: ResolvedOptions;
   readonly #queue = new MutationQueue();
   readonly #events: EventLog;
   readonly #schedule: Schedule;
@@ -103,12 +104,20 @@ export class SessionRuntime {
         : new TokenBucket(perSecond, this.now());
   }
 
+  /** Overrides some limits in this object only, until it restarts (tests tighten them). */
+  setLimits(limits: Partial<Limits>): void {
+    const merged = LimitsSchema.parse({ ...this.#options.limits, ...limits });
+    this.#options = { ...this.#options, limits: merged };
+  }
+
   get #storageOptions(): StorageOptions {
     const l = this.#options.limits;
     return {
       maxStateValueBytes: l.stateValueBytes,
       llmViewBytes: l.llmViewBytes,
-      maxObjectsPerResult: l.objectsPerResult
+      maxObjectsPerResult: l.objectsPerResult,
+      maxStagedBytes: l.stagedBytesPerStep,
+      maxEntries: l.storeEntriesPerSession
     };
   }
 
@@ -617,6 +626,8 @@ export class SessionRuntime {
     let response: T;
     try {
       response = await body({ row, env, parts: staged.parts, hooks, emit });
+      // A tool may have caught the refusal; the mutation is refused anyway.
+      if (staged.meter.exceeded !== undefined) throw staged.meter.exceeded;
       row.lastUsedAt = this.now();
       this.#storage.transactionSync(() => {
         staged.flush();
@@ -634,7 +645,10 @@ export class SessionRuntime {
         if (kind === "reset" && row.episode > 1) {
           this.#schedule.set("purge", this.now());
         }
-        this.#events.trim(this.#options.limits.eventsRetained);
+        this.#events.trim(
+          this.#options.limits.eventsRetained,
+          this.#options.limits.eventsRetainedBytes
+        );
         writeInflight(this.#sql, null);
       });
     } catch (error) {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { action, createSession, send } from "./helpers";
+import { describe, expect, it, vi } from "vitest";
+import { action, call, createSession, send } from "./helpers";
 import { hasType, openSocket } from "./ws-helpers";
 
 describe("tokens", () => {
@@ -28,3 +28,58 @@ describe("tokens", () => {
     sock.ws.close();
   });
 });
+
+describe("tokens in logs", () => {
+  it("never appear in anything logged, even on internal errors", async () => {
+    const logged: string[] = [];
+    const methods = ["log", "info", "warn", "error", "debug"] as const;
+    const spies = methods.map((m) =>
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
+        logged.push(args.map((a) => describe_(a)).join(" "));
+      })
+    );
+    try {
+      const s = await createSession({ environment: "bulk" });
+      const other = await createSession({ environment: "bulk" });
+      // A bug in environment code: logged and answered 500, the token in
+      // the header and, carelessly, in the query.
+      const boom = await s.call(
+        `/reset?token=${s.token}`,
+        send("POST", { task: { explode: true } })
+      );
+      expect(boom.status).toBe(500);
+      // Refusals: another session's token, a malformed one, one over a socket URL.
+      await other.call("/reset", send("POST", {}));
+      await call(`/v1/sessions/${s.session_id}`, {
+        headers: { Authorization: `Bearer ${other.token}` }
+      });
+      await call(`/v1/sessions/${s.session_id}`, {
+        headers: { Authorization: `Bearer ${s.token}x` }
+      });
+      await call(`/v1/sessions/${other.session_id}/ws?token=${s.token}`, {
+        headers: { Upgrade: "websocket" }
+      });
+      await s.call("/reset", send("POST", {}));
+      await s.call(
+        "/step",
+        send("POST", action("fill", { results: 1, kb: 0 }))
+      );
+      expect(logged.some((line) => line.includes("internal error"))).toBe(true);
+      const text = logged.join("\n");
+      for (const token of [s.token, other.token]) {
+        expect(text).not.toContain(token);
+        expect(text).not.toContain(token.split(".").at(-1)!);
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+});
+
+/** What a console method would print for an argument, stack and cause included. */
+const describe_ = (value: unknown): string =>
+  value instanceof Error
+    ? `${value.stack ?? value.message} ${describe_(value.cause ?? "")}`
+    : typeof value === "string"
+      ? value
+      : (JSON.stringify(value) ?? String(value));

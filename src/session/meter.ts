@@ -1,0 +1,113 @@
+/** @module What one mutation may stage: bytes written and environment entries, refused past their limits. */
+
+import { RoostError } from "../errors";
+import type { Message } from "../messages/schema";
+import type { StateBackend, TranscriptBackend } from "../state/types";
+import type { HiddenStore, StoreBackend } from "../store/types";
+import { tap } from "./observe";
+
+export interface MeterLimits {
+  /** Bytes of JSON one mutation may stage across store, state, transcript and hidden store. */
+  stagedBytes: number;
+  /** Entries the episode's environment store may hold once the mutation commits. */
+  entries: number;
+}
+
+const jsonBytes = (value: unknown): number => {
+  const text = JSON.stringify(value) ?? "";
+  // Exact for ASCII; only text with non-ASCII characters pays for encoding.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  return /^[\u0000-\u007f]*$/.test(text)
+    ? text.length
+    : new TextEncoder().encode(text).byteLength;
+};
+
+/**
+ * Counts as writes happen and refuses the write that crosses a limit. A
+ * tool may catch that refusal, so the runtime also checks `exceeded` before
+ * it commits: a mutation that crossed a limit never commits, whatever its
+ * tools did with the error.
+ */
+export class StepMeter {
+  readonly #limits: MeterLimits;
+  #bytes = 0;
+  /** An upper bound on the store's entries: adds counted, removals not. */
+  #entries: number | undefined;
+  exceeded: RoostError | undefined;
+
+  constructor(limits: MeterLimits) {
+    this.#limits = limits;
+  }
+
+  get stagedBytes(): number {
+    return this.#bytes;
+  }
+
+  charge(value: unknown): void {
+    this.#bytes += jsonBytes(value);
+    if (this.#bytes > this.#limits.stagedBytes) {
+      this.#refuse(
+        `This call staged more than ${this.#limits.stagedBytes} bytes of results, state and messages; nothing it wrote was kept.`,
+        { limit: "stagedBytesPerStep", max: this.#limits.stagedBytes }
+      );
+    }
+  }
+
+  /** Before an entry is appended to `store`. */
+  addEntry(store: StoreBackend): void {
+    const max = this.#limits.entries;
+    this.#entries = (this.#entries ?? countEntries(store)) + 1;
+    // The bound overcounts after removals: recount before refusing.
+    if (this.#entries > max) this.#entries = countEntries(store) + 1;
+    if (this.#entries > max) {
+      this.#refuse(
+        `The environment store holds at most ${max} entries per session; nothing this call wrote was kept.`,
+        { limit: "storeEntriesPerSession", max }
+      );
+    }
+  }
+
+  #refuse(message: string, details: Record<string, unknown>): never {
+    this.exceeded ??= new RoostError("payload_too_large", message, details);
+    throw this.exceeded;
+  }
+}
+
+const countEntries = (store: StoreBackend): number =>
+  store.keys().reduce((n, k) => n + k.entries, 0);
+
+export const meterStore = <T extends StoreBackend>(
+  backend: T,
+  meter: StepMeter
+): T =>
+  tap(
+    backend,
+    {},
+    {
+      append: ([, , entry]) => {
+        meter.addEntry(backend);
+        meter.charge(entry);
+      },
+      set: ([, , , entry]) => meter.charge(entry)
+    }
+  );
+
+export const meterState = <T extends StateBackend>(
+  backend: T,
+  meter: StepMeter
+): T => tap(backend, {}, { set: ([, value]) => meter.charge(value) });
+
+export const meterTranscript = <T extends TranscriptBackend>(
+  backend: T,
+  meter: StepMeter
+): T =>
+  tap(
+    backend,
+    {},
+    { append: ([messages]) => meter.charge(messages as Message[]) }
+  );
+
+export const meterHidden = <T extends HiddenStore>(
+  backend: T,
+  meter: StepMeter
+): T => tap(backend, {}, { set: ([, value]) => meter.charge(value) });
