@@ -20,6 +20,9 @@ export const ERROR_STATUS = {
   idempotency_mismatch: 422,
   rate_limited: 429,
   internal: 500,
+  // A decision model failed (after retries) or kept choosing options that do
+  // not exist; reported in a failed run's status, as the upstream's fault.
+  model_error: 502,
   unavailable: 503
 } as const;
 

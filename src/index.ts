@@ -41,6 +41,7 @@ export {
 } from "./messages/index";
 export { DEFAULT_LIMITS, type Limits } from "./protocol/limits";
 export { createRoost, type Roost, type RoostConfig } from "./roost";
+export type { ModelFactory } from "./session/models";
 export type { RoostOptions } from "./session/options";
 export {
   defineState,
@@ -68,3 +69,29 @@ export {
   type ToolContext,
   tool
 } from "./tools/index";
+export {
+  type Atlas,
+  type BranchConfig,
+  type CallOptions,
+  type Decision,
+  type DecisionModel,
+  type DecisionRequest,
+  type HistoryMessage,
+  ModelError,
+  openAIModel,
+  type PartialDecision,
+  type PromptTasks,
+  type ResolvedTree,
+  type ScriptedModelOptions,
+  scriptedModel,
+  type TaskRecord,
+  TEXT_RESPONSE,
+  type TextRequest,
+  type TreeConfig,
+  type TreeData,
+  type TreeNode,
+  type TreeOption,
+  type UnavailableOption,
+  withRetries,
+  workersAIModel
+} from "./tree/index";

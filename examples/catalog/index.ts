@@ -2,6 +2,7 @@
 
 import { defineEnvironment, defineState, result } from "roost-edge";
 import { z } from "zod";
+import { catalogTree } from "./agent";
 import { COLLECTION_NAMES, FILTER_FIELDS, GROUP_FIELDS } from "./collections";
 import { loadCatalog, type Sql } from "./load";
 import { runAggregate, runQuery } from "./search";
@@ -51,6 +52,8 @@ export const catalog = defineEnvironment({
   task,
   state,
   maxSteps: 25,
+  // POST /v1/sessions/:id/runs walks this tree (query → aggregate → answer).
+  tree: catalogTree,
   tools: (tool) => ({
     query: tool({
       description:

@@ -21,6 +21,8 @@ import {
 } from "../tools/define-tool";
 import { type OpenAITool, openAITool } from "../tools/json-schema";
 import type { SqlExec } from "../tools/types";
+import { type ResolvedTree, resolveTree } from "../tree/define-tree";
+import type { TreeConfig } from "../tree/types";
 import type { Dataset } from "./dataset";
 
 /** What reset and step may return as observations: text becomes a user message. */
@@ -103,8 +105,8 @@ export interface EnvironmentConfig<
   /** Steps after which the episode is truncated. */
   maxSteps?: number;
   dataset?: Dataset<z.input<NoInfer<TaskSchema>>>;
-  /** Reserved for decision trees. */
-  tree?: unknown;
+  /** An Elysia-style decision tree over these tools; checked when the environment is defined. */
+  tree?: TreeConfig;
 }
 
 /** `tool()` with the state and task of one environment fixed. */
@@ -120,7 +122,7 @@ export interface Environment<
   Shape extends StateShape = StateShape
 > extends Omit<
     EnvironmentConfig<TaskSchema, Shape>,
-    "tools" | "state" | "task"
+    "tools" | "state" | "task" | "tree"
   > {
   readonly kind: "environment";
   readonly task: z.ZodType;
@@ -128,6 +130,7 @@ export interface Environment<
   readonly tools: ReadonlyMap<string, Tool>;
   /** The model's view of the tools, in OpenAI's format. */
   readonly toolSchemas: readonly OpenAITool[];
+  readonly tree?: ResolvedTree;
 }
 
 /** Without a task schema a session takes no task (or an empty object). */
@@ -187,6 +190,8 @@ export const defineEnvironment = <
       `maxSteps of ${config.name} must be a whole number ≥ 1.`
     );
   }
+  const tree =
+    config.tree === undefined ? undefined : resolveTree(config.tree, tools);
   const toolSchemas = [...tools].map(([name, t]) =>
     openAITool(
       name,
@@ -204,6 +209,7 @@ export const defineEnvironment = <
     state:
       config.state ?? (defineState({}) as unknown as StateDefinition<Shape>),
     tools,
-    toolSchemas
+    toolSchemas,
+    tree
   };
 };

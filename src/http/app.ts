@@ -12,6 +12,7 @@ import type { RoostApp } from "./route-kit";
 import { registerEpisodeRoutes } from "./routes/episode";
 import { registerEventRoutes, webSocketGate } from "./routes/events";
 import { registerMetaRoutes } from "./routes/meta";
+import { registerRunRoutes } from "./routes/runs";
 import { registerSessionRoutes } from "./routes/sessions";
 import { registerStateRoutes } from "./routes/state";
 import { registerStoreEditRoutes } from "./routes/store-edit";
@@ -52,5 +53,6 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   registerStoreEditRoutes(app);
   registerStateRoutes(app);
   registerEventRoutes(app);
+  registerRunRoutes(app);
   return app;
 };

@@ -4,6 +4,7 @@ import { CREATE_SECURITY, SESSION_SECURITY } from "./route-kit";
 import { resetRoute, stepRoute } from "./routes/episode";
 import { eventsRoute } from "./routes/events";
 import { environmentsRoute, healthRoute, openapiRoute } from "./routes/meta";
+import { runCancelRoute, runReadRoute, runStartRoute } from "./routes/runs";
 import {
   createSessionRoute,
   deleteSessionRoute,
@@ -67,7 +68,10 @@ const DEFINITIONS: Definition[] = [
   stateReadRoute,
   statePatchRoute,
   messagesRoute,
-  frameRoute
+  frameRoute,
+  runStartRoute,
+  runReadRoute,
+  runCancelRoute
 ];
 
 const authOf = (security: unknown): RouteAuth =>

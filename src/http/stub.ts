@@ -27,6 +27,9 @@ export type SessionStub = Pick<
   | "frame"
   | "destroy"
   | "events"
+  | "startRun"
+  | "readRun"
+  | "cancelRun"
   | "fetch"
 >;
 

@@ -45,9 +45,14 @@ export const RunStateSchema = z.enum([
 ]);
 export type RunState = z.infer<typeof RunStateSchema>;
 
-/** How a completed run ended. */
+/**
+ * How a completed run ended: a text response, an end-capable tool the model
+ * ended on, a task the model judged impossible, or the recursion limit
+ * (followed by a forced final answer).
+ */
 export const RunOutcomeSchema = z.enum([
   "answered",
+  "ended",
   "impossible",
   "recursion_limit"
 ]);

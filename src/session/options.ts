@@ -1,6 +1,7 @@
 /** @module Runtime options, resolved once: limits, lifetime, timeouts. */
 
 import { type Limits, LimitsSchema } from "../protocol/limits";
+import type { ModelFactory } from "./models";
 
 export interface RoostOptions {
   /** Size and rate limits; each falls back to DESIGN's default. */
@@ -15,6 +16,8 @@ export interface RoostOptions {
   rateLimit?: boolean;
   /** Events a socket that sends `ack` frames may fall behind before it is closed with 4408 (default 1000). */
   socketBacklog?: number;
+  /** Decision models runs may name, built from the worker's env (see models.ts). */
+  models?: Record<string, ModelFactory>;
 }
 
 export interface ResolvedOptions {
@@ -24,6 +27,7 @@ export interface ResolvedOptions {
   purgeBatch: number;
   socketBacklog: number;
   rateLimit: boolean;
+  models: Record<string, ModelFactory>;
 }
 
 const positive = (
@@ -48,5 +52,6 @@ export const resolveOptions = (
   toolTimeoutMs: positive("toolTimeoutMs", options.toolTimeoutMs, 30_000),
   purgeBatch: positive("purgeBatch", options.purgeBatch, 1000),
   socketBacklog: positive("socketBacklog", options.socketBacklog, 1000),
-  rateLimit: options.rateLimit ?? true
+  rateLimit: options.rateLimit ?? true,
+  models: options.models ?? {}
 });

@@ -9,11 +9,13 @@ import {
 } from "../environment/episode";
 import type { Registry } from "../environment/registry";
 import { resolveTask } from "../environment/task";
-import { RoostError } from "../errors";
+import { type ErrorBody, RoostError, toErrorBody } from "../errors";
 import type { JsonValue } from "../json";
 import type { AssistantMessage } from "../messages/schema";
 import type {
   ResetResponse,
+  RunState,
+  RunStatus,
   SessionStatus,
   StepResponse,
   ToolInvocationResponse
@@ -23,6 +25,7 @@ import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
 import type { KeyInfo } from "../store/types";
 import type { ExecutionHooks } from "../tools/types";
+import { runPass } from "../tree/loop";
 import {
   committedParts,
   type StorageOptions,
@@ -31,9 +34,22 @@ import {
 import { EventLog, type StoredEvent } from "./event-log";
 import type { IdempotencyKey } from "./idempotency";
 import * as idempotency from "./idempotency";
+import { createModelResolver, type ModelResolver } from "./models";
 import type { ResolvedOptions } from "./options";
 import { MutationQueue } from "./queue";
 import { TokenBucket } from "./rate-limit";
+import {
+  activeRun,
+  createRunTables,
+  dropTreeRowsBefore,
+  type RunRow,
+  readRun,
+  readTreeRows,
+  requestCancel,
+  runStatus,
+  writeRun,
+  writeTreeRows
+} from "./run-rows";
 import { Schedule } from "./schedule";
 import {
   type Inflight,
@@ -57,9 +73,17 @@ interface MutationContext {
   parts: SessionParts;
   hooks: ExecutionHooks;
   emit(type: string, data: Record<string, unknown>): void;
+  /** Runs inside the commit's transaction, after the staged writes. */
+  onCommit(write: () => void): void;
 }
 
-type MutationKind = "reset" | "step" | "call" | "edit";
+type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
+
+/** A pass that dies with its object is retried this long after it started. */
+const RUN_RESUME_MS = 1000;
+
+const isActive = (state: RunState): boolean =>
+  state === "queued" || state === "running";
 
 export class SessionRuntime {
   /** Injectable clock: tests move time instead of waiting. */
@@ -81,12 +105,19 @@ export class SessionRuntime {
   #row: SessionRow | undefined;
   #lastSeen = 0;
   #bucket: TokenBucket | undefined;
+  readonly #models: ModelResolver;
+  #runTables = false;
+  /** Callers of `waitRun`, woken when their run finishes. */
+  readonly #runWaiters = new Map<string, Set<() => void>>();
+  #driving = false;
 
   constructor(
     storage: DurableObjectStorage,
     registry: Registry,
-    options: ResolvedOptions
+    options: ResolvedOptions,
+    models: ModelResolver = createModelResolver({})
   ) {
+    this.#models = models;
     this.#storage = storage;
     this.#sql = storage.sql;
     this.#registry = registry;
@@ -243,6 +274,7 @@ export class SessionRuntime {
         task: request.task === undefined ? m.row.task : request.task
       });
       m.emit("reset", { episode: m.row.episode });
+      this.#cancelActiveRunOnCommit(m, "The session was reset.");
       const { observations } = await runReset(m.env, m.parts, task, {
         hooks: m.hooks
       });
@@ -339,6 +371,252 @@ export class SessionRuntime {
     idem?: IdempotencyKey
   ): Promise<T> {
     return this.#mutate("edit", idem, async (m) => apply(m.parts, m.emit));
+  }
+
+  // ---- decision-tree runs --------------------------------------------------
+
+  /** Queues a run: 202 at once; passes run from the alarm, each committed alone. */
+  startRun(
+    request: { prompt: string; model?: string },
+    idem?: IdempotencyKey
+  ): Promise<{ run_id: string }> {
+    this.#ensureRunTables();
+    return this.#mutate("run", idem, async (m) => {
+      if (m.env.tree === undefined) {
+        throw new RoostError(
+          "invalid_request",
+          `Environment ${m.env.name} defines no decision tree; runs need one.`
+        );
+      }
+      const running = activeRun(this.#sql);
+      if (running !== undefined) {
+        throw new RoostError(
+          "conflict",
+          `Run ${running.runId} is still going; wait for it or cancel it first.`,
+          { run_id: running.runId }
+        );
+      }
+      const { name } = this.#models(request.model, m.env);
+      const now = this.now();
+      const run: RunRow = {
+        runId: crypto.randomUUID(),
+        episode: m.row.episode,
+        prompt: request.prompt,
+        model: name,
+        state: "running",
+        passes: 0,
+        decisions: 0,
+        cancelRequested: false,
+        createdAt: now,
+        updatedAt: now
+      };
+      m.parts.state.set("messages", { role: "user", content: request.prompt });
+      m.onCommit(() => {
+        writeRun(this.#sql, run);
+        this.#schedule.set("run", now);
+      });
+      return { run_id: run.runId };
+    });
+  }
+
+  readRun(runId: string): RunStatus {
+    const row = this.#requireRow();
+    this.#seen(row);
+    this.#ensureRunTables();
+    const run = readRun(this.#sql, runId);
+    if (run === undefined) {
+      throw new RoostError("not_found", `No run "${runId}" in this session.`, {
+        run_id: runId
+      });
+    }
+    return runStatus(run, readTreeRows(this.#sql, run.episode));
+  }
+
+  /** The run's status once it finished, or after `ms`, whichever is first. */
+  async waitRun(runId: string, ms: number): Promise<RunStatus> {
+    const status = this.readRun(runId);
+    if (ms <= 0 || !isActive(status.state)) return status;
+    await new Promise<void>((resolve) => {
+      const waiters = this.#runWaiters.get(runId) ?? new Set();
+      this.#runWaiters.set(runId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+    return this.readRun(runId);
+  }
+
+  /** Bypasses the queue: a flag the loop reads between passes. */
+  cancelRun(runId: string): RunStatus {
+    this.readRun(runId);
+    requestCancel(this.#sql, runId);
+    return this.readRun(runId);
+  }
+
+  #ensureRunTables(): void {
+    if (this.#runTables) return;
+    createRunTables(this.#sql);
+    this.#runTables = true;
+  }
+
+  #cancelActiveRunOnCommit(m: MutationContext, why: string): void {
+    this.#ensureRunTables();
+    const run = activeRun(this.#sql);
+    if (run === undefined) return;
+    m.emit("tree.completed", {
+      run_id: run.runId,
+      payload: { state: "cancelled", reason: why }
+    });
+    m.onCommit(() => {
+      writeRun(this.#sql, {
+        ...run,
+        state: "cancelled",
+        updatedAt: this.now()
+      });
+    });
+    this.#afterCommit.push(() => this.#wakeWaiters(run.runId));
+  }
+
+  #afterCommit: (() => void)[] = [];
+
+  #wakeWaiters(runId: string): void {
+    for (const wake of [...(this.#runWaiters.get(runId) ?? [])]) wake();
+    this.#runWaiters.delete(runId);
+  }
+
+  /**
+   * Runs passes until no run is active. Called from the alarm; before each
+   * pass the alarm is set a little ahead, so a pass that dies with its object
+   * is picked up again by the next instance.
+   */
+  async #driveRuns(): Promise<void> {
+    if (this.#driving) return;
+    this.#driving = true;
+    try {
+      this.#ensureRunTables();
+      for (;;) {
+        const run = activeRun(this.#sql);
+        if (run === undefined || run.episode !== this.#requireRow().episode) {
+          this.#schedule.clear("run");
+          return;
+        }
+        if (run.cancelRequested) {
+          this.#finishRun(run, { state: "cancelled" });
+          continue;
+        }
+        this.#schedule.set("run", this.now() + RUN_RESUME_MS);
+        await this.#schedule.arm();
+        try {
+          await this.#queue.run(() =>
+            this.#commitOne("pass", undefined, (m) => this.#pass(m, run))
+          );
+        } catch (error) {
+          const latest = readRun(this.#sql, run.runId);
+          if (latest !== undefined && isActive(latest.state)) {
+            this.#finishRun(latest, {
+              state: "failed",
+              error: toErrorBody(error)
+            });
+          }
+        }
+      }
+    } finally {
+      this.#driving = false;
+    }
+  }
+
+  /** A run that ends outside a pass (cancelled between passes, or failed). */
+  #finishRun(
+    run: RunRow,
+    end: { state: "cancelled" | "failed"; error?: ErrorBody }
+  ): void {
+    const episode = this.#requireRow().episode;
+    this.#storage.transactionSync(() => {
+      writeRun(this.#sql, {
+        ...run,
+        state: end.state,
+        ...(end.error ? { error: end.error } : {}),
+        updatedAt: this.now()
+      });
+      this.#emitEvent(episode, "tree.completed", {
+        run_id: run.runId,
+        payload: {
+          state: end.state,
+          ...(end.error ? { error: end.error } : {})
+        }
+      });
+    });
+    this.#wakeWaiters(run.runId);
+  }
+
+  async #pass(m: MutationContext, run: RunRow): Promise<void> {
+    const tree = m.env.tree;
+    if (tree === undefined) {
+      throw new RoostError(
+        "invalid_request",
+        `Environment ${m.env.name} no longer defines a decision tree.`
+      );
+    }
+    const { model } = this.#models(run.model, m.env);
+    const rows = readTreeRows(this.#sql, run.episode);
+    const result = await runPass({
+      env: m.env,
+      tree,
+      parts: m.parts,
+      task: m.row.episodeTask,
+      model,
+      progress: {
+        runId: run.runId,
+        prompt: run.prompt,
+        passes: run.passes,
+        decisions: run.decisions,
+        tasks: rows.tasks,
+        errors: rows.errors
+      },
+      emit: m.emit,
+      execute: {
+        hooks: m.hooks,
+        defaultTimeoutMs: this.#options.toolTimeoutMs,
+        maxContentBytes: this.#options.limits.toolContentBytes
+      }
+    });
+    const p = result.progress;
+    const next: RunRow = {
+      ...run,
+      passes: p.passes,
+      decisions: p.decisions,
+      updatedAt: this.now(),
+      ...(result.end
+        ? {
+            state: "completed",
+            outcome: result.end.outcome,
+            finalText: result.end.text
+          }
+        : {})
+    };
+    if (result.end) {
+      m.emit("tree.completed", {
+        run_id: run.runId,
+        payload: {
+          state: "completed",
+          outcome: result.end.outcome,
+          text: result.end.text,
+          passes: p.passes
+        }
+      });
+      this.#afterCommit.push(() => this.#wakeWaiters(run.runId));
+    }
+    m.onCommit(() => {
+      writeRun(this.#sql, next);
+      writeTreeRows(this.#sql, run.episode, {
+        tasks: p.tasks,
+        errors: p.errors
+      });
+    });
   }
 
   // ---- reads (bypass the queue: they see what was committed) -------------
@@ -440,6 +718,9 @@ export class SessionRuntime {
         );
         if (deleted < batch) this.#schedule.clear("purge");
         else this.#schedule.set("purge", now);
+      } else if (kind === "run") {
+        // Drives the run to its end (or failure); passes commit one by one.
+        await this.#driveRuns();
       } else if (kind === "idempotency") {
         idempotency.expire(this.#sql, now);
         const next = idempotency.nextExpiry(this.#sql);
@@ -564,7 +845,13 @@ export class SessionRuntime {
           : "The episode has ended; reset to start another."
       );
     }
-    if ((kind === "call" || kind === "edit") && row.episode === 0) {
+    if (
+      (kind === "call" ||
+        kind === "edit" ||
+        kind === "run" ||
+        kind === "pass") &&
+      row.episode === 0
+    ) {
       throw new RoostError(
         "episode_not_running",
         "Reset the session first: it has no episode yet."
@@ -624,13 +911,26 @@ export class SessionRuntime {
         })
     };
     let response: T;
+    const commits: (() => void)[] = [];
+    this.#afterCommit = [];
     try {
-      response = await body({ row, env, parts: staged.parts, hooks, emit });
+      response = await body({
+        row,
+        env,
+        parts: staged.parts,
+        hooks,
+        emit,
+        onCommit: (write) => commits.push(write)
+      });
       // A tool may have caught the refusal; the mutation is refused anyway.
       if (staged.meter.exceeded !== undefined) throw staged.meter.exceeded;
       row.lastUsedAt = this.now();
       this.#storage.transactionSync(() => {
         staged.flush();
+        for (const write of commits) write();
+        if (kind === "reset" && row.episode > 1 && this.#runTables) {
+          dropTreeRowsBefore(this.#sql, row.episode);
+        }
         writeEpisode(this.#sql, row);
         if (idem !== undefined) {
           idempotency.record(this.#sql, idem, response, this.now());
@@ -659,6 +959,9 @@ export class SessionRuntime {
       throw error;
     }
     this.#row = row;
+    const after = this.#afterCommit;
+    this.#afterCommit = [];
+    for (const fn of after) fn();
     await this.#schedule.arm();
     return response;
   }

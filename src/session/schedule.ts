@@ -1,6 +1,6 @@
 /** @module One alarm, many timers: TTL, purges, expiries live in a table and the alarm follows the earliest. */
 
-export type TimerKind = "ttl" | "purge" | "idempotency" | "events";
+export type TimerKind = "ttl" | "purge" | "idempotency" | "events" | "run";
 
 export class Schedule {
   #sql: SqlStorage;

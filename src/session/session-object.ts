@@ -7,6 +7,7 @@ import type { AssistantMessage } from "../messages/schema";
 import { CLOSE_CODES, PING_FRAME, PONG_FRAME } from "../protocol";
 import type { HandlerName } from "../state/handlers";
 import type { IdempotencyKey } from "./idempotency";
+import { createModelResolver } from "./models";
 import {
   patchState,
   readFrame,
@@ -41,7 +42,12 @@ export const createSessionClass = (
 
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env as never);
-      this.runtime = new SessionRuntime(ctx.storage, registry, options);
+      this.runtime = new SessionRuntime(
+        ctx.storage,
+        registry,
+        options,
+        createModelResolver(env as Record<string, unknown>, options.models)
+      );
       this.sockets = new SocketHub(ctx, this.runtime, options);
       // Answered by the platform, so a heartbeat never wakes a hibernating object.
       ctx.setWebSocketAutoResponse(
@@ -169,6 +175,15 @@ export const createSessionClass = (
     }
     frame() {
       return settle(() => readFrame(this.runtime));
+    }
+    startRun(body: { prompt: string; model?: string }, idem?: IdempotencyKey) {
+      return settle(() => this.runtime.startRun(body, idem));
+    }
+    readRun(runId: string, waitSeconds = 0) {
+      return settle(() => this.runtime.waitRun(runId, waitSeconds * 1000));
+    }
+    cancelRun(runId: string) {
+      return settle(() => this.runtime.cancelRun(runId));
     }
     destroy() {
       return settle(async () => {

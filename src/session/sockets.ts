@@ -162,10 +162,7 @@ export class SocketHub {
         );
       }
       case "cancel":
-        throw new RoostError(
-          "not_found",
-          `No run "${frame.run_id}" in this session.`
-        );
+        return this.#runtime.cancelRun(frame.run_id);
     }
   }
 

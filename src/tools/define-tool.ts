@@ -2,8 +2,10 @@
 
 import type { z } from "zod";
 import { RoostError } from "../errors";
+import type { JsonObject } from "../json";
 import { NAME_RE } from "../names";
 import type { StateShape, StateValues } from "../state/types";
+import type { TreeData } from "../tree/types";
 import type { OutputToState, ToolContext, ToolRun } from "./types";
 
 /** The zod type every tool input must be: an object of named parameters. */
@@ -31,10 +33,17 @@ export interface ToolConfig<
   concurrencySafe?: boolean;
   /** Decision trees: the tool may end the run. */
   end?: boolean;
-  /** Decision trees: whether the model may pick this tool now, with a reason if not. */
-  available?: (treeData: unknown) => boolean | string;
-  /** Decision trees: run automatically before deciding when this returns true. */
-  runIf?: (treeData: unknown) => boolean;
+  /** Decision trees: whether the model may pick this tool now; a string (or false) says why not. */
+  available?: (
+    treeData: TreeData
+  ) => boolean | string | Promise<boolean | string>;
+  /** Decision trees: run automatically before deciding when this returns true or `{ inputs }`. */
+  runIf?: (
+    treeData: TreeData
+  ) =>
+    | boolean
+    | { inputs: JsonObject }
+    | Promise<boolean | { inputs: JsonObject }>;
 }
 
 /** A tool as the runtime holds it. `run` is a method so tools of any input fit one registry type. */

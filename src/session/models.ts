@@ -1,0 +1,74 @@
+/** @module Which decision model a run uses: configured factories, env-var adapters, the environment's own. */
+
+import type { Environment } from "../environment/define-environment";
+import { RoostError } from "../errors";
+import { openAIModelFromEnv } from "../tree/openai-model";
+import { withRetries } from "../tree/retry";
+import type { DecisionModel } from "../tree/types";
+import { workersAIModelFromEnv } from "../tree/workers-ai-model";
+
+/** Builds a model from the worker's bindings and secrets; undefined when not configured. */
+export type ModelFactory = (
+  env: Record<string, unknown>
+) => DecisionModel | undefined;
+
+/**
+ * Names a run may ask for, in the order the default is picked:
+ * `createRoost({ models })` entries, `openai` (ROOST_MODEL_BASE_URL and
+ * ROOST_MODEL set), `workers-ai` (opt-in: ROOST_WORKERS_AI_MODEL and an `AI`
+ * binding), then the environment's own `tree.model` (e.g. a scripted model).
+ * Remote models are retried with backoff; an environment's model is used as is.
+ */
+export const createModelResolver = (
+  env: Record<string, unknown>,
+  configured: Record<string, ModelFactory> = {}
+) => {
+  const cache = new Map<string, DecisionModel | undefined>();
+  const remote = (name: string): DecisionModel | undefined => {
+    if (!cache.has(name)) {
+      const factory =
+        configured[name] ??
+        (name === "openai"
+          ? openAIModelFromEnv
+          : name === "workers-ai"
+            ? workersAIModelFromEnv
+            : undefined);
+      const model = factory?.(env);
+      cache.set(name, model === undefined ? undefined : withRetries(model));
+    }
+    return cache.get(name);
+  };
+  const names = [...Object.keys(configured), "openai", "workers-ai"];
+
+  return (
+    name: string | undefined,
+    environment: Environment
+  ): { name: string; model: DecisionModel } => {
+    const own = environment.tree?.model;
+    if (name === undefined) {
+      for (const candidate of names) {
+        const model = remote(candidate);
+        if (model !== undefined) return { name: candidate, model };
+      }
+      if (own !== undefined) return { name: own.name, model: own };
+      throw new RoostError(
+        "invalid_request",
+        "No decision model is configured: set ROOST_MODEL_BASE_URL and ROOST_MODEL, or give the environment's tree a model."
+      );
+    }
+    if (own !== undefined && name === own.name) return { name, model: own };
+    const model = remote(name);
+    if (model !== undefined) return { name, model };
+    const known = [
+      ...names.filter((n) => remote(n) !== undefined),
+      ...(own === undefined ? [] : [own.name])
+    ];
+    throw new RoostError(
+      "invalid_request",
+      `Unknown or unconfigured model "${name}". Available: ${known.join(", ") || "none"}.`,
+      { available: known }
+    );
+  };
+};
+
+export type ModelResolver = ReturnType<typeof createModelResolver>;

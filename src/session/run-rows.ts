@@ -1,0 +1,185 @@
+/** @module Decision-tree runs and tree data in the session's SQLite: one row per run, one per episode's tree data. */
+
+import type { ErrorBody } from "../errors";
+import type { RunOutcome, RunState, RunStatus } from "../protocol";
+import type { PromptTasks } from "../tree/types";
+
+export interface RunRow {
+  runId: string;
+  episode: number;
+  prompt: string;
+  model: string;
+  state: RunState;
+  passes: number;
+  decisions: number;
+  cancelRequested: boolean;
+  finalText?: string;
+  outcome?: RunOutcome;
+  error?: ErrorBody;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TreeRows {
+  tasks: PromptTasks[];
+  errors: Record<string, string[]>;
+}
+
+/**
+ * Created on first use rather than with the session, so sessions created
+ * before trees existed can run them too. `IF NOT EXISTS` makes it cheap.
+ */
+export const createRunTables = (sql: SqlStorage): void => {
+  sql.exec(`CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    episode INTEGER NOT NULL,
+    prompt TEXT NOT NULL,
+    model TEXT NOT NULL,
+    state TEXT NOT NULL,
+    passes INTEGER NOT NULL DEFAULT 0,
+    decisions INTEGER NOT NULL DEFAULT 0,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    final_text TEXT,
+    outcome TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  )`);
+  sql.exec(
+    "CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state, created_at)"
+  );
+  sql.exec(`CREATE TABLE IF NOT EXISTS tree_data (
+    episode INTEGER PRIMARY KEY,
+    tasks TEXT NOT NULL,
+    errors TEXT NOT NULL
+  )`);
+};
+
+interface RawRun extends Record<string, SqlStorageValue> {
+  run_id: string;
+  episode: number;
+  prompt: string;
+  model: string;
+  state: string;
+  passes: number;
+  decisions: number;
+  cancel_requested: number;
+  final_text: string | null;
+  outcome: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const fromRaw = (r: RawRun): RunRow => ({
+  runId: r.run_id,
+  episode: r.episode,
+  prompt: r.prompt,
+  model: r.model,
+  state: r.state as RunState,
+  passes: r.passes,
+  decisions: r.decisions,
+  cancelRequested: r.cancel_requested === 1,
+  ...(r.final_text === null ? {} : { finalText: r.final_text }),
+  ...(r.outcome === null ? {} : { outcome: r.outcome as RunOutcome }),
+  ...(r.error === null ? {} : { error: JSON.parse(r.error) as ErrorBody }),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at
+});
+
+export const readRun = (sql: SqlStorage, runId: string): RunRow | undefined => {
+  const [raw] = sql
+    .exec<RawRun>("SELECT * FROM runs WHERE run_id = ?", runId)
+    .toArray();
+  return raw === undefined ? undefined : fromRaw(raw);
+};
+
+/** The run that is queued or running, if any (at most one per session). */
+export const activeRun = (sql: SqlStorage): RunRow | undefined => {
+  const [raw] = sql
+    .exec<RawRun>(
+      "SELECT * FROM runs WHERE state IN ('queued', 'running') ORDER BY created_at LIMIT 1"
+    )
+    .toArray();
+  return raw === undefined ? undefined : fromRaw(raw);
+};
+
+export const writeRun = (sql: SqlStorage, run: RunRow): void => {
+  sql.exec(
+    `INSERT OR REPLACE INTO runs (run_id, episode, prompt, model, state, passes,
+      decisions, cancel_requested, final_text, outcome, error, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    run.runId,
+    run.episode,
+    run.prompt,
+    run.model,
+    run.state,
+    run.passes,
+    run.decisions,
+    run.cancelRequested ? 1 : 0,
+    run.finalText ?? null,
+    run.outcome ?? null,
+    run.error === undefined ? null : JSON.stringify(run.error),
+    run.createdAt,
+    run.updatedAt
+  );
+};
+
+/** Cancel bypasses the queue: one flag, read between passes. */
+export const requestCancel = (sql: SqlStorage, runId: string): void => {
+  sql.exec(
+    "UPDATE runs SET cancel_requested = 1 WHERE run_id = ? AND state IN ('queued', 'running')",
+    runId
+  );
+};
+
+export const readTreeRows = (sql: SqlStorage, episode: number): TreeRows => {
+  const [raw] = sql
+    .exec<{ tasks: string; errors: string }>(
+      "SELECT tasks, errors FROM tree_data WHERE episode = ?",
+      episode
+    )
+    .toArray();
+  if (raw === undefined) return { tasks: [], errors: {} };
+  return {
+    tasks: JSON.parse(raw.tasks) as PromptTasks[],
+    errors: JSON.parse(raw.errors) as Record<string, string[]>
+  };
+};
+
+export const writeTreeRows = (
+  sql: SqlStorage,
+  episode: number,
+  rows: TreeRows
+): void => {
+  sql.exec(
+    "INSERT OR REPLACE INTO tree_data (episode, tasks, errors) VALUES (?, ?, ?)",
+    episode,
+    JSON.stringify(rows.tasks),
+    JSON.stringify(rows.errors)
+  );
+};
+
+/** Tree data of episodes before `episode`: small, so deleted at once on reset. */
+export const dropTreeRowsBefore = (sql: SqlStorage, episode: number): void => {
+  sql.exec("DELETE FROM tree_data WHERE episode < ?", episode);
+};
+
+/** The wire form. Tasks are those recorded under the run's prompt. */
+export const runStatus = (run: RunRow, tree: TreeRows): RunStatus => {
+  const block = tree.tasks.findLast((b) => b.prompt === run.prompt);
+  return {
+    run_id: run.runId,
+    state: run.state,
+    prompt: run.prompt,
+    model: run.model,
+    passes: run.passes,
+    cancel_requested: run.cancelRequested,
+    ...(run.finalText === undefined ? {} : { final_text: run.finalText }),
+    tasks: (block?.tasks ?? []) as unknown as RunStatus["tasks"],
+    ...(run.outcome === undefined ? {} : { outcome: run.outcome }),
+    ...(run.error === undefined ? {} : { error: run.error }),
+    created_at: new Date(run.createdAt).toISOString(),
+    updated_at: new Date(run.updatedAt).toISOString()
+  };
+};

@@ -1,0 +1,340 @@
+/** @module One pass of a decision tree (Elysia's tree pass): decide, run, record — over any session parts. */
+
+import type { Environment } from "../environment/define-environment";
+import type { SessionParts } from "../environment/episode";
+import { createEpisodeControl } from "../environment/episode-control";
+import { RoostError } from "../errors";
+import type { JsonObject } from "../json";
+import type { Message } from "../messages/schema";
+import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
+import {
+  optionsAt,
+  type ResolvedTree,
+  runIfTools,
+  type TreeNode
+} from "./define-tree";
+import {
+  clearErrors,
+  conversationHistory,
+  recordError,
+  recordTask,
+  updateLastTask
+} from "./tree-data";
+import type {
+  Decision,
+  DecisionModel,
+  PromptTasks,
+  TreeData,
+  TreeOption
+} from "./types";
+
+/** What a run carries from pass to pass (persisted by the caller). */
+export interface RunProgress {
+  runId: string;
+  prompt: string;
+  /** Passes finished so far; this pass is `passes + 1`. */
+  passes: number;
+  /** Model decisions made so far (scripted models index by it). */
+  decisions: number;
+  tasks: PromptTasks[];
+  errors: Record<string, string[]>;
+}
+
+export type PassEnd = {
+  outcome: "answered" | "ended" | "impossible" | "recursion_limit";
+  text: string;
+};
+
+export interface PassResult {
+  progress: RunProgress;
+  /** Set when the run is over. */
+  end?: PassEnd;
+}
+
+export interface PassInput {
+  env: Environment;
+  tree: ResolvedTree;
+  parts: SessionParts;
+  task: unknown;
+  model: DecisionModel;
+  progress: RunProgress;
+  /** Streams a tree event (`tree.decision`, `update`). */
+  emit(type: string, data: Record<string, unknown>): void;
+  execute: ExecuteOptions;
+  /** Re-asks after a model names an option that is not offered (default 2). */
+  maxRetries?: number;
+  signal?: AbortSignal;
+}
+
+/** How much of a tool's message the tasks-completed record keeps. */
+const OUTPUT_CHARS = 600;
+
+const clip = (text: string): string =>
+  text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS)}…` : text;
+
+const messages = (parts: SessionParts): Message[] =>
+  (parts.state.get("messages") as Message[] | undefined) ?? [];
+
+const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
+  userPrompt: p.prompt,
+  conversationHistory: conversationHistory(messages(input.parts)),
+  atlas: input.tree.atlas,
+  environment: input.parts.environment.llmView(),
+  tasksCompleted: p.tasks,
+  errors: p.errors,
+  pass: p.passes + 1,
+  recursionLimit: input.tree.recursionLimit
+});
+
+const say = (input: PassInput, text: string, extra: object = {}): void => {
+  if (text === "") return;
+  input.parts.state.set("messages", {
+    role: "assistant",
+    content: text,
+    ...extra
+  });
+};
+
+/**
+ * Runs one pass from the root: `runIf` tools, then decisions down the
+ * branches until a tool runs or the run ends. Everything goes through
+ * `parts`, so a session commits the pass as one mutation, or not at all.
+ */
+export const runPass = async (input: PassInput): Promise<PassResult> => {
+  const { tree, model } = input;
+  let p: RunProgress = { ...input.progress };
+  const pass = p.passes + 1;
+  const finish = (end: PassEnd): PassResult => ({
+    progress: { ...p, passes: pass },
+    end
+  });
+
+  if (pass > tree.recursionLimit) {
+    const text = await model.respond(
+      { treeData: treeDataOf(input, p), reason: "limit" },
+      { decisionIndex: p.decisions, ...signalOf(input) }
+    );
+    say(input, text);
+    return finish({ outcome: "recursion_limit", text });
+  }
+
+  let node: TreeNode = tree.root;
+  for (;;) {
+    for (const auto of await runIfTools(
+      node,
+      input.env.tools,
+      treeDataOf(input, p)
+    )) {
+      ({ progress: p } = await runTool(
+        input,
+        p,
+        pass,
+        auto.tool,
+        auto.inputs,
+        "runIf"
+      ));
+    }
+    const treeData = treeDataOf(input, p);
+    const { options, unavailable } = await optionsAt(
+      tree,
+      node,
+      input.env.tools,
+      treeData
+    );
+    if (options.length === 0) {
+      throw new RoostError(
+        "conflict",
+        `No option is available at ${node.id}: ${unavailable.map((u) => `${u.name} (${u.reason})`).join(", ") || "the node is empty"}.`
+      );
+    }
+    const { decision, option, used } = await decide(input, p, {
+      treeData,
+      node,
+      options,
+      unavailable
+    });
+    p = { ...p, decisions: p.decisions + used };
+    input.emit("tree.decision", {
+      run_id: p.runId,
+      payload: {
+        pass,
+        node: node.id,
+        option: option.name,
+        kind: option.kind,
+        inputs: decision.inputs,
+        end: decision.end,
+        impossible: decision.impossible,
+        message: decision.message,
+        ...(decision.reasoning ? { reasoning: decision.reasoning } : {})
+      }
+    });
+    if (decision.message !== "") {
+      input.emit("update", {
+        kind: "text",
+        payload: { text: decision.message }
+      });
+    }
+    p = {
+      ...p,
+      tasks: recordTask(p.tasks, p.prompt, {
+        task: option.name,
+        pass,
+        kind: option.kind,
+        ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
+        ...(Object.keys(decision.inputs).length > 0
+          ? { inputs: decision.inputs }
+          : {})
+      })
+    };
+
+    if (option.kind === "text") {
+      const text = textOf(decision);
+      say(input, text);
+      return finish({ outcome: "answered", text });
+    }
+    if (decision.impossible) {
+      say(input, decision.message);
+      const text = await model.respond(
+        { treeData: treeDataOf(input, p), reason: "ended" },
+        { decisionIndex: p.decisions, ...signalOf(input) }
+      );
+      say(input, text);
+      return finish({ outcome: "impossible", text });
+    }
+    if (option.kind === "branch") {
+      say(input, decision.message);
+      node = tree.node(option.name)!;
+      continue;
+    }
+
+    const ran = await runTool(
+      input,
+      p,
+      pass,
+      option.name,
+      decision.inputs,
+      "decision",
+      decision.message
+    );
+    p = ran.progress;
+    const failed = ran.failed;
+    if (!failed && decision.end && option.end) {
+      const last = p.tasks.at(-1)?.tasks.at(-1)?.output ?? "";
+      return finish({ outcome: "ended", text: last });
+    }
+    // A yielded error keeps the loop going so the model can correct itself.
+    return { progress: { ...p, passes: pass } };
+  }
+};
+
+const signalOf = (input: PassInput) =>
+  input.signal ? { signal: input.signal } : {};
+
+const textOf = (decision: Decision): string => {
+  const text = decision.inputs.text;
+  return typeof text === "string" && text !== "" ? text : decision.message;
+};
+
+/** Asks the model, re-asking with feedback when it names an option not offered here. */
+const decide = async (
+  input: PassInput,
+  p: RunProgress,
+  request: {
+    treeData: TreeData;
+    node: TreeNode;
+    options: TreeOption[];
+    unavailable: { name: string; description: string; reason: string }[];
+  }
+): Promise<{ decision: Decision; option: TreeOption; used: number }> => {
+  const retries = input.maxRetries ?? 2;
+  const feedback: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const decision = await input.model.decide(
+      {
+        treeData: request.treeData,
+        node: request.node.id,
+        instruction: request.node.instruction,
+        options: request.options,
+        unavailable: request.unavailable,
+        feedback
+      },
+      { decisionIndex: p.decisions + attempt, ...signalOf(input) }
+    );
+    const option = request.options.find((o) => o.name === decision.tool);
+    if (option !== undefined) return { decision, option, used: attempt + 1 };
+    const names = request.options.map((o) => o.name).join(", ");
+    const why = request.unavailable.find((u) => u.name === decision.tool);
+    feedback.push(
+      why
+        ? `"${decision.tool}" is not available now (${why.reason}). Choose one of: ${names}.`
+        : `"${decision.tool}" is not an option at ${request.node.id}. Choose one of: ${names}.`
+    );
+    if (attempt >= retries) {
+      throw new RoostError(
+        "model_error",
+        `The model chose "${decision.tool}", which is not an option at ${request.node.id}, ${attempt + 1} times. Options: ${names}.`,
+        { node: request.node.id, options: request.options.map((o) => o.name) }
+      );
+    }
+  }
+};
+
+/** Runs one tool as a call of this pass and records its task and errors. */
+const runTool = async (
+  input: PassInput,
+  p: RunProgress,
+  pass: number,
+  tool: string,
+  inputs: JsonObject,
+  why: "decision" | "runIf",
+  message = ""
+): Promise<{ progress: RunProgress; failed: boolean }> => {
+  const id = `${p.runId}_${pass}_${tool}`;
+  const call = {
+    id,
+    type: "function" as const,
+    function: { name: tool, arguments: inputs }
+  };
+  input.parts.state.set("messages", {
+    role: "assistant",
+    content: message,
+    tool_calls: [call]
+  });
+  const { control } = createEpisodeControl();
+  const [outcome] = await executeToolCalls(
+    [call],
+    {
+      ...input.parts,
+      tools: input.env.tools,
+      task: input.task,
+      episode: control
+    },
+    input.execute
+  );
+  const result = outcome!;
+  input.parts.state.set("messages", result.message);
+  const content =
+    typeof result.message.content === "string"
+      ? result.message.content
+      : JSON.stringify(result.message.content);
+  let tasks = p.tasks;
+  if (why === "runIf") {
+    tasks = recordTask(tasks, p.prompt, {
+      task: tool,
+      pass,
+      kind: "tool",
+      reasoning: "Ran automatically: its runIf condition held."
+    });
+  }
+  tasks = updateLastTask(tasks, p.prompt, {
+    output: clip(content),
+    ...(result.message.is_error ? { error: true } : {})
+  });
+  const errors = result.message.is_error
+    ? recordError(p.errors, tool, content)
+    : clearErrors(p.errors, tool);
+  return {
+    progress: { ...p, tasks, errors },
+    failed: result.message.is_error
+  };
+};
