@@ -5,24 +5,13 @@
  */
 
 import type { Api, BenchSession } from "./lib/api";
+import { pool } from "./lib/pool";
 import { interleave, median, progress, timed } from "./lib/stats";
 import { type Row, times } from "./lib/table";
 
 const STEPS = 10;
 const CONCURRENCY = 50;
 const TARGET = 0.8;
-
-/** Runs `work` on every item, `CONCURRENCY` at a time. */
-const pool = async <T>(
-  items: readonly T[],
-  work: (item: T) => Promise<void>
-): Promise<void> => {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-};
 
 export const manySessions = async (
   api: Api,
@@ -38,6 +27,7 @@ export const manySessions = async (
   // the clock starts, so neither pays for its creation in the timed rounds.
   await pool(
     Array.from({ length: total + chunk }, (_, i) => i),
+    CONCURRENCY,
     async (i) => {
       created.push(await api.create());
       await api.baseline(`many-${i}`, { created: true });
@@ -49,7 +39,7 @@ export const manySessions = async (
     const mine = created.slice(round * chunk, (round + 1) * chunk);
     round++;
     return timed(() =>
-      pool(mine, async (s) => {
+      pool(mine, CONCURRENCY, async (s) => {
         await api.reset(s);
         for (let i = 0; i < STEPS; i++) await api.step(s, "noop");
       })
@@ -62,7 +52,7 @@ export const manySessions = async (
     );
     baseRound++;
     return timed(() =>
-      pool(names, async (name) => {
+      pool(names, CONCURRENCY, async (name) => {
         // The same round trips as reset + ten steps.
         for (let i = 0; i <= STEPS; i++) await api.baseline(name, { i });
       })

@@ -4,14 +4,13 @@
  * prints the table and, after a full run, writes bench/results/latest.md.
  */
 
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle } from "./bundle";
 import { fanOut } from "./fan-out";
 import { Api } from "./lib/api";
+import { machine } from "./lib/machine";
 import { type Server, startServer } from "./lib/server";
 import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
@@ -32,16 +31,6 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     "many-sessions": (api) =>
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
   };
-
-const machine = (): string => {
-  const cpu = cpus();
-  const wrangler = execFileSync(
-    join(root, "node_modules", ".bin", "wrangler"),
-    ["--version"],
-    { encoding: "utf8" }
-  ).trim();
-  return `${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, wrangler ${wrangler} (\`wrangler dev\`, local workerd)`;
-};
 
 const main = async () => {
   const asked = process.argv.slice(2);
@@ -73,7 +62,7 @@ const main = async () => {
   const report = [
     "# Roost benchmarks",
     "",
-    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine()}; took ${minutes} min.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine(root)}; took ${minutes} min.`,
     "Latencies are client-side, through `wrangler dev` (a frozen build of `bench/wrangler.toml`). Each scenario runs Roost and its reference interleaved (A B A B …) after a warm-up — in short runs where noted, dropping each run's first request, so work an object defers past its response lands on itself, not on the other contender. Every verdict is on a ratio or a size: absolute times on a shared machine are noisy.",
     "",
     renderTable(rows),

@@ -9,6 +9,24 @@ export interface BenchSession {
   wsUrl: string;
 }
 
+/** An HTTP answer of any status. */
+export interface Answer {
+  status: number;
+  ok: boolean;
+  headers: Headers;
+  text: string;
+}
+
+/** A non-2xx answer, thrown by the methods that expect 2xx. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string
+  ) {
+    super(message);
+  }
+}
+
 /** A step body with one call of `tool`. */
 export const stepBody = (
   tool: string,
@@ -32,21 +50,60 @@ const SEED_BATCH = 1000;
 export class Api {
   constructor(readonly baseUrl: string) {}
 
-  /** POSTs JSON; throws with the answer on anything but 2xx. */
-  async post(path: string, body: unknown, token?: string): Promise<unknown> {
+  /**
+   * One request, answered whatever its status; throws only when no answer
+   * came (a refused or reset connection). `body` is sent as JSON.
+   */
+  async send(
+    method: "GET" | "POST",
+    path: string,
+    options: {
+      body?: unknown;
+      token?: string;
+      headers?: Record<string, string>;
+    } = {}
+  ): Promise<Answer> {
+    const { body, token, headers = {} } = options;
     const res = await fetch(`${this.baseUrl}${path}`, {
-      method: "POST",
+      method,
       headers: {
-        "content-type": "application/json",
-        ...(token ? { authorization: `Bearer ${token}` } : {})
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers
       },
-      body: JSON.stringify(body)
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
     });
-    const text = await res.text();
-    if (!res.ok) {
-      throw new Error(`POST ${path} → ${res.status}: ${text.slice(0, 500)}`);
+    return {
+      status: res.status,
+      ok: res.ok,
+      headers: res.headers,
+      text: await res.text()
+    };
+  }
+
+  /** Sends a request; throws with the answer on anything but 2xx. */
+  async json(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    token?: string
+  ): Promise<unknown> {
+    const answer = await this.send(method, path, {
+      ...(body === undefined ? {} : { body }),
+      ...(token === undefined ? {} : { token })
+    });
+    if (!answer.ok) {
+      throw new HttpError(
+        answer.status,
+        `${method} ${path} → ${answer.status}: ${answer.text.slice(0, 500)}`
+      );
     }
-    return text === "" ? undefined : JSON.parse(text);
+    return answer.text === "" ? undefined : JSON.parse(answer.text);
+  }
+
+  /** POSTs JSON; throws with the answer on anything but 2xx. */
+  post(path: string, body: unknown, token?: string): Promise<unknown> {
+    return this.json("POST", path, body, token);
   }
 
   /** The cheapest round trip: the worker answers without waking any object. */
@@ -56,8 +113,11 @@ export class Api {
     if (!res.ok) throw new Error(`GET /health → ${res.status}`);
   }
 
-  async create(environment = "bench"): Promise<BenchSession> {
-    const r = (await this.post("/v1/sessions", { environment })) as {
+  async create(environment = "bench", task?: unknown): Promise<BenchSession> {
+    const r = (await this.post("/v1/sessions", {
+      environment,
+      ...(task === undefined ? {} : { task })
+    })) as {
       session_id: string;
       token: string;
       ws_url: string;
@@ -65,8 +125,33 @@ export class Api {
     return { id: r.session_id, token: r.token, wsUrl: r.ws_url };
   }
 
-  reset(s: BenchSession): Promise<unknown> {
-    return this.post(`/v1/sessions/${s.id}/reset`, {}, s.token);
+  reset(s: BenchSession, task?: unknown): Promise<unknown> {
+    return this.post(
+      `/v1/sessions/${s.id}/reset`,
+      task === undefined ? {} : { task },
+      s.token
+    );
+  }
+
+  /** The session's status: episode, steps, reward, done, … */
+  status(s: BenchSession): Promise<{ episode: number; steps: number }> {
+    return this.json(
+      "GET",
+      `/v1/sessions/${s.id}`,
+      undefined,
+      s.token
+    ) as Promise<{ episode: number; steps: number }>;
+  }
+
+  /** The session's typed state (the transcript excluded). */
+  async state(s: BenchSession): Promise<Record<string, unknown>> {
+    const r = (await this.json(
+      "GET",
+      `/v1/sessions/${s.id}/state`,
+      undefined,
+      s.token
+    )) as { state: Record<string, unknown> };
+    return r.state;
   }
 
   step(

@@ -33,15 +33,35 @@ const cell = (text: string): string => text.replaceAll("|", "\\|");
 const verdict = (met: boolean | null): string =>
   met === null ? "" : met ? "✅" : "❌";
 
-export const renderTable = (rows: readonly Row[]): string => {
-  const head =
-    "| scenario | measure | Roost | reference | ratio / size | target | met |\n" +
-    "|---|---|---|---|---|---|---|";
-  const body = rows.map(
-    (r) =>
-      `| ${[r.scenario, r.measure, r.roost, r.reference, r.ratio, r.target]
-        .map(cell)
-        .join(" | ")} | ${verdict(r.met)} |`
+/** A Markdown table of any columns; `|` in a cell is escaped. */
+export const markdownTable = (
+  head: readonly string[],
+  rows: readonly (readonly string[])[]
+): string =>
+  [
+    `| ${head.map(cell).join(" | ")} |`,
+    `|${head.map(() => "---|").join("")}`,
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)
+  ].join("\n");
+
+export const renderTable = (rows: readonly Row[]): string =>
+  markdownTable(
+    [
+      "scenario",
+      "measure",
+      "Roost",
+      "reference",
+      "ratio / size",
+      "target",
+      "met"
+    ],
+    rows.map((r) => [
+      r.scenario,
+      r.measure,
+      r.roost,
+      r.reference,
+      r.ratio,
+      r.target,
+      verdict(r.met)
+    ])
   );
-  return [head, ...body].join("\n");
-};
