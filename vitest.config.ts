@@ -23,10 +23,7 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/node/**/*.test.ts"],
-          globalSetup: [
-            "test/node/global-setup.ts",
-            "test/node/openai-setup.ts"
-          ],
+          globalSetup: ["test/node/global-setup.ts"],
           // wrangler dev can take a while to start on a busy 2-core machine.
           hookTimeout: 120_000,
           testTimeout: 30_000,

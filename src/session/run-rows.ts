@@ -106,9 +106,16 @@ export const activeRun = (sql: SqlStorage): RunRow | undefined => {
 
 export const writeRun = (sql: SqlStorage, run: RunRow): void => {
   sql.exec(
-    `INSERT OR REPLACE INTO runs (run_id, episode, prompt, model, state, passes,
+    // The cancel flag only ever rises: a pass that read the row before a
+    // cancel must not lower it when it commits.
+    `INSERT INTO runs (run_id, episode, prompt, model, state, passes,
       decisions, cancel_requested, final_text, outcome, error, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (run_id) DO UPDATE SET state = excluded.state,
+      passes = excluded.passes, decisions = excluded.decisions,
+      cancel_requested = max(cancel_requested, excluded.cancel_requested),
+      final_text = excluded.final_text, outcome = excluded.outcome,
+      error = excluded.error, updated_at = excluded.updated_at`,
     run.runId,
     run.episode,
     run.prompt,

@@ -26,6 +26,7 @@ import type { TranscriptBackend } from "../state/types";
 import type { KeyInfo } from "../store/types";
 import type { ExecutionHooks } from "../tools/types";
 import { runPass } from "../tree/loop";
+import { ModelError } from "../tree/model-error";
 import {
   committedParts,
   type StorageOptions,
@@ -81,6 +82,22 @@ type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 
 /** A pass that dies with its object is retried this long after it started. */
 const RUN_RESUME_MS = 1000;
+
+/** A model's failure is reported as such; anything else unexpected stays opaque. */
+const runError = (error: unknown): ErrorBody => {
+  if (error instanceof ModelError) {
+    return {
+      code: "model_error",
+      message: `The decision model failed: ${error.message}`,
+      ...(error.status === undefined
+        ? {}
+        : { details: { status: error.status } })
+    };
+  }
+  if (!(error instanceof RoostError))
+    console.error("Roost: a run failed", error);
+  return toErrorBody(error);
+};
 
 const isActive = (state: RunState): boolean =>
   state === "queued" || state === "running";
@@ -381,6 +398,13 @@ export class SessionRuntime {
     idem?: IdempotencyKey
   ): Promise<{ run_id: string }> {
     this.#ensureRunTables();
+    // Answered at once: inside the queue this would wait for the running pass.
+    if (
+      idem === undefined ||
+      idempotency.lookup(this.#sql, idem, this.now()) === undefined
+    ) {
+      this.#refuseWhileRunning();
+    }
     return this.#mutate("run", idem, async (m) => {
       if (m.env.tree === undefined) {
         throw new RoostError(
@@ -388,14 +412,7 @@ export class SessionRuntime {
           `Environment ${m.env.name} defines no decision tree; runs need one.`
         );
       }
-      const running = activeRun(this.#sql);
-      if (running !== undefined) {
-        throw new RoostError(
-          "conflict",
-          `Run ${running.runId} is still going; wait for it or cancel it first.`,
-          { run_id: running.runId }
-        );
-      }
+      this.#refuseWhileRunning();
       const { name } = this.#models(request.model, m.env);
       const now = this.now();
       const run: RunRow = {
@@ -417,6 +434,17 @@ export class SessionRuntime {
       });
       return { run_id: run.runId };
     });
+  }
+
+  #refuseWhileRunning(): void {
+    const running = activeRun(this.#sql);
+    if (running !== undefined) {
+      throw new RoostError(
+        "conflict",
+        `Run ${running.runId} is still going; wait for it or cancel it first.`,
+        { run_id: running.runId }
+      );
+    }
   }
 
   readRun(runId: string): RunStatus {
@@ -511,15 +539,26 @@ export class SessionRuntime {
         this.#schedule.set("run", this.now() + RUN_RESUME_MS);
         await this.#schedule.arm();
         try {
-          await this.#queue.run(() =>
-            this.#commitOne("pass", undefined, (m) => this.#pass(m, run))
-          );
+          await this.#queue.run(async () => {
+            // A reset or cancel may have come first while this waited.
+            const latest = readRun(this.#sql, run.runId);
+            if (
+              latest === undefined ||
+              !isActive(latest.state) ||
+              latest.cancelRequested
+            ) {
+              return;
+            }
+            await this.#commitOne("pass", undefined, (m) =>
+              this.#pass(m, latest)
+            );
+          });
         } catch (error) {
           const latest = readRun(this.#sql, run.runId);
           if (latest !== undefined && isActive(latest.state)) {
             this.#finishRun(latest, {
               state: "failed",
-              error: toErrorBody(error)
+              error: runError(error)
             });
           }
         }

@@ -8,10 +8,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The fake OpenAI-compatible server, without `/v1`; wrangler dev's `openai` model points at it. */
+    fakeOpenAIUrl: string;
   }
 }
 
@@ -30,9 +33,13 @@ const freePort = () =>
   });
 
 let child: ChildProcess | undefined;
+let fake: FakeOpenAI | undefined;
 let stateDir: string | undefined;
 
 export default async function setup(project: TestProject) {
+  // Started first, so the worker's `openai` model can be pointed at it.
+  fake = await startFakeOpenAI();
+  project.provide("fakeOpenAIUrl", fake.url);
   const port = await freePort();
   stateDir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
   const bin = join(process.cwd(), "node_modules", ".bin", "wrangler");
@@ -48,6 +55,10 @@ export default async function setup(project: TestProject) {
       stateDir,
       "--var",
       "ROOST_DEV:1",
+      "--var",
+      `ROOST_MODEL_BASE_URL:${fake.url}/v1`,
+      "--var",
+      "ROOST_MODEL:fake-model",
       "--log-level",
       "warn"
     ],
@@ -95,4 +106,5 @@ async function teardown() {
   child?.stdout?.destroy();
   child?.stderr?.destroy();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  await fake?.close();
 }

@@ -25,7 +25,8 @@ const VALID: Record<string, unknown> = {
   "PUT /v1/sessions/{id}/environment/{tool}/{name}/{index}": {
     objects: [{ a: 3 }]
   },
-  "PATCH /v1/sessions/{id}/state": { key: "count", value: 1 }
+  "PATCH /v1/sessions/{id}/state": { key: "count", value: 1 },
+  "POST /v1/sessions/{id}/runs": { prompt: "hello" }
 };
 
 const hostile = fc.constantFrom(
@@ -155,6 +156,14 @@ export const fuzzRoutes = (
                       headers: { "Content-Type": "application/json" }
                     });
               const status = res.status;
+              if (status === 202) {
+                // A run changes the session from the alarm: let it finish
+                // before the next comparison.
+                const { run_id } = (await res.clone().json()) as {
+                  run_id: string;
+                };
+                await (await s.call(`/runs/${run_id}?wait=20`)).text();
+              }
               await expectErrorShape(res.clone());
               await res.body?.cancel();
               if (route.auth !== "session") return;

@@ -16,7 +16,8 @@ const urlOf = (path: string, sessionId: string): string =>
     .replace("{id}", sessionId)
     .replace("{tool}", "incr")
     .replace("{name}", "results")
-    .replace("{index}", "0");
+    .replace("{index}", "0")
+    .replace("{run_id}", "run-1");
 
 const sessionRoutes = ROUTE_TABLE.filter((r) => r.auth === "session");
 
