@@ -134,7 +134,10 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}/state",
       "PATCH /v1/sessions/{id}/state",
       "GET /v1/sessions/{id}/messages",
-      "GET /v1/sessions/{id}/frame"
+      "GET /v1/sessions/{id}/frame",
+      "POST /v1/sessions/{id}/runs",
+      "GET /v1/sessions/{id}/runs/{run_id}",
+      "POST /v1/sessions/{id}/runs/{run_id}/cancel"
     ]);
   });
 });
