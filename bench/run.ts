@@ -17,6 +17,7 @@ import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
 import { sessionSize } from "./session-size";
 import { stepOverhead } from "./step-overhead";
+import { treeRun } from "./tree-run";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -28,6 +29,7 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     "step-overhead": (api, server) => stepOverhead(api, server.pgid),
     "session-size": (api) => sessionSize(api),
     "fan-out": (api) => fanOut(api),
+    "tree-run": (api) => treeRun(api),
     "many-sessions": (api) =>
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
   };

@@ -1,7 +1,7 @@
 /** @module The environment the benchmarks step: one trivial tool and one that stores an object. */
 
 import { z } from "zod";
-import { defineEnvironment, result } from "../../src/index";
+import { defineEnvironment, result, scriptedModel } from "../../src/index";
 import { benchObject } from "../lib/objects";
 
 export const bench = defineEnvironment({
@@ -23,5 +23,13 @@ export const bench = defineEnvironment({
       }
     })
   }),
+  // Scenario 6: three passes that each store an object, then an answer.
+  tree: {
+    tools: ["put"],
+    model: scriptedModel(
+      [1, 2, 3].map((n) => ({ tool: "put", inputs: { n } })),
+      { final: "stored three" }
+    )
+  },
   reset: () => "Benchmark session."
 });
