@@ -10,6 +10,9 @@ import {
   FrameResponseSchema,
   MessagesResponseSchema,
   ResetResponseSchema,
+  RunCreatedSchema,
+  type RunStatus,
+  RunStatusSchema,
   SessionStatusSchema,
   type StateHandlerName,
   StatePatchResponseSchema,
@@ -210,6 +213,47 @@ export class RoostSession {
   /** Retained events with seq > `after`; a 410 `gone` when they were trimmed. */
   events(after = 0, limit?: number): Promise<EventsResponse> {
     return this.#read("/events", EventsResponseSchema, { after, limit });
+  }
+
+  /** Queues a decision-tree run; it goes on in the session object. */
+  startRun(prompt: string, options: MutationOptions & { model?: string } = {}) {
+    const body =
+      options.model === undefined
+        ? { prompt }
+        : { prompt, model: options.model };
+    return this.#mutate("POST", "/runs", body, RunCreatedSchema, options);
+  }
+
+  /** A run's status; with `waitSeconds` (≤ 60) the server waits for its end first. */
+  readRun(runId: string, waitSeconds = 0): Promise<RunStatus> {
+    return this.#read(`/runs/${seg(runId)}`, RunStatusSchema, {
+      wait: waitSeconds
+    });
+  }
+
+  /** Starts a run and waits, a minute at a time, until it completes, fails or is cancelled. */
+  async run(
+    prompt: string,
+    options: MutationOptions & { model?: string } = {}
+  ): Promise<RunStatus> {
+    const { run_id } = await this.startRun(prompt, options);
+    for (;;) {
+      const status = await this.readRun(run_id, 60);
+      if (status.state !== "queued" && status.state !== "running") {
+        return status;
+      }
+    }
+  }
+
+  /** Asks a run to stop before its next pass. */
+  cancelRun(runId: string) {
+    return this.#send({
+      method: "POST",
+      path: `${this.#path}/runs/${seg(runId)}/cancel`,
+      credential: this.token,
+      schema: RunStatusSchema,
+      retry: "idempotent"
+    });
   }
 
   /** Deletes the session and all its storage. */

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
+import { createClient } from "../../src/client/index";
 import {
   type CannedResponse,
   fakeOpenAIRequests,
@@ -165,5 +166,35 @@ describe("a decision-tree run against an OpenAI-compatible server", () => {
       expect(types.has(t)).toBe(true);
     }
     ws.close();
+  });
+});
+
+describe("runs through the TypeScript client", () => {
+  it("starts a run and waits for it with session.run()", async () => {
+    const client = createClient({ baseUrl: base });
+    const session = await client.createSession({ environment: "catalog" });
+    await session.reset();
+    const status = await session.run(
+      "Which cat toys are rated 4.5 or higher?",
+      {
+        model: "scripted"
+      }
+    );
+    expect(status).toMatchObject({
+      state: "completed",
+      outcome: "answered",
+      model: "scripted",
+      passes: 3
+    });
+    expect(status.tasks.map((t) => t.task)).toEqual([
+      "search",
+      "query",
+      "search",
+      "aggregate",
+      "text_response"
+    ]);
+    expect((await session.readRun(status.run_id)).final_text).toBe(
+      status.final_text
+    );
   });
 });
