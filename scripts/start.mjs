@@ -1,7 +1,19 @@
 // Serves the runtime with the example environments on 127.0.0.1:8787.
 // Development mode is explicit: ROOST_DEV=1 allows the fixed development
 // secret and localhost CORS, so say so loudly before wrangler starts.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+
+// `npm install` builds the inspector (prepare); build it here too if it is missing.
+if (!existsSync(new URL("../dist/inspector/index.html", import.meta.url))) {
+  execFileSync(
+    process.execPath,
+    [new URL("./build-inspector.mjs", import.meta.url).pathname],
+    {
+      stdio: "inherit"
+    }
+  );
+}
 
 const port = process.env.PORT ?? "8787";
 const line = "!".repeat(72);
@@ -14,6 +26,8 @@ console.warn(
     "!! with ROOST_SECRETS (and ROOST_API_KEYS) set instead.",
     `!! Listening on http://127.0.0.1:${port}`,
     line,
+    "",
+    `Inspector: open http://127.0.0.1:${port}/ in a browser.`,
     "",
     "Next, in a second terminal:",
     `  curl -s http://127.0.0.1:${port}/v1/environments`,

@@ -1,0 +1,398 @@
+/** @module The inspector page: environments, a session driven by hand, and its live view. */
+
+import { ApiError, api, type Credentials, sessionApi } from "./api";
+import { $, fill, h, short } from "./dom";
+import { connectLive, type Frame, type Live } from "./live";
+import { type JsonSchema, type SchemaForm, schemaForm } from "./schema-form";
+import { StoreView } from "./store-view";
+
+interface ToolSchema {
+  type: "function";
+  function: { name: string; description?: string; parameters: JsonSchema };
+}
+
+interface EnvironmentInfo {
+  name: string;
+  description: string;
+  task_schema: JsonSchema;
+  tools: ToolSchema[];
+  dataset_size?: number;
+}
+
+interface Status {
+  session_id: string;
+  episode: number;
+  steps: number;
+  reward: number;
+  return: number;
+  done: boolean;
+  truncated: boolean;
+}
+
+/** Timeline rows kept on screen; older ones are dropped (the log has them all). */
+const MAX_TIMELINE = 2000;
+
+let environments: EnvironmentInfo[] = [];
+let session: (Credentials & { environment: string }) | undefined;
+let live: Live | undefined;
+let toolForm: SchemaForm | undefined;
+let taskForm: SchemaForm | undefined;
+const state: Record<string, unknown> = {};
+const store = new StoreView((e) => showError(e));
+
+const showError = (error: unknown): void => {
+  const el = $("#error");
+  el.hidden = false;
+  el.textContent =
+    error instanceof ApiError
+      ? `${error.status} ${error.code}: ${error.message}`
+      : String(error instanceof Error ? error.message : error);
+};
+
+const clearError = (): void => {
+  $("#error").hidden = true;
+};
+
+/** Runs an action from a button, showing any failure inline. */
+const guarded =
+  (fn: () => Promise<void>) =>
+  async (event?: Event): Promise<void> => {
+    event?.preventDefault();
+    clearError();
+    try {
+      await fn();
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+// ---- environments --------------------------------------------------------
+
+const paramRows = (schema: JsonSchema) => {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, p]) =>
+    h(
+      "tr",
+      {},
+      h(
+        "td",
+        {},
+        name,
+        required.has(name) ? h("span", { class: "req" }, " *") : null
+      ),
+      h("td", {}, p.enum ? p.enum.join(" | ") : String(p.type ?? "any")),
+      h("td", {}, p.description ?? ""),
+      h("td", {}, p.default === undefined ? "" : short(p.default, 40))
+    )
+  );
+};
+
+const renderEnvironments = (): void => {
+  fill(
+    $("#env-list"),
+    ...environments.map((env) =>
+      h(
+        "div",
+        { class: "env", "data-env": env.name },
+        h("strong", {}, env.name),
+        env.dataset_size === undefined
+          ? null
+          : h("small", {}, ` · dataset of ${env.dataset_size}`),
+        h("p", {}, env.description),
+        h(
+          "details",
+          {},
+          h("summary", {}, `task schema and ${env.tools.length} tools`),
+          h("pre", {}, JSON.stringify(env.task_schema, null, 1)),
+          ...env.tools.map((t) =>
+            h(
+              "div",
+              {},
+              h("h4", {}, t.function.name),
+              h("small", { class: "hint" }, t.function.description ?? ""),
+              h(
+                "table",
+                {},
+                h(
+                  "tr",
+                  {},
+                  h("th", {}, "parameter"),
+                  h("th", {}, "type"),
+                  h("th", {}, "description"),
+                  h("th", {}, "default")
+                ),
+                ...paramRows(t.function.parameters)
+              )
+            )
+          )
+        )
+      )
+    )
+  );
+  const select = $<HTMLSelectElement>("#create-env");
+  fill(
+    select,
+    ...environments.map((e) => h("option", { value: e.name }, e.name))
+  );
+  renderTaskForm();
+};
+
+const renderTaskForm = (): void => {
+  const env = environments.find(
+    (e) => e.name === $<HTMLSelectElement>("#create-env").value
+  );
+  const schema = env?.task_schema;
+  taskForm =
+    schema && schema.type === "object" ? schemaForm(schema) : undefined;
+  fill($("#task-form"), taskForm?.element);
+};
+
+// ---- session ---------------------------------------------------------------
+
+const renderStatus = (s: Status): void => {
+  $("#episode").textContent = String(s.episode);
+  $("#steps").textContent = String(s.steps);
+  $("#reward").textContent = String(s.reward);
+  $("#return").textContent = String(s.return);
+  $("#done").textContent = s.done ? "yes" : s.truncated ? "truncated" : "no";
+};
+
+const refreshStatus = async (): Promise<void> => {
+  if (session) renderStatus(await sessionApi<Status>(session, "GET", ""));
+};
+
+const renderTools = (): void => {
+  const env = environments.find((e) => e.name === session?.environment);
+  const select = $<HTMLSelectElement>("#tool");
+  fill(
+    select,
+    ...(env?.tools ?? []).map((t) =>
+      h("option", { value: t.function.name }, t.function.name)
+    )
+  );
+  renderToolForm();
+};
+
+const renderToolForm = (): void => {
+  const env = environments.find((e) => e.name === session?.environment);
+  const tool = env?.tools.find(
+    (t) => t.function.name === $<HTMLSelectElement>("#tool").value
+  );
+  toolForm = tool ? schemaForm(tool.function.parameters) : undefined;
+  fill($("#tool-form"), toolForm?.element);
+};
+
+const open = async (s: Credentials): Promise<void> => {
+  const status = await sessionApi<Status & { environment: string }>(
+    s,
+    "GET",
+    ""
+  );
+  live?.close();
+  session = { ...s, environment: status.environment };
+  $("#current").hidden = false;
+  $("#act").hidden = false;
+  $("#live").hidden = false;
+  $("#session-id").textContent = `${s.id} (${status.environment})`;
+  $("#session-token").textContent = s.token;
+  renderStatus(status);
+  renderTools();
+  fill($("#timeline"));
+  fill($("#transcript"));
+  store.attach(s);
+  const messages = await sessionApi<{ messages: unknown[] }>(
+    s,
+    "GET",
+    "/messages?limit=200"
+  );
+  messages.messages.forEach((m, i) => {
+    addMessage(m, i);
+  });
+  live = connectLive(s, {
+    onFrame,
+    onStatus: (status, detail) => {
+      const badge = $("#conn");
+      badge.textContent = detail ? `${status}: ${detail}` : `live: ${status}`;
+      badge.className = `badge ${status}`;
+    }
+  });
+};
+
+const addMessage = (message: unknown, index: number): void => {
+  const m = message as {
+    role?: string;
+    content?: unknown;
+    tool_calls?: unknown;
+  };
+  const list = $("#transcript");
+  if (list.querySelector(`[data-index="${index}"]`)) return;
+  list.append(
+    h(
+      "li",
+      { value: index, "data-index": index },
+      h("strong", {}, m.role ?? "?"),
+      " ",
+      short(m.content ?? "", 300),
+      m.tool_calls
+        ? h("small", { class: "hint" }, short(m.tool_calls, 200))
+        : null
+    )
+  );
+};
+
+const onFrame = (frame: Frame): void => {
+  if (frame.type === "session.snapshot") {
+    for (const key of Object.keys(state)) delete state[key];
+    Object.assign(state, frame.state as Record<string, unknown>);
+    $("#state").textContent = JSON.stringify(state, null, 1);
+    store.setKeys(frame.keys as never);
+    renderStatus(frame.status as Status);
+    return;
+  }
+  if (frame.seq === undefined) return;
+  const timeline = $("#timeline");
+  timeline.append(
+    h(
+      "li",
+      { "data-seq": frame.seq, "data-type": frame.type },
+      `#${frame.seq} ${frame.type} `,
+      h("small", { class: "hint" }, short(frameSummary(frame), 140))
+    )
+  );
+  while (timeline.childElementCount > MAX_TIMELINE) {
+    timeline.firstElementChild?.remove();
+  }
+  timeline.scrollTop = timeline.scrollHeight;
+  if (frame.type === "state.changed") {
+    state[String(frame.key)] = frame.value;
+    $("#state").textContent = JSON.stringify(state, null, 1);
+  } else if (frame.type === "message") {
+    addMessage(frame.message, Number(frame.index));
+  } else if (frame.type === "reset") {
+    fill($("#transcript"));
+    store.setKeys([]);
+  }
+  store.onEvent(frame.type, frame);
+  if (frame.type === "step" || frame.type === "reset") {
+    void refreshStatus().catch(showError);
+  }
+};
+
+const frameSummary = (frame: Frame): unknown => {
+  const { seq: _s, type: _t, episode: _e, at: _a, ...rest } = frame;
+  return rest;
+};
+
+const showObservations = (value: unknown): void => {
+  $("#observations").textContent = JSON.stringify(value, null, 1);
+};
+
+// ---- wiring -----------------------------------------------------------------
+
+$("#create-env").addEventListener("change", renderTaskForm);
+$("#tool").addEventListener("change", renderToolForm);
+
+$("#create-form").addEventListener(
+  "submit",
+  guarded(async () => {
+    const environment = $<HTMLSelectElement>("#create-env").value;
+    const index = $<HTMLInputElement>("#task-index").value;
+    const body: Record<string, unknown> = { environment };
+    if (index !== "") body.task_index = Number(index);
+    else if (taskForm) {
+      const task = taskForm.read();
+      if (!task.ok) throw new Error(task.message);
+      body.task = task.value;
+    }
+    const created = await api<{ session_id: string; token: string }>(
+      "POST",
+      "/v1/sessions",
+      { body }
+    );
+    await open({ id: created.session_id, token: created.token });
+  })
+);
+
+$("#attach-form").addEventListener(
+  "submit",
+  guarded(async () => {
+    await open({
+      id: $<HTMLInputElement>("#attach-id").value.trim(),
+      token: $<HTMLInputElement>("#attach-token").value.trim()
+    });
+  })
+);
+
+$("#reset").addEventListener(
+  "click",
+  guarded(async () => {
+    if (!session) return;
+    showObservations(await sessionApi(session, "POST", "/reset", {}));
+    await refreshStatus();
+  })
+);
+
+const readArguments = (): Record<string, unknown> => {
+  const args = toolForm?.read();
+  if (!args) throw new Error("Pick a tool.");
+  if (!args.ok) throw new Error(args.message);
+  return args.value;
+};
+
+let calls = 0;
+
+$("#step").addEventListener(
+  "click",
+  guarded(async () => {
+    if (!session) return;
+    const name = $<HTMLSelectElement>("#tool").value;
+    const action = {
+      tool_calls: [
+        {
+          id: `ui_${++calls}`,
+          type: "function",
+          function: { name, arguments: readArguments() }
+        }
+      ]
+    };
+    showObservations(await sessionApi(session, "POST", "/step", { action }));
+    await refreshStatus();
+  })
+);
+
+$("#call").addEventListener(
+  "click",
+  guarded(async () => {
+    if (!session) return;
+    const name = $<HTMLSelectElement>("#tool").value;
+    showObservations(
+      await sessionApi(session, "POST", `/tools/${encodeURIComponent(name)}`, {
+        arguments: readArguments()
+      })
+    );
+  })
+);
+
+$("#send-raw").addEventListener(
+  "click",
+  guarded(async () => {
+    if (!session) return;
+    let action: unknown;
+    try {
+      action = JSON.parse($<HTMLTextAreaElement>("#raw").value);
+    } catch {
+      throw new Error("The raw action is not valid JSON.");
+    }
+    showObservations(await sessionApi(session, "POST", "/step", { action }));
+    await refreshStatus();
+  })
+);
+
+$("#store").append(store.element);
+
+void guarded(async () => {
+  environments = (
+    await api<{ environments: EnvironmentInfo[] }>("GET", "/v1/environments")
+  ).environments;
+  renderEnvironments();
+})();

@@ -1,0 +1,218 @@
+/** @module The environment as a tree (tool → name → counts) and one key's objects in a paged table. */
+
+import { type Credentials, sessionApi } from "./api";
+import { fill, h, short } from "./dom";
+
+/** Rows on one page: the table never renders more, whatever the store holds. */
+export const PAGE_ROWS = 100;
+
+interface KeyInfo {
+  tool: string;
+  name: string;
+  entries: number;
+  objects: number;
+}
+
+interface Entry {
+  index: number;
+  objects: Record<string, unknown>[];
+}
+
+export class StoreView {
+  readonly element = h("div", { class: "store" });
+  readonly #tree = h("ul", { class: "tree", "data-testid": "store-tree" });
+  readonly #table = h("div", { class: "table-wrap" });
+  #keys = new Map<string, KeyInfo>();
+  #session: Credentials | undefined;
+  #selected: { tool: string; name: string } | undefined;
+  #page = 0;
+  #entries: Entry[] = [];
+  #cursor: string | undefined;
+  #exhausted = false;
+  #onError: (error: unknown) => void;
+
+  constructor(onError: (error: unknown) => void) {
+    this.#onError = onError;
+    this.element.append(this.#tree, this.#table);
+  }
+
+  attach(session: Credentials): void {
+    this.#session = session;
+    this.#keys.clear();
+    this.#selected = undefined;
+    this.#renderTree();
+    fill(this.#table);
+  }
+
+  setKeys(keys: KeyInfo[]): void {
+    this.#keys = new Map(keys.map((k) => [`${k.tool}/${k.name}`, { ...k }]));
+    this.#renderTree();
+    if (this.#selected) void this.#reload();
+  }
+
+  /** Applies a live event to the counts; the open table reloads when its key changed. */
+  onEvent(type: string, frame: Record<string, unknown>): void {
+    if (type !== "result" && type !== "store.changed") return;
+    const tool = String(frame.tool);
+    const name = String(frame.name);
+    const id = `${tool}/${name}`;
+    const key = this.#keys.get(id) ?? { tool, name, entries: 0, objects: 0 };
+    if (type === "store.changed" && frame.op === "add") key.entries++;
+    if (type === "result" && Array.isArray(frame.objects)) {
+      key.objects += frame.objects.length;
+    }
+    this.#keys.set(id, key);
+    this.#renderTree();
+    if (this.#selected?.tool === tool && this.#selected.name === name) {
+      void this.#reload();
+    }
+  }
+
+  #renderTree(): void {
+    const byTool = new Map<string, KeyInfo[]>();
+    for (const key of this.#keys.values()) {
+      byTool.set(key.tool, [...(byTool.get(key.tool) ?? []), key]);
+    }
+    fill(
+      this.#tree,
+      ...(byTool.size === 0
+        ? [h("li", { class: "hint" }, "The environment is empty.")]
+        : [...byTool].map(([tool, keys]) =>
+            h(
+              "li",
+              {},
+              h("span", { class: "tool" }, tool),
+              h(
+                "ul",
+                {},
+                ...keys.map((k) =>
+                  h(
+                    "li",
+                    {},
+                    h(
+                      "button",
+                      {
+                        class: "link",
+                        "data-key": `${k.tool}/${k.name}`,
+                        onclick: () => {
+                          this.#selected = { tool: k.tool, name: k.name };
+                          this.#page = 0;
+                          void this.#reload();
+                        }
+                      },
+                      `${k.name} — ${k.entries} entries, ${k.objects} objects`
+                    )
+                  )
+                )
+              )
+            )
+          ))
+    );
+  }
+
+  async #reload(): Promise<void> {
+    this.#entries = [];
+    this.#cursor = undefined;
+    this.#exhausted = false;
+    await this.#show();
+  }
+
+  /** Fetches entries until the page's objects are loaded (or none are left). */
+  async #show(): Promise<void> {
+    const session = this.#session;
+    const selected = this.#selected;
+    if (!session || !selected) return;
+    const end = (this.#page + 1) * PAGE_ROWS;
+    try {
+      while (!this.#exhausted && this.#objectCount() < end) {
+        const q = new URLSearchParams({
+          tool: selected.tool,
+          name: selected.name,
+          limit: "10",
+          ...(this.#cursor ? { cursor: this.#cursor } : {})
+        });
+        const page = await sessionApi<{
+          entries: Entry[];
+          next_cursor?: string;
+        }>(session, "GET", `/environment?${q}`);
+        this.#entries.push(...page.entries);
+        this.#cursor = page.next_cursor;
+        this.#exhausted = page.next_cursor === undefined;
+      }
+    } catch (error) {
+      this.#onError(error);
+      return;
+    }
+    const all = this.#entries.flatMap((e) =>
+      e.objects.map((o) => ({ entry: e.index, object: o }))
+    );
+    const rows = all.slice(this.#page * PAGE_ROWS, end);
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r.object)))];
+    const last = this.#exhausted && end >= all.length;
+    fill(
+      this.#table,
+      h(
+        "div",
+        { class: "pager" },
+        h("strong", {}, `${selected.tool} / ${selected.name}`),
+        h(
+          "button",
+          {
+            disabled: this.#page === 0,
+            onclick: () => {
+              this.#page--;
+              void this.#show();
+            }
+          },
+          "‹ prev"
+        ),
+        h(
+          "span",
+          { "data-testid": "page" },
+          `rows ${this.#page * PAGE_ROWS + 1}–${this.#page * PAGE_ROWS + rows.length}`
+        ),
+        h(
+          "button",
+          {
+            disabled: last,
+            onclick: () => {
+              this.#page++;
+              void this.#show();
+            }
+          },
+          "next ›"
+        )
+      ),
+      h(
+        "table",
+        { "data-testid": "objects" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, "entry"),
+            ...columns.map((c) => h("th", {}, c))
+          )
+        ),
+        h(
+          "tbody",
+          {},
+          ...rows.map((r) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, r.entry),
+              ...columns.map((c) => h("td", {}, short(r.object[c] ?? "", 80)))
+            )
+          )
+        )
+      )
+    );
+  }
+
+  #objectCount(): number {
+    return this.#entries.reduce((n, e) => n + e.objects.length, 0);
+  }
+}

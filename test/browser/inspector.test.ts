@@ -1,0 +1,176 @@
+import { copyFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+// Brings in the types of what the shared global setup provides.
+import type {} from "../node/global-setup";
+import { type Browser, launch } from "./browser";
+
+const base = inject("baseUrl");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const artifacts = join(root, "test", "browser", "artifacts");
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const text = (page: Page, selector: string) =>
+  page.locator(selector).innerText();
+
+/** Creates a counter session through the page's form; answers its id and token. */
+const createCounter = async (page: Page) => {
+  await page.goto(base);
+  await page.locator('[data-env="counter"]').waitFor();
+  await page.selectOption("#create-env", "counter");
+  await page.click("#create");
+  await page.locator("#current").waitFor();
+  const id = (await text(page, "#session-id")).split(" ")[0]!;
+  const token = await page.locator("#session-token").textContent();
+  await page.click("#reset");
+  await expect.poll(() => text(page, "#episode")).toBe("1");
+  return { id, token: token ?? "" };
+};
+
+const stepIncr = async (page: Page, times: number) => {
+  await page.selectOption("#tool", "incr");
+  for (let i = 1; i <= times; i++) {
+    const before = Number(await text(page, "#steps"));
+    await page.click("#step");
+    await expect
+      .poll(async () => Number(await text(page, "#steps")))
+      .toBe(before + 1);
+  }
+};
+
+const eventCount = async (s: { id: string; token: string }) => {
+  const res = await fetch(`${base}/v1/sessions/${s.id}/events?after=0`, {
+    headers: { authorization: `Bearer ${s.token}` }
+  });
+  return ((await res.json()) as { events: unknown[] }).events.length;
+};
+
+describe("the inspector", () => {
+  it("lists the environments with their tool schemas", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(base);
+    const counter = page.locator('[data-env="counter"]');
+    await counter.waitFor();
+    await counter.locator("summary").click();
+    await expect.poll(() => counter.innerText()).toContain("incr");
+    for (const name of ["story", "calculator", "catalog"]) {
+      expect(await page.locator(`[data-env="${name}"]`).count()).toBe(1);
+    }
+    await page.close();
+  });
+
+  it("creates a counter session, steps incr ten times through the form, and streams every frame", async () => {
+    const page = await browser.context.newPage();
+    const session = await createCounter(page);
+    await stepIncr(page, 10);
+    expect(await text(page, "#reward")).toBe("1");
+    expect(await text(page, "#done")).toBe("yes");
+    const logged = await eventCount(session);
+    expect(logged).toBeGreaterThan(30);
+    await expect.poll(() => page.locator("#timeline li").count()).toBe(logged);
+    // Every seq from 1 to the last, in order.
+    const seqs = await page
+      .locator("#timeline li")
+      .evaluateAll((items) => items.map((li) => Number(li.dataset.seq)));
+    expect(seqs).toEqual(Array.from({ length: logged }, (_, i) => i + 1));
+    expect(await text(page, "#state")).toContain('"count": 10');
+    mkdirSync(artifacts, { recursive: true });
+    const shot = join(artifacts, "inspector.png");
+    await page.screenshot({ path: shot, fullPage: true });
+    if (process.env.UPDATE_DOCS_SCREENSHOT === "1") {
+      copyFileSync(shot, join(root, "docs", "inspector.png"));
+    }
+    await page.close();
+  });
+
+  it("shows an API error inline with its code", async () => {
+    const page = await browser.context.newPage();
+    await createCounter(page);
+    await page.click("details summary >> text=Raw action");
+    await page.fill("#raw", '{"tool_calls": "nope"}');
+    await page.click("#send-raw");
+    await expect
+      .poll(() => text(page, "#error"))
+      .toMatch(/^400 invalid_request: /);
+    await page.close();
+  });
+
+  it("updates two pages on one session live", async () => {
+    const first = await browser.context.newPage();
+    const session = await createCounter(first);
+    const second = await browser.context.newPage();
+    await second.goto(base);
+    await second.fill("#attach-id", session.id);
+    await second.fill("#attach-token", session.token);
+    await second.click("#attach");
+    await expect.poll(() => text(second, "#episode")).toBe("1");
+    await stepIncr(first, 3);
+    await expect.poll(() => text(second, "#steps")).toBe("3");
+    await expect.poll(() => text(second, "#state")).toContain('"count": 3');
+    // The second page steps; the first sees it.
+    await stepIncr(second, 1);
+    await expect.poll(() => text(first, "#steps")).toBe("4");
+    await first.close();
+    await second.close();
+  });
+
+  it("keeps the rendered rows bounded with 10 000 objects in the store", async () => {
+    const created = (await (
+      await fetch(`${base}/v1/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ environment: "counter" })
+      })
+    ).json()) as { session_id: string; token: string };
+    const auth = {
+      authorization: `Bearer ${created.token}`,
+      "content-type": "application/json"
+    };
+    const path = `${base}/v1/sessions/${created.session_id}`;
+    await fetch(`${path}/reset`, { method: "POST", headers: auth, body: "{}" });
+    for (let chunk = 0; chunk < 10; chunk++) {
+      const objects = Array.from({ length: 1000 }, (_, i) => ({
+        n: chunk * 1000 + i,
+        label: `object ${chunk * 1000 + i}`
+      }));
+      const res = await fetch(`${path}/environment/manual/rows`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ objects })
+      });
+      expect(res.status).toBe(201);
+    }
+    const page = await browser.context.newPage();
+    await page.goto(base);
+    await page.fill("#attach-id", created.session_id);
+    await page.fill("#attach-token", created.token);
+    await page.click("#attach");
+    const key = page.locator('[data-key="manual/rows"]');
+    await expect.poll(() => key.innerText()).toContain("10000 objects");
+    await key.click();
+    const rows = page.locator('[data-testid="objects"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(100);
+    await page.click("text=next ›");
+    await expect
+      .poll(() => text(page, '[data-testid="page"]'))
+      .toBe("rows 101–200");
+    expect(await rows.count()).toBe(100);
+    expect(await rows.first().innerText()).toContain("object 100");
+    // The whole page never holds more than one page of rows.
+    expect(await page.locator("table tbody tr").count()).toBeLessThanOrEqual(
+      100
+    );
+    await page.close();
+  });
+});
