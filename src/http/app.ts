@@ -11,6 +11,7 @@ import { openapiDocument, registerSecurity } from "./openapi";
 import type { RoostApp } from "./route-kit";
 import { registerEpisodeRoutes } from "./routes/episode";
 import { registerEventRoutes, webSocketGate } from "./routes/events";
+import { registerMcpRoutes } from "./routes/mcp";
 import { registerMetaRoutes } from "./routes/meta";
 import { registerRunRoutes } from "./routes/runs";
 import { registerSessionRoutes } from "./routes/sessions";
@@ -54,5 +55,6 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   registerStateRoutes(app);
   registerEventRoutes(app);
   registerRunRoutes(app);
+  registerMcpRoutes(app, { registry });
   return app;
 };

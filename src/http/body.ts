@@ -18,7 +18,10 @@ const tooLarge = (max: number): RoostError =>
   );
 
 /** Reads at most `max` bytes; a longer body stops the read and throws. */
-const readCapped = async (request: Request, max: number): Promise<string> => {
+export const readCapped = async (
+  request: Request,
+  max: number
+): Promise<string> => {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > max) throw tooLarge(max);
   if (request.body === null) return "";

@@ -3,6 +3,15 @@
 import { CREATE_SECURITY, SESSION_SECURITY } from "./route-kit";
 import { resetRoute, stepRoute } from "./routes/episode";
 import { eventsRoute } from "./routes/events";
+import {
+  MCP_BODY_ROUTES,
+  mcpEnvironmentDeleteRoute,
+  mcpEnvironmentGetRoute,
+  mcpEnvironmentRoute,
+  mcpSessionDeleteRoute,
+  mcpSessionGetRoute,
+  mcpSessionRoute
+} from "./routes/mcp";
 import { environmentsRoute, healthRoute, openapiRoute } from "./routes/meta";
 import { runCancelRoute, runReadRoute, runStartRoute } from "./routes/runs";
 import {
@@ -71,7 +80,13 @@ const DEFINITIONS: Definition[] = [
   frameRoute,
   runStartRoute,
   runReadRoute,
-  runCancelRoute
+  runCancelRoute,
+  mcpSessionRoute,
+  mcpSessionGetRoute,
+  mcpSessionDeleteRoute,
+  mcpEnvironmentRoute,
+  mcpEnvironmentGetRoute,
+  mcpEnvironmentDeleteRoute
 ];
 
 const authOf = (security: unknown): RouteAuth =>
@@ -85,7 +100,9 @@ export const ROUTE_TABLE: readonly RouteInfo[] = DEFINITIONS.map((route) => ({
   method: route.method.toUpperCase() as RouteInfo["method"],
   path: route.path,
   auth: authOf(route.security),
-  body: route.request !== undefined && "body" in route.request
+  body:
+    (route.request !== undefined && "body" in route.request) ||
+    (MCP_BODY_ROUTES as Definition[]).includes(route)
 }));
 
 const PATTERNS = ROUTE_TABLE.map((route) => ({

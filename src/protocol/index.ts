@@ -176,6 +176,17 @@ export {
   NameSchema
 } from "./limits";
 export {
+  InitializeParamsSchema,
+  JSONRPC_ERRORS,
+  JsonRpcClientResponseSchema,
+  type JsonRpcError,
+  type JsonRpcMessage,
+  JsonRpcMessageSchema,
+  type JsonRpcResponse,
+  MCP_PROTOCOL_VERSIONS,
+  ToolsCallParamsSchema
+} from "./mcp";
+export {
   type Action,
   type ActionInput,
   ActionSchema,

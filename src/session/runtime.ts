@@ -359,7 +359,8 @@ export class SessionRuntime {
       if (!m.env.tools.has(call.tool)) {
         throw new RoostError(
           "not_found",
-          `Environment ${m.env.name} has no tool "${call.tool}".`
+          `Environment ${m.env.name} has no tool "${call.tool}".`,
+          { tool: call.tool }
         );
       }
       const id = `direct_${this.#events.lastSeq + 1}`;

@@ -26,7 +26,19 @@ const VALID: Record<string, unknown> = {
     objects: [{ a: 3 }]
   },
   "PATCH /v1/sessions/{id}/state": { key: "count", value: 1 },
-  "POST /v1/sessions/{id}/runs": { prompt: "hello" }
+  "POST /v1/sessions/{id}/runs": { prompt: "hello" },
+  "POST /v1/sessions/{id}/mcp": {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "bump", arguments: { key: "k" } }
+  },
+  "POST /v1/environments/{name}/mcp": {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18" }
+  }
 };
 
 const hostile = fc.constantFrom(
@@ -73,6 +85,8 @@ const pathOf = (
   path
     .replace("{id}", s.session_id)
     .replace("{tool}", tool)
+    // The environment MCP endpoint names an environment, not a result.
+    .replace("/environments/{name}", "/environments/lab")
     .replace("{name}", name)
     .replace("{index}", index);
 
@@ -92,6 +106,16 @@ const snapshot = async (s: TestSession) => {
 const expectErrorShape = async (res: Response) => {
   expect(res.status).not.toBe(500);
   if (res.status < 400) return;
+  // The MCP endpoints' own errors are JSON-RPC; Roost's (auth, size) are not.
+  const rpc = (await res.clone().json()) as {
+    jsonrpc?: string;
+    error?: { code?: unknown; message?: unknown };
+  };
+  if (rpc.jsonrpc === "2.0") {
+    expect(typeof rpc.error?.code).toBe("number");
+    expect(typeof rpc.error?.message).toBe("string");
+    return;
+  }
   const body = (await res.json()) as {
     error?: { code?: string; message?: string };
   };

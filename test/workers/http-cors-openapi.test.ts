@@ -137,7 +137,13 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}/frame",
       "POST /v1/sessions/{id}/runs",
       "GET /v1/sessions/{id}/runs/{run_id}",
-      "POST /v1/sessions/{id}/runs/{run_id}/cancel"
+      "POST /v1/sessions/{id}/runs/{run_id}/cancel",
+      "POST /v1/sessions/{id}/mcp",
+      "GET /v1/sessions/{id}/mcp",
+      "DELETE /v1/sessions/{id}/mcp",
+      "POST /v1/environments/{name}/mcp",
+      "GET /v1/environments/{name}/mcp",
+      "DELETE /v1/environments/{name}/mcp"
     ]);
   });
 });

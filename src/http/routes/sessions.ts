@@ -1,6 +1,7 @@
 /** @module Creating a session, reading its status, and deleting it with all its storage. */
 
 import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import {
@@ -14,6 +15,7 @@ import {
 import type { SessionObject } from "../../session/session-object";
 import { createAuth } from "../auth";
 import { jsonBody } from "../body";
+import type { AppEnv } from "../env";
 import {
   CREATE_SECURITY,
   errors,
@@ -96,38 +98,67 @@ const inJurisdiction = (
   }
 };
 
+/**
+ * Creates a session's object and signs its token: the one way sessions
+ * come to be (POST /v1/sessions and the environment MCP endpoint).
+ */
+export const startSession = async (
+  c: Context<AppEnv>,
+  init: {
+    environment: string;
+    task: unknown;
+    jurisdiction?: Jurisdiction;
+    locationHint?: DurableObjectLocationHint;
+  }
+): Promise<{
+  sessionId: string;
+  token: string;
+  durableId: DurableObjectId;
+}> => {
+  const keys = await signingKeys(c.env);
+  const namespace = inJurisdiction(c.env.SESSIONS, init.jurisdiction);
+  const id = namespace.newUniqueId();
+  const sessionId = id.toString();
+  await callSession(
+    namespace,
+    id,
+    async (stub, attempt) => {
+      const created = await stub.create({
+        sessionId,
+        environment: init.environment,
+        task: init.task
+      });
+      // A retry that finds the session made the first attempt count.
+      const ours =
+        !created.ok && attempt > 1 && created.error.code === "conflict";
+      return ours ? stub.status() : created;
+    },
+    {
+      retry: true,
+      ...(init.locationHint ? { locationHint: init.locationHint } : {})
+    }
+  );
+  return {
+    sessionId,
+    token: await signToken(keys, sessionId),
+    durableId: id
+  };
+};
+
 export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
   app.openapi(createSessionRoute, async (c) => {
     const body = c.req.valid("json");
     const environment = deps.registry.get(body.environment);
-    const task = resolveTask(environment, body);
-    const keys = await signingKeys(c.env);
-    const namespace = inJurisdiction(c.env.SESSIONS, body.jurisdiction);
-    const id = namespace.newUniqueId();
-    const sessionId = id.toString();
-    await callSession(
-      namespace,
-      id,
-      async (stub, attempt) => {
-        const created = await stub.create({
-          sessionId,
-          environment: environment.name,
-          task
-        });
-        // A retry that finds the session made the first attempt count.
-        const ours =
-          !created.ok && attempt > 1 && created.error.code === "conflict";
-        return ours ? stub.status() : created;
-      },
-      {
-        retry: true,
-        ...(body.location_hint ? { locationHint: body.location_hint } : {})
-      }
-    );
+    const { sessionId, token } = await startSession(c, {
+      environment: environment.name,
+      task: resolveTask(environment, body),
+      ...(body.jurisdiction ? { jurisdiction: body.jurisdiction } : {}),
+      ...(body.location_hint ? { locationHint: body.location_hint } : {})
+    });
     return c.json(
       {
         session_id: sessionId,
-        token: await signToken(keys, sessionId),
+        token,
         environment: environment.name,
         ws_url: wsUrl(c.req.url, sessionId)
       },

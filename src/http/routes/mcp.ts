@@ -1,0 +1,231 @@
+/** @module MCP endpoints: a session's tools over the Model Context Protocol, and one fresh session per MCP client of an environment. */
+
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import {
+  EnvironmentParamsSchema,
+  JSONRPC_ERRORS,
+  SessionParamsSchema
+} from "../../protocol";
+import { createAuth } from "../auth";
+import type { AppEnv } from "../env";
+import type { McpTarget } from "../mcp/dispatch";
+import { mcpGet, readMcp } from "../mcp/transport";
+import {
+  CREATE_SECURITY,
+  errors,
+  type RoostApp,
+  type RouteDeps,
+  SESSION_ERRORS,
+  SESSION_SECURITY
+} from "../route-kit";
+import { signingKeys } from "../secrets";
+import { withSession } from "../session-call";
+import { callSession } from "../stub";
+import { verifyToken } from "../token";
+import { startSession } from "./sessions";
+
+export const MCP_SESSION_HEADER = "Mcp-Session-Id";
+
+const SESSION_PATH = "/v1/sessions/{id}/mcp";
+const ENVIRONMENT_PATH = "/v1/environments/{name}/mcp";
+
+const answered = {
+  200: {
+    description:
+      "A JSON-RPC 2.0 response (a result, or an error with its JSON-RPC code).",
+    content: { "application/json": { schema: z.looseObject({}) } }
+  },
+  202: { description: "A notification or a client response: accepted." },
+  400: {
+    description:
+      "Not JSON (-32700), not one JSON-RPC message (-32600), or for the environment endpoint no Mcp-Session-Id."
+  }
+};
+
+const describe = (what: string) =>
+  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json): initialize, ping, tools/list, tools/call.`;
+
+export const mcpSessionRoute = createRoute({
+  method: "post",
+  path: SESSION_PATH,
+  tags: ["mcp"],
+  summary: "MCP server of one session",
+  description: describe(
+    "The session's tools over MCP: tools/call runs a tool exactly as POST …/tools/:tool does and streams like it. Mcp-Session-Id is the session id."
+  ),
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema },
+  responses: { ...answered, ...errors(...SESSION_ERRORS) }
+});
+
+export const mcpSessionGetRoute = createRoute({
+  method: "get",
+  path: SESSION_PATH,
+  tags: ["mcp"],
+  summary: "MCP server-sent stream (not offered)",
+  description: "405: Roost sends nothing unasked, so there is no stream.",
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema },
+  responses: {
+    405: { description: "No stream." },
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const mcpSessionDeleteRoute = createRoute({
+  method: "delete",
+  path: SESSION_PATH,
+  tags: ["mcp"],
+  summary: "End an MCP session",
+  description:
+    "204: the transport keeps nothing per MCP session, so there is nothing to end (the Roost session stays).",
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema },
+  responses: {
+    204: { description: "Nothing to end." },
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
+export const mcpEnvironmentRoute = createRoute({
+  method: "post",
+  path: ENVIRONMENT_PATH,
+  tags: ["mcp"],
+  summary: "MCP server that makes a session per client",
+  description: describe(
+    "initialize without Mcp-Session-Id creates and resets a session of the environment and answers Mcp-Session-Id = <session_id>.<token>, which later messages send back; it proves possession like a token (404 when it does not, so the client initializes again). Needs an API key when ROOST_API_KEYS is set."
+  ),
+  security: CREATE_SECURITY,
+  middleware: [createAuth] as const,
+  request: { params: EnvironmentParamsSchema },
+  responses: { ...answered, ...errors(400, 401, 403, 404, 500, 503) }
+});
+
+export const mcpEnvironmentGetRoute = createRoute({
+  method: "get",
+  path: ENVIRONMENT_PATH,
+  tags: ["mcp"],
+  summary: "MCP server-sent stream (not offered)",
+  security: CREATE_SECURITY,
+  middleware: [createAuth] as const,
+  request: { params: EnvironmentParamsSchema },
+  responses: { 405: { description: "No stream." }, ...errors(401, 403) }
+});
+
+export const mcpEnvironmentDeleteRoute = createRoute({
+  method: "delete",
+  path: ENVIRONMENT_PATH,
+  tags: ["mcp"],
+  summary: "End an MCP session",
+  description: "204; the Roost session stays until its idle lifetime ends.",
+  security: CREATE_SECURITY,
+  middleware: [createAuth] as const,
+  request: { params: EnvironmentParamsSchema },
+  responses: { 204: { description: "Nothing to end." }, ...errors(401, 403) }
+});
+
+/** Routes whose POST body is read by the MCP transport rather than a zod validator. */
+export const MCP_BODY_ROUTES = [mcpSessionRoute, mcpEnvironmentRoute];
+
+const unknownSession = (status: 400 | 404, message: string) =>
+  Response.json(
+    {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: JSONRPC_ERRORS.invalidRequest, message }
+    },
+    { status }
+  );
+
+/** The session a `<session_id>.<token>` header names, if the token is its own. */
+const sessionOf = async (
+  c: Context<AppEnv>,
+  header: string
+): Promise<DurableObjectId | undefined> => {
+  const dot = header.indexOf(".");
+  if (dot <= 0) return undefined;
+  const sessionId = header.slice(0, dot);
+  const token = header.slice(dot + 1);
+  if (!(await verifyToken(await signingKeys(c.env), sessionId, token))) {
+    return undefined;
+  }
+  try {
+    return c.env.SESSIONS.idFromString(sessionId);
+  } catch {
+    return undefined;
+  }
+};
+
+export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
+  app.openapi(mcpSessionRoute, async (c) => {
+    const read = await readMcp(c.req.raw, c.var.limits);
+    if (read.kind === "answered") return read.response as never;
+    const target: McpTarget = {
+      environment: async () => {
+        const status = await withSession(c, (s) => s.status(), { retry: true });
+        return deps.registry.get(status.environment);
+      },
+      callTool: (tool, args) =>
+        withSession(c, (s) => s.callTool({ tool, arguments: args }), {
+          retry: false
+        })
+    };
+    return (await read.answer(target, {
+      [MCP_SESSION_HEADER]: c.var.sessionId
+    })) as never;
+  });
+  app.openapi(mcpSessionGetRoute, () => mcpGet() as never);
+  app.openapi(mcpSessionDeleteRoute, (c) => c.body(null, 204));
+
+  app.openapi(mcpEnvironmentRoute, async (c) => {
+    const { name } = c.req.valid("param");
+    const environment = deps.registry.get(name);
+    const read = await readMcp(c.req.raw, c.var.limits);
+    if (read.kind === "answered") return read.response as never;
+    const header = c.req.header(MCP_SESSION_HEADER);
+    let durableId: DurableObjectId;
+    let sessionHeader: string;
+    if (header === undefined && read.method === "initialize") {
+      const started = await startSession(c, {
+        environment: environment.name,
+        task: undefined
+      });
+      await callSession(c.env.SESSIONS, started.durableId, (s) => s.reset({}), {
+        retry: false
+      });
+      durableId = started.durableId;
+      sessionHeader = `${started.sessionId}.${started.token}`;
+    } else if (header === undefined) {
+      return unknownSession(
+        400,
+        `Send the ${MCP_SESSION_HEADER} header that initialize answered (or initialize first).`
+      ) as never;
+    } else {
+      const id = await sessionOf(c, header);
+      if (id === undefined) {
+        return unknownSession(
+          404,
+          `Unknown ${MCP_SESSION_HEADER}: initialize again.`
+        ) as never;
+      }
+      durableId = id;
+      sessionHeader = header;
+    }
+    const target: McpTarget = {
+      environment: async () => environment,
+      callTool: (tool, args) =>
+        callSession(
+          c.env.SESSIONS,
+          durableId,
+          (s) => s.callTool({ tool, arguments: args }),
+          { retry: false }
+        )
+    };
+    return (await read.answer(target, {
+      [MCP_SESSION_HEADER]: sessionHeader
+    })) as never;
+  });
+  app.openapi(mcpEnvironmentGetRoute, () => mcpGet() as never);
+  app.openapi(mcpEnvironmentDeleteRoute, (c) => c.body(null, 204));
+};

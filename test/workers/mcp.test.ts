@@ -1,0 +1,220 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, createSession, json, send, type TestSession } from "./helpers";
+import { abort, api } from "./session-helpers";
+
+interface RpcAnswer {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  result?: Record<string, unknown> & {
+    tools?: { name: string; inputSchema: object }[];
+    content?: { type: string; text: string }[];
+    isError?: boolean;
+  };
+  error?: { code: number; message: string; data?: unknown };
+}
+
+const rpc = (method: string, params?: object, id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  ...(params ? { params } : {})
+});
+
+const post = async (s: TestSession, body: unknown) =>
+  s.call("/mcp", send("POST", body));
+
+const answer = async (s: TestSession, body: unknown) => {
+  const res = await post(s, body);
+  expect(res.status).toBe(200);
+  return json<RpcAnswer>(res);
+};
+
+const counterSession = async () => {
+  const s = await createSession({ environment: "counter" });
+  await s.call("/reset", send("POST", {}));
+  return s;
+};
+
+describe("MCP on a session", () => {
+  it("initializes, lists the tools and calls one, with the session's effects", async () => {
+    const s = await counterSession();
+    const res = await post(
+      s,
+      rpc("initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" }
+      })
+    );
+    expect(res.headers.get("Mcp-Session-Id")).toBe(s.session_id);
+    const init = await json<RpcAnswer>(res);
+    expect(init.result).toMatchObject({
+      protocolVersion: "2025-06-18",
+      capabilities: { tools: {} },
+      serverInfo: { name: "roost" }
+    });
+    const notified = await post(s, {
+      jsonrpc: "2.0",
+      method: "notifications/initialized"
+    });
+    expect(notified.status).toBe(202);
+    const list = await answer(s, rpc("tools/list"));
+    expect(list.result?.tools?.map((t) => t.name)).toEqual(["incr", "decr"]);
+    for (let i = 1; i <= 3; i++) {
+      const called = await answer(
+        s,
+        rpc("tools/call", { name: "incr", arguments: {} }, i)
+      );
+      expect(called.id).toBe(i);
+      expect(called.result?.isError).toBe(false);
+      expect(called.result?.content?.[0]?.text).toBe(`counter=${i}`);
+    }
+    const state = await json<{ state: { count: number } }>(
+      await s.call("/state")
+    );
+    expect(state.state.count).toBe(3);
+    expect((await answer(s, rpc("ping"))).result).toEqual({});
+  });
+
+  it("answers with JSON-RPC error codes", async () => {
+    const s = await counterSession();
+    expect((await answer(s, rpc("nope/nope"))).error?.code).toBe(-32601);
+    expect(
+      (await answer(s, rpc("tools/call", { name: "missing" }))).error?.code
+    ).toBe(-32602);
+    expect(
+      (await answer(s, rpc("tools/call", { arguments: {} }))).error?.code
+    ).toBe(-32602);
+    const parse = await s.call("/mcp", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{not json"
+    });
+    expect(parse.status).toBe(400);
+    expect((await json<RpcAnswer>(parse)).error?.code).toBe(-32700);
+    const batch = await post(s, [rpc("ping")]);
+    expect(batch.status).toBe(400);
+    expect((await json<RpcAnswer>(batch)).error?.code).toBe(-32600);
+    const invalid = await post(s, { jsonrpc: "1.0", id: 7, method: "ping" });
+    expect(invalid.status).toBe(400);
+    expect(await json<RpcAnswer>(invalid)).toMatchObject({
+      id: 7,
+      error: { code: -32600 }
+    });
+    const version = await s.call("/mcp", {
+      ...send("POST", rpc("ping")),
+      headers: {
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": "1999-01-01"
+      }
+    });
+    expect(version.status).toBe(400);
+  });
+
+  it("reports a failing tool as an isError result", async () => {
+    const s = await createSession({ environment: "lab" });
+    await s.call("/reset", send("POST", {}));
+    const called = await answer(
+      s,
+      rpc("tools/call", { name: "faulty", arguments: { mode: "throw" } })
+    );
+    expect(called.result?.isError).toBe(true);
+    expect(called.result?.content?.[0]?.text).toContain("tool exploded");
+    const bad = await answer(
+      s,
+      rpc("tools/call", { name: "faulty", arguments: { mode: 3 } })
+    );
+    expect(bad.result?.isError).toBe(true);
+  });
+
+  it("needs the session's credentials, offers no stream, and keeps nothing to end", async () => {
+    const s = await counterSession();
+    const other = await counterSession();
+    const path = `/v1/sessions/${s.session_id}/mcp`;
+    expect((await call(path, send("POST", rpc("ping")))).status).toBe(401);
+    expect(
+      (
+        await call(path, {
+          ...send("POST", rpc("ping")),
+          headers: {
+            "Content-Type": "application/json",
+            Authorization: `Bearer ${other.token}`
+          }
+        })
+      ).status
+    ).toBe(403);
+    const get = await s.call("/mcp");
+    expect(get.status).toBe(405);
+    expect(get.headers.get("Allow")).toBe("POST, DELETE");
+    expect((await s.call("/mcp", { method: "DELETE" })).status).toBe(204);
+  });
+
+  it("keeps serving the same MCP client after the object is aborted", async () => {
+    const s = await counterSession();
+    await answer(s, rpc("tools/call", { name: "incr", arguments: {} }));
+    await abort(api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id))));
+    const after = await answer(
+      s,
+      rpc("tools/call", { name: "incr", arguments: {} })
+    );
+    expect(after.result?.content?.[0]?.text).toBe("counter=2");
+  });
+});
+
+describe("MCP on an environment", () => {
+  const envPost = (body: unknown, headers: Record<string, string> = {}) =>
+    call(
+      "/v1/environments/counter/mcp",
+      send("POST", body, { "Content-Type": "application/json", ...headers })
+    );
+
+  it("creates and resets a session per client, identified by Mcp-Session-Id", async () => {
+    const init = await envPost(
+      rpc("initialize", { protocolVersion: "2025-03-26" })
+    );
+    expect(init.status).toBe(200);
+    const mcpId = init.headers.get("Mcp-Session-Id")!;
+    expect(mcpId).toMatch(/^[0-9a-f]+\.v1\./);
+    expect((await json<RpcAnswer>(init)).result?.protocolVersion).toBe(
+      "2025-03-26"
+    );
+    const headers = { "Mcp-Session-Id": mcpId };
+    for (const expected of ["counter=1", "counter=2"]) {
+      const res = await envPost(
+        rpc("tools/call", { name: "incr", arguments: {} }),
+        headers
+      );
+      expect((await json<RpcAnswer>(res)).result?.content?.[0]?.text).toBe(
+        expected
+      );
+    }
+    // The id and token inside are a real session's.
+    const [sessionId, ...rest] = mcpId.split(".");
+    const status = await call(`/v1/sessions/${sessionId}/state`, {
+      headers: { Authorization: `Bearer ${rest.join(".")}` }
+    });
+    expect((await json<{ state: { count: number } }>(status)).state.count).toBe(
+      2
+    );
+    // A second client gets its own session.
+    const second = await envPost(rpc("initialize", {}));
+    expect(second.headers.get("Mcp-Session-Id")).not.toBe(mcpId);
+  });
+
+  it("refuses a missing or forged Mcp-Session-Id", async () => {
+    const missing = await envPost(rpc("tools/list"));
+    expect(missing.status).toBe(400);
+    const init = await envPost(rpc("initialize", {}));
+    const mcpId = init.headers.get("Mcp-Session-Id")!;
+    const forged = `${mcpId.slice(0, -2)}xx`;
+    const res = await envPost(rpc("tools/list"), { "Mcp-Session-Id": forged });
+    expect(res.status).toBe(404);
+    expect((await json<RpcAnswer>(res)).error?.code).toBe(-32600);
+    const unknownEnv = await call(
+      "/v1/environments/nothing-here/mcp",
+      send("POST", rpc("initialize", {}))
+    );
+    expect(unknownEnv.status).toBe(404);
+  });
+});
