@@ -75,49 +75,38 @@ const JSON_OBJECT_DOC = {
   additionalProperties: true
 };
 
+/** Any input `outer` accepts, then checked to be JSON, naming the first field that is not. */
+const checked = (outer: (value: unknown) => string | undefined) =>
+  z.unknown().superRefine((value, ctx) => {
+    const refused = outer(value);
+    if (refused !== undefined) {
+      ctx.addIssue({ code: "custom", message: refused });
+      return;
+    }
+    const bad = findNonJson(value);
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: bad.path,
+        message: `${NOT_JSON}, got ${bad.what}.`
+      });
+    }
+  });
+
 /**
  * Any JSON value. Rejects what `JSON.stringify` would drop or change:
  * `undefined`, functions, NaN and ±Infinity, Dates and other class instances.
  */
-export const JsonValueSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (value === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        message: "Required: a JSON value (null is allowed)."
-      });
-      return;
-    }
-    const bad = findNonJson(value);
-    if (bad !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: bad.path,
-        message: `${NOT_JSON}, got ${bad.what}.`
-      });
-    }
-  })
-  .meta(JSON_VALUE_DOC) as unknown as z.ZodType<JsonValue, JsonValue>;
+export const JsonValueSchema = checked((value) =>
+  value === undefined ? "Required: a JSON value (null is allowed)." : undefined
+).meta(JSON_VALUE_DOC) as unknown as z.ZodType<JsonValue, JsonValue>;
 
 /** A JSON object (never an array or null). */
-export const JsonObjectSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      ctx.addIssue({ code: "custom", message: "Expected a JSON object." });
-      return;
-    }
-    const bad = findNonJson(value);
-    if (bad !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: bad.path,
-        message: `${NOT_JSON}, got ${bad.what}.`
-      });
-    }
-  })
-  .meta(JSON_OBJECT_DOC) as unknown as z.ZodType<JsonObject, JsonObject>;
+export const JsonObjectSchema = checked((value) =>
+  typeof value !== "object" || value === null || Array.isArray(value)
+    ? "Expected a JSON object."
+    : undefined
+).meta(JSON_OBJECT_DOC) as unknown as z.ZodType<JsonObject, JsonObject>;
 
 /**
  * Checks the depth and string sizes of an already parsed JSON value, before
