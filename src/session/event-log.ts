@@ -37,6 +37,14 @@ export class EventLog {
 
   /** Bytes of the retained events; summed once, then kept up to date. */
   get totalBytes(): number {
+    if (this.#bytes === undefined) {
+      // `bytes` sits after the large `data` column, so summing it from the
+      // table would read every event's overflow pages on each wake; this
+      // index covers it. Created here for sessions older than the index.
+      this.#sql.exec(
+        "CREATE INDEX IF NOT EXISTS events_bytes ON events (seq, bytes)"
+      );
+    }
     this.#bytes ??= Number(
       this.#sql
         .exec<{ b: number | null }>("SELECT sum(bytes) AS b FROM events")

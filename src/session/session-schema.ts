@@ -28,6 +28,8 @@ export const createSessionTables = (sql: SqlStorage): void => {
     data TEXT NOT NULL,
     bytes INTEGER NOT NULL
   )`);
+  // Byte-based retention sums `bytes` without reading the events themselves.
+  sql.exec("CREATE INDEX IF NOT EXISTS events_bytes ON events (seq, bytes)");
   sql.exec(`CREATE TABLE IF NOT EXISTS idempotency (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
