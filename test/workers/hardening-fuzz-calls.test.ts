@@ -1,0 +1,3 @@
+import { fuzzRoutes } from "./fuzz.case";
+
+fuzzRoutes((key) => key.includes("/tools/") || key.includes("/runs"), false);
