@@ -18,6 +18,7 @@ export type SessionStub = Pick<
   | "step"
   | "callTool"
   | "readStore"
+  | "storeKeys"
   | "addEntry"
   | "replaceEntry"
   | "removeEntry"

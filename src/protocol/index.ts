@@ -184,6 +184,8 @@ export {
   JsonRpcMessageSchema,
   type JsonRpcResponse,
   MCP_PROTOCOL_VERSIONS,
+  ResourcesReadParamsSchema,
+  STORE_RESOURCE_PREFIX,
   ToolsCallParamsSchema
 } from "./mcp";
 export {

@@ -18,7 +18,9 @@ export const JSONRPC_ERRORS = {
   invalidParams: -32602,
   internal: -32603,
   /** Implementation-defined: the session refused (not reset, rate limited, too large…). */
-  server: -32000
+  server: -32000,
+  /** MCP's code for a resource URI that names nothing. */
+  resourceNotFound: -32002
 } as const;
 
 const RequestIdSchema = z.union([z.string(), z.number().int()]);
@@ -49,6 +51,13 @@ export const JsonRpcClientResponseSchema = z.object({
 export const ToolsCallParamsSchema = z.object({
   name: z.string().min(1),
   arguments: JsonObjectSchema.optional()
+});
+
+/** `roost://environment/<tool>/<name>`: one key of the session's environment store. */
+export const STORE_RESOURCE_PREFIX = "roost://environment/";
+
+export const ResourcesReadParamsSchema = z.object({
+  uri: z.string().min(1)
 });
 
 export const InitializeParamsSchema = z.looseObject({

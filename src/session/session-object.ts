@@ -111,6 +111,12 @@ export const createSessionClass = (
     readStore(query: StoreQuery) {
       return settle(() => readStore(this.runtime, query));
     }
+    /** The store's keys with counts, never entries: what MCP lists as resources. */
+    storeKeys() {
+      return settle(() =>
+        this.runtime.read((parts) => parts.environment.keys())
+      );
+    }
     addEntry(w: StoreWrite, idem?: IdempotencyKey) {
       return settle(() =>
         this.runtime.edit((p, emit) => {

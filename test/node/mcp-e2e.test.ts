@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
-  ListResourcesResultSchema,
+  ListPromptsResultSchema,
   McpError
 } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, inject, it } from "vitest";
@@ -79,13 +79,18 @@ describe("MCP with the official client", () => {
     expect(unknownTool).toBeInstanceOf(McpError);
     expect((unknownTool as McpError).code).toBe(-32602);
     const unknownMethod = await client
-      .request({ method: "resources/list" }, ListResourcesResultSchema)
+      .request({ method: "prompts/list" }, ListPromptsResultSchema)
       .catch((e: unknown) => e);
     expect((unknownMethod as McpError).code).toBe(-32601);
     const badParams = await client
       .callTool({ name: "incr", arguments: "x" as never })
       .catch((e: unknown) => e);
     expect((badParams as McpError).code).toBe(-32602);
+    const missing = await client
+      .readResource({ uri: "roost://environment/incr/nothing" })
+      .catch((e: unknown) => e);
+    expect((missing as McpError).code).toBe(-32002);
+    expect((await client.listResources()).resources).toEqual([]);
     await client.close();
     ws.close();
   });
@@ -99,6 +104,9 @@ describe("MCP with the official client", () => {
     expect(first.content).toEqual([{ type: "text", text: "counter=1" }]);
     const second = await client.callTool({ name: "incr", arguments: {} });
     expect(second.content).toEqual([{ type: "text", text: "counter=2" }]);
+    // The SDK asks for a newer version than Roost speaks and settles on ours.
+    expect(transport.protocolVersion).toBe("2025-06-18");
+    await transport.terminateSession();
     await client.close();
   });
 });

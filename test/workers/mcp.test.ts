@@ -1,6 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, createSession, json, send, type TestSession } from "./helpers";
+import { HIDDEN_SENTINEL } from "../fixtures/environments";
+import {
+  authed,
+  call,
+  createSession,
+  json,
+  send,
+  type TestSession,
+  withEnv
+} from "./helpers";
 import { abort, api } from "./session-helpers";
 
 interface RpcAnswer {
@@ -10,6 +19,8 @@ interface RpcAnswer {
     tools?: { name: string; inputSchema: object }[];
     content?: { type: string; text: string }[];
     isError?: boolean;
+    resources?: { uri: string; name: string }[];
+    contents?: { uri: string; mimeType: string; text: string }[];
   };
   error?: { code: number; message: string; data?: unknown };
 }
@@ -51,9 +62,12 @@ describe("MCP on a session", () => {
     const init = await json<RpcAnswer>(res);
     expect(init.result).toMatchObject({
       protocolVersion: "2025-06-18",
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, resources: {} },
       serverInfo: { name: "roost" }
     });
+    // A version Roost does not speak gets the newest it does.
+    const old = await answer(s, rpc("initialize", { protocolVersion: "1.0" }));
+    expect(old.result?.protocolVersion).toBe("2025-06-18");
     const notified = await post(s, {
       jsonrpc: "2.0",
       method: "notifications/initialized"
@@ -150,6 +164,61 @@ describe("MCP on a session", () => {
     expect((await s.call("/mcp", { method: "DELETE" })).status).toBe(204);
   });
 
+  it("serves the environment store as resources, never the hidden store", async () => {
+    const s = await createSession({ environment: "lab" });
+    await s.call("/reset", send("POST", {}));
+    expect((await answer(s, rpc("resources/list"))).result?.resources).toEqual(
+      []
+    );
+    await answer(
+      s,
+      rpc("tools/call", { name: "note", arguments: { text: "hi" } })
+    );
+    await answer(s, rpc("tools/call", { name: "secret", arguments: {} }));
+    const listed = await answer(s, rpc("resources/list"));
+    expect(listed.result?.resources).toMatchObject([
+      { uri: "roost://environment/note/notes", name: "note/notes" }
+    ]);
+    const read = await answer(
+      s,
+      rpc("resources/read", { uri: "roost://environment/note/notes" })
+    );
+    const content = read.result?.contents?.[0];
+    expect(content?.mimeType).toBe("application/json");
+    expect(JSON.parse(content?.text ?? "")).toMatchObject({
+      entries: [
+        { tool: "note", name: "notes", index: 0, objects: [{ text: "hi" }] }
+      ]
+    });
+    expect(JSON.stringify(listed) + JSON.stringify(read)).not.toContain(
+      HIDDEN_SENTINEL
+    );
+    const missing = await answer(
+      s,
+      rpc("resources/read", { uri: "roost://environment/note/other" })
+    );
+    expect(missing.error?.code).toBe(-32002);
+    const foreign = await answer(
+      s,
+      rpc("resources/read", { uri: "file:///etc/passwd" })
+    );
+    expect(foreign.error?.code).toBe(-32602);
+    const templates = await answer(s, rpc("resources/templates/list"));
+    expect(templates.result).toMatchObject({
+      resourceTemplates: [{ uriTemplate: "roost://environment/{tool}/{name}" }]
+    });
+  });
+
+  it("answers 404 once the session is deleted", async () => {
+    const s = await counterSession();
+    expect((await s.call("", { method: "DELETE" })).status).toBe(200);
+    const res = await post(
+      s,
+      rpc("tools/call", { name: "incr", arguments: {} })
+    );
+    expect(res.status).toBe(404);
+  });
+
   it("keeps serving the same MCP client after the object is aborted", async () => {
     const s = await counterSession();
     await answer(s, rpc("tools/call", { name: "incr", arguments: {} }));
@@ -202,6 +271,28 @@ describe("MCP on an environment", () => {
     expect(second.headers.get("Mcp-Session-Id")).not.toBe(mcpId);
   });
 
+  it("needs an API key when ROOST_API_KEYS is set, like creating a session", async () => {
+    const via = withEnv({ ROOST_API_KEYS: "key-a" });
+    const path = "/v1/environments/counter/mcp";
+    const body = rpc("initialize", {});
+    expect((await via(path, send("POST", body))).status).toBe(401);
+    expect((await via(path, send("POST", body, authed("key-b")))).status).toBe(
+      403
+    );
+    const init = await via(path, send("POST", body, authed("key-a")));
+    expect(init.status).toBe(200);
+    const mcpId = init.headers.get("Mcp-Session-Id")!;
+    const called = await via(
+      path,
+      send(
+        "POST",
+        rpc("tools/call", { name: "incr", arguments: {} }),
+        authed("key-a", { "Mcp-Session-Id": mcpId })
+      )
+    );
+    expect((await json<RpcAnswer>(called)).result?.isError).toBe(false);
+  });
+
   it("refuses a missing or forged Mcp-Session-Id", async () => {
     const missing = await envPost(rpc("tools/list"));
     expect(missing.status).toBe(400);
@@ -211,6 +302,15 @@ describe("MCP on an environment", () => {
     const res = await envPost(rpc("tools/list"), { "Mcp-Session-Id": forged });
     expect(res.status).toBe(404);
     expect((await json<RpcAnswer>(res)).error?.code).toBe(-32600);
+    // A deleted session's id stops working: the client initializes again.
+    const [sessionId, ...rest] = mcpId.split(".");
+    await call(`/v1/sessions/${sessionId}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${rest.join(".")}` }
+    });
+    const ended = await envPost(rpc("tools/list"), { "Mcp-Session-Id": mcpId });
+    expect(ended.status).toBe(404);
+    expect((await json<RpcAnswer>(ended)).error?.code).toBe(-32600);
     const unknownEnv = await call(
       "/v1/environments/nothing-here/mcp",
       send("POST", rpc("initialize", {}))

@@ -1,117 +1,57 @@
-/** @module Answers one MCP JSON-RPC message for one session: initialize, ping, tools/list, tools/call. */
+/** @module Answers one MCP JSON-RPC request for one session: the method table and the error mapping. */
 
-import { z } from "zod";
-import type { Environment } from "../../environment/define-environment";
 import { RoostError } from "../../errors";
-import type { JsonObject } from "../../json";
-import { contentText } from "../../messages/build";
 import {
   InitializeParamsSchema,
   JSONRPC_ERRORS,
-  type JsonRpcError,
   type JsonRpcMessage,
   type JsonRpcResponse,
-  MCP_PROTOCOL_VERSIONS,
-  type ToolInvocationResponse,
-  ToolsCallParamsSchema
+  MCP_PROTOCOL_VERSIONS
 } from "../../protocol";
+import { fromRoost, isSessionGone, parseParams, RpcFailure } from "./failure";
+import {
+  listResources,
+  listResourceTemplates,
+  readResource
+} from "./resources";
+import type { McpTarget } from "./target";
+import { callTool, listTools } from "./tools";
 
-/** What a message may reach: the session's environment and its direct tool call. */
-export interface McpTarget {
-  /** Looked up only by the methods that need it (tools/call does not). */
-  environment(): Promise<Environment>;
-  callTool(name: string, args: JsonObject): Promise<ToolInvocationResponse>;
-}
-
-class RpcFailure extends Error {
-  constructor(readonly error: JsonRpcError) {
-    super(error.message);
-  }
-}
-
-const invalidParams = (message: string, data?: unknown) =>
-  new RpcFailure({
-    code: JSONRPC_ERRORS.invalidParams,
-    message,
-    ...(data === undefined ? {} : { data })
-  });
-
-const parse = <T>(schema: z.ZodType<T>, params: unknown): T => {
-  const r = schema.safeParse(params ?? {});
-  if (!r.success) {
-    throw invalidParams(`Invalid params: ${z.prettifyError(r.error)}`);
-  }
-  return r.data;
-};
-
-/**
- * A Roost refusal becomes a JSON-RPC error: bad arguments are invalid
- * params; anything else the session refused (not reset, rate limited, too
- * large) is a server error carrying Roost's code.
- */
-const fromRoost = (error: RoostError): RpcFailure =>
-  new RpcFailure({
-    code:
-      error.code === "invalid_request" || error.code === "invalid_name"
-        ? JSONRPC_ERRORS.invalidParams
-        : JSONRPC_ERRORS.server,
-    message: error.message,
-    data: {
-      code: error.code,
-      ...(error.details ? { details: error.details } : {})
-    }
-  });
+/** Newest supported unless the client asked for one Roost speaks. */
+const negotiate = (asked: string | undefined): string =>
+  (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(asked ?? "")
+    ? (asked as string)
+    : MCP_PROTOCOL_VERSIONS[0];
 
 const methods: Record<
   string,
   (target: McpTarget, params: unknown) => Promise<unknown>
 > = {
-  initialize: async (target, params) => {
-    const { protocolVersion } = parse(InitializeParamsSchema, params);
-    const supported = (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(
-      protocolVersion ?? ""
-    );
-    return {
-      protocolVersion: supported ? protocolVersion : MCP_PROTOCOL_VERSIONS[0],
-      capabilities: { tools: { listChanged: false } },
-      serverInfo: { name: "roost", version: "0.1.0" },
-      instructions: (await target.environment()).description
-    };
-  },
-  ping: async () => ({}),
-  "tools/list": async (target) => ({
-    // The model-facing schemas: parameters filled from state are hidden.
-    tools: (await target.environment()).toolSchemas.map((t) => ({
-      name: t.function.name,
-      description: t.function.description ?? "",
-      inputSchema: t.function.parameters
-    }))
+  initialize: async (target, params) => ({
+    protocolVersion: negotiate(
+      parseParams(InitializeParamsSchema, params).protocolVersion
+    ),
+    // Nothing changes under a client (tools are fixed per environment), and
+    // there is no stream to notify on.
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false }
+    },
+    serverInfo: { name: "roost", version: "0.1.0" },
+    instructions: (await target.environment()).description
   }),
-  "tools/call": async (target, params) => {
-    const call = parse(ToolsCallParamsSchema, params);
-    let out: ToolInvocationResponse;
-    try {
-      out = await target.callTool(call.name, call.arguments ?? {});
-    } catch (error) {
-      if (
-        error instanceof RoostError &&
-        error.code === "not_found" &&
-        (error.details as { tool?: unknown } | undefined)?.tool === call.name
-      ) {
-        throw invalidParams(`Unknown tool: ${call.name}`);
-      }
-      if (error instanceof RoostError) throw fromRoost(error);
-      throw error;
-    }
-    return {
-      content: [{ type: "text", text: contentText(out.content) }],
-      isError: out.is_error,
-      // What the call stored, for clients that read structured output.
-      structuredContent: { results: out.results }
-    };
-  }
+  ping: async () => ({}),
+  "tools/list": listTools,
+  "tools/call": callTool,
+  "resources/list": listResources,
+  "resources/templates/list": listResourceTemplates,
+  "resources/read": readResource
 };
 
+/**
+ * Answers a request. A session that no longer exists is thrown on (the
+ * route makes it a 404); other refusals are JSON-RPC errors.
+ */
 export const dispatchMcp = async (
   message: JsonRpcMessage & { id: string | number },
   target: McpTarget
@@ -133,8 +73,8 @@ export const dispatchMcp = async (
     return { ...base, result: await method(target, message.params) };
   } catch (error) {
     if (error instanceof RpcFailure) return { ...base, error: error.error };
-    if (error instanceof RoostError) {
-      return { ...base, error: fromRoost(error).error };
+    if (error instanceof RoostError && !isSessionGone(error)) {
+      return { ...base, error: fromRoost(error) };
     }
     throw error;
   }

@@ -10,7 +10,8 @@ import {
 } from "../../protocol";
 import type { Limits } from "../../protocol/limits";
 import { readCapped } from "../body";
-import { dispatchMcp, type McpTarget } from "./dispatch";
+import { dispatchMcp } from "./dispatch";
+import type { McpTarget } from "./target";
 
 const rpcError = (
   status: number,

@@ -2,6 +2,7 @@
 
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { resolveTask } from "../../environment/task";
 import {
   EnvironmentParamsSchema,
   JSONRPC_ERRORS,
@@ -9,7 +10,8 @@ import {
 } from "../../protocol";
 import { createAuth } from "../auth";
 import type { AppEnv } from "../env";
-import type { McpTarget } from "../mcp/dispatch";
+import { isSessionGone } from "../mcp/failure";
+import { sessionTarget } from "../mcp/target";
 import { mcpGet, readMcp } from "../mcp/transport";
 import {
   CREATE_SECURITY,
@@ -44,7 +46,7 @@ const answered = {
 };
 
 const describe = (what: string) =>
-  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json): initialize, ping, tools/list, tools/call.`;
+  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json): initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read.`;
 
 export const mcpSessionRoute = createRoute({
   method: "post",
@@ -161,16 +163,10 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
   app.openapi(mcpSessionRoute, async (c) => {
     const read = await readMcp(c.req.raw, c.var.limits);
     if (read.kind === "answered") return read.response as never;
-    const target: McpTarget = {
-      environment: async () => {
-        const status = await withSession(c, (s) => s.status(), { retry: true });
-        return deps.registry.get(status.environment);
-      },
-      callTool: (tool, args) =>
-        withSession(c, (s) => s.callTool({ tool, arguments: args }), {
-          retry: false
-        })
-    };
+    // A session that is gone throws on to Roost's own 404.
+    const target = sessionTarget(deps.registry, (call, options) =>
+      withSession(c, call, options)
+    );
     return (await read.answer(target, {
       [MCP_SESSION_HEADER]: c.var.sessionId
     })) as never;
@@ -189,7 +185,8 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
     if (header === undefined && read.method === "initialize") {
       const started = await startSession(c, {
         environment: environment.name,
-        task: undefined
+        // An MCP client has no way to give a task: the environment's default.
+        task: resolveTask(environment, {})
       });
       await callSession(c.env.SESSIONS, started.durableId, (s) => s.reset({}), {
         retry: false
@@ -212,19 +209,21 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
       durableId = id;
       sessionHeader = header;
     }
-    const target: McpTarget = {
-      environment: async () => environment,
-      callTool: (tool, args) =>
-        callSession(
-          c.env.SESSIONS,
-          durableId,
-          (s) => s.callTool({ tool, arguments: args }),
-          { retry: false }
-        )
-    };
-    return (await read.answer(target, {
-      [MCP_SESSION_HEADER]: sessionHeader
-    })) as never;
+    // Served as that session's /mcp, whichever environment it runs.
+    const target = sessionTarget(deps.registry, (call, options) =>
+      callSession(c.env.SESSIONS, durableId, call, options)
+    );
+    try {
+      return (await read.answer(target, {
+        [MCP_SESSION_HEADER]: sessionHeader
+      })) as never;
+    } catch (error) {
+      if (!isSessionGone(error)) throw error;
+      return unknownSession(
+        404,
+        "This MCP session's Roost session has ended: initialize again."
+      ) as never;
+    }
   });
   app.openapi(mcpEnvironmentGetRoute, () => mcpGet() as never);
   app.openapi(mcpEnvironmentDeleteRoute, (c) => c.body(null, 204));
