@@ -59,7 +59,6 @@ export const readCapped = async (
  * read), 400 `invalid_json` for bad syntax and 413 for JSON nested too deep
  * or with too long a string. An empty body reads as `{}`, so routes whose
  * fields are all optional (reset, a tool without arguments) need none.
- * The raw text is kept for the Idempotency-Key hash.
  */
 export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   const { limits } = c.var;
@@ -90,7 +89,6 @@ export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   }
   const limitError = checkJsonLimits(parsed, limits);
   if (limitError) throw fromErrorBody(limitError);
-  c.set("rawBody", raw);
   // The schema validator reads the body again through Hono's cache, which
   // holds promises although its type says strings. An empty JSON body
   // must read there as {} too.

@@ -22,8 +22,6 @@ export interface RoostVariables {
   sessionId: string;
   /** The same id as the platform parsed it (`idFromString`). */
   durableId: DurableObjectId;
-  /** The request body exactly as received, for the Idempotency-Key hash. */
-  rawBody: string;
   /** This deployment's limits (the body reader needs requestBodyBytes). */
   limits: Limits;
 }

@@ -1,8 +1,8 @@
-/** @module The Idempotency-Key header: validated, scoped to a route, bound to the hash of the raw body. */
+/** @module The Idempotency-Key header: validated, scoped to a route, bound to the hash of the validated body. */
 
 import type { Context } from "hono";
 import { RoostError } from "../errors";
-import type { IdempotencyKey } from "../session/idempotency";
+import { type IdempotencyKey, requestHash } from "../session/idempotency";
 import type { AppEnv } from "./env";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -10,24 +10,16 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 // Visible ASCII only: the key is echoed in messages and stored as text.
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-const sha256Hex = async (text: string): Promise<string> => {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text)
-  );
-  return Array.from(new Uint8Array(digest), (b) =>
-    b.toString(16).padStart(2, "0")
-  ).join("");
-};
-
 /**
  * The request's idempotency key for `scope` (e.g. `"step"`,
  * `"tools/search"`), or undefined when the header is absent. The session id
- * scopes it further, since each session stores its own keys.
+ * scopes it further, since each session stores its own keys. `body` is the
+ * route's validated body (none for a DELETE).
  */
 export const idempotencyKey = async (
   c: Context<AppEnv>,
-  scope: string
+  scope: string,
+  body: unknown = {}
 ): Promise<IdempotencyKey | undefined> => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return undefined;
@@ -38,5 +30,5 @@ export const idempotencyKey = async (
       { field: IDEMPOTENCY_HEADER }
     );
   }
-  return { scope, key, hash: await sha256Hex(c.var.rawBody ?? "") };
+  return { scope, key, hash: await requestHash(body) };
 };

@@ -1,7 +1,7 @@
 /** @module Idempotency-Key records: a retry gets the stored response and runs nothing. */
 
 import { RoostError } from "../errors";
-import { utf8Length } from "../json";
+import { canonicalJson, utf8Length } from "../json";
 
 /** A stored response must fit one SQLite row (2 MB) with room to spare. */
 const MAX_STORED_BYTES = 1_000_000;
@@ -13,9 +13,24 @@ export interface IdempotencyKey {
   /** Route scope, e.g. "step" or "tools/search". */
   scope: string;
   key: string;
-  /** Hash of the request body, to tell a retry from a reuse of the key. */
+  /** `requestHash` of the body, to tell a retry from a reuse of the key. */
   hash: string;
 }
+
+/**
+ * The hash a key is bound to: the validated request body as canonical JSON
+ * (keys sorted), so HTTP and the WebSocket agree on what "the same request"
+ * is, and spacing or key order never turn a retry into a mismatch.
+ */
+export const requestHash = async (body: unknown): Promise<string> => {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(canonicalJson(body ?? {}))
+  );
+  return Array.from(new Uint8Array(digest), (b) =>
+    b.toString(16).padStart(2, "0")
+  ).join("");
+};
 
 /** Returns the stored response of an earlier identical request, if any. */
 export const lookup = (

@@ -8,7 +8,7 @@ import {
   SUBPROTOCOL
 } from "../protocol";
 import type { StoredEvent } from "./event-log";
-import type { IdempotencyKey } from "./idempotency";
+import { type IdempotencyKey, requestHash } from "./idempotency";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
 
@@ -25,16 +25,6 @@ const REPLAY_PAGE = 500;
 
 const attachment = (ws: WebSocket): Attachment =>
   (ws.deserializeAttachment() as Attachment | null) ?? { lastSeq: 0 };
-
-const sha256 = async (text: string): Promise<string> => {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text)
-  );
-  return [...new Uint8Array(digest)]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
-};
 
 export class SocketHub {
   readonly #ctx: DurableObjectState;
@@ -141,7 +131,7 @@ export class SocketHub {
         ? {
             scope,
             key: frame.idempotency_key,
-            hash: await sha256(JSON.stringify(body))
+            hash: await requestHash(body)
           }
         : undefined;
     switch (frame.type) {

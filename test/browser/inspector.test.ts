@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // Brings in the types of what the shared global setup provides.
 import type {} from "../node/global-setup";
@@ -123,6 +123,58 @@ describe("the inspector", () => {
     await expect.poll(() => text(first, "#steps")).toBe("4");
     await first.close();
     await second.close();
+  });
+
+  it("reconnects by itself and resumes without a gap or a duplicate", async () => {
+    const page = await browser.context.newPage();
+    const urls: string[] = [];
+    let first: WebSocketRoute | undefined;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first socket is dropped by the test; the next one is held back
+    // until steps have happened that the page has not seen.
+    await page.routeWebSocket(/\/ws(\?|$)/, async (ws) => {
+      urls.push(ws.url());
+      if (urls.length === 1) first = ws;
+      else await released;
+      ws.connectToServer();
+    });
+    const session = await createCounter(page);
+    await stepIncr(page, 2);
+    await first?.close({ code: 1011, reason: "dropped by the test" });
+    await expect.poll(() => text(page, "#conn")).toContain("reconnecting");
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}/v1/sessions/${session.id}/step`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${session.token}`,
+          "content-type": "application/json"
+        },
+        body: JSON.stringify({
+          tool_calls: [
+            { id: `c${i}`, function: { name: "incr", arguments: {} } }
+          ]
+        })
+      });
+      expect(res.status).toBe(200);
+    }
+    release();
+    await expect.poll(() => text(page, "#steps")).toBe("5");
+    await expect.poll(() => text(page, "#state")).toContain('"count": 5');
+    // It asked to resume after the last seq it had shown…
+    expect(urls.length).toBeGreaterThanOrEqual(2);
+    expect(urls.at(-1)).toMatch(/[?&]after=\d+$/);
+    // …and the timeline holds every event exactly once, in order.
+    const logged = await eventCount(session);
+    await expect.poll(() => page.locator("#timeline li").count()).toBe(logged);
+    const seqs = await page
+      .locator("#timeline li")
+      .evaluateAll((items) => items.map((li) => Number(li.dataset.seq)));
+    expect(seqs).toEqual(Array.from({ length: logged }, (_, i) => i + 1));
+    expect(await text(page, "#conn")).toBe("live: open");
+    await page.close();
   });
 
   it("keeps the rendered rows bounded with 10 000 objects in the store", async () => {

@@ -2,7 +2,14 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EventFrameSchema, ServerFrameSchema } from "../../src/protocol";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
-import { action, call, createSession, send, type TestSession } from "./helpers";
+import {
+  action,
+  call,
+  createSession,
+  json,
+  send,
+  type TestSession
+} from "./helpers";
 import { abort, api, inside } from "./session-helpers";
 import {
   countType,
@@ -165,6 +172,54 @@ describe("session WebSocket", () => {
     expect(bad.find((x) => x.id === "r4")).toMatchObject({
       ok: false,
       error: { code: "invalid_request" }
+    });
+    sock.ws.close();
+  });
+
+  it("shares Idempotency-Keys with HTTP: a step sent over the socket is not run again over HTTP", async () => {
+    const s = await ready();
+    const sock = await openSocket(s.session_id, s.token);
+    await sock.until(hasType("session.snapshot"));
+    const bump = action("bump", { key: "b" }).action;
+    sock.send({ type: "step", id: "w1", action: bump, idempotency_key: "k1" });
+    const [reply] = (
+      await sock.until((f) => f.some((x) => x.id === "w1"))
+    ).filter((f) => f.id === "w1");
+    expect(reply).toMatchObject({ ok: true });
+    // The same request with other spacing and key order: the stored reply.
+    const raw = `{ "action" : ${JSON.stringify({
+      tool_calls: bump.tool_calls.map((c) => ({
+        function: { arguments: c.function.arguments, name: c.function.name },
+        type: c.type,
+        id: c.id
+      }))
+    })} }`;
+    const retried = await s.call("/step", {
+      method: "POST",
+      body: raw,
+      headers: { "Idempotency-Key": "k1" }
+    });
+    expect(retried.status).toBe(200);
+    expect(await json(retried)).toEqual(reply?.value);
+    expect((await json<{ steps: number }>(await s.call(""))).steps).toBe(1);
+    // Another request under the key is refused on either transport.
+    const other = await s.call("/step", {
+      ...send("POST", action("bump")),
+      headers: { "Idempotency-Key": "k1" }
+    });
+    expect(other.status).toBe(422);
+    sock.send({
+      type: "step",
+      id: "w2",
+      action: action("bump").action,
+      idempotency_key: "k1"
+    });
+    const refused = (
+      await sock.until((f) => f.some((x) => x.id === "w2"))
+    ).find((f) => f.id === "w2");
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: "idempotency_mismatch" }
     });
     sock.ws.close();
   });

@@ -64,7 +64,7 @@ export const stepRoute = createRoute({
 export const registerEpisodeRoutes = (app: RoostApp): void => {
   app.openapi(resetRoute, async (c) => {
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, "reset");
+    const idem = await idempotencyKey(c, "reset", body);
     const value = await withSession(c, (s) => s.reset(body, idem), {
       retry: idem !== undefined
     });
@@ -72,8 +72,9 @@ export const registerEpisodeRoutes = (app: RoostApp): void => {
   });
 
   app.openapi(stepRoute, async (c) => {
-    const { action } = c.req.valid("json");
-    const idem = await idempotencyKey(c, "step");
+    const body = c.req.valid("json");
+    const { action } = body;
+    const idem = await idempotencyKey(c, "step", body);
     const value = await withSession(c, (s) => s.step(action, idem), {
       retry: idem !== undefined
     });

@@ -73,7 +73,7 @@ export const runCancelRoute = createRoute({
 export const registerRunRoutes = (app: RoostApp): void => {
   app.openapi(runStartRoute, async (c) => {
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, "runs");
+    const idem = await idempotencyKey(c, "runs", body);
     const value = await withSession(c, (s) => s.startRun(body, idem), {
       retry: idem !== undefined
     });

@@ -98,7 +98,7 @@ export const registerStateRoutes = (app: RoostApp): void => {
 
   app.openapi(statePatchRoute, async (c) => {
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, "state");
+    const idem = await idempotencyKey(c, "state", body);
     const value = await withSession(c, (s) => s.patchState(body, idem), {
       retry: idem !== undefined
     });

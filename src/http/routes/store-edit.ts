@@ -125,7 +125,7 @@ export const registerStoreEditRoutes = (app: RoostApp): void => {
   app.openapi(storeAddRoute, async (c) => {
     const p = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, scope("add", p));
+    const idem = await idempotencyKey(c, scope("add", p), body);
     const value = await withSession(
       c,
       (s) => s.addEntry({ tool: p.tool, name: p.name, ...body }, idem),
@@ -137,7 +137,7 @@ export const registerStoreEditRoutes = (app: RoostApp): void => {
   app.openapi(storeReplaceAllRoute, async (c) => {
     const p = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, scope("replace", p));
+    const idem = await idempotencyKey(c, scope("replace", p), body);
     const value = await withSession(
       c,
       (s) => s.replaceEntry({ tool: p.tool, name: p.name, ...body }, idem),
@@ -149,7 +149,7 @@ export const registerStoreEditRoutes = (app: RoostApp): void => {
   app.openapi(storeReplaceOneRoute, async (c) => {
     const p = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, scope("replace", p));
+    const idem = await idempotencyKey(c, scope("replace", p), body);
     const value = await withSession(
       c,
       (s) =>

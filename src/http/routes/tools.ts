@@ -44,7 +44,7 @@ export const registerToolRoutes = (app: RoostApp): void => {
   app.openapi(toolCallRoute, async (c) => {
     const { tool } = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, `tools/${tool}`);
+    const idem = await idempotencyKey(c, `tools/${tool}`, body);
     const value = await withSession(
       c,
       (s) => s.callTool({ tool, arguments: body.arguments }, idem),
