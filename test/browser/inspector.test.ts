@@ -153,9 +153,11 @@ describe("the inspector", () => {
           "content-type": "application/json"
         },
         body: JSON.stringify({
-          tool_calls: [
-            { id: `c${i}`, function: { name: "incr", arguments: {} } }
-          ]
+          action: {
+            tool_calls: [
+              { id: `c${i}`, function: { name: "incr", arguments: {} } }
+            ]
+          }
         })
       });
       expect(res.status).toBe(200);
