@@ -17,6 +17,16 @@ const tooLarge = (max: number): RoostError =>
     { limit: "requestBodyBytes", max }
   );
 
+const decodeUtf8 = (bytes: Uint8Array): string => {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      bytes
+    );
+  } catch {
+    throw new RoostError("invalid_json", "The request body is not UTF-8.");
+  }
+};
+
 /** Reads at most `max` bytes; a longer body stops the read and throws. */
 export const readCapped = async (
   request: Request,
@@ -25,6 +35,13 @@ export const readCapped = async (
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > max) throw tooLarge(max);
   if (request.body === null) return "";
+  if (declared !== null) {
+    // The platform holds a body to its declared length, so it can be read
+    // in one native call; the size is checked again all the same.
+    const whole = new Uint8Array(await request.arrayBuffer());
+    if (whole.byteLength > max) throw tooLarge(max);
+    return decodeUtf8(whole);
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -44,13 +61,7 @@ export const readCapped = async (
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
-      bytes
-    );
-  } catch {
-    throw new RoostError("invalid_json", "The request body is not UTF-8.");
-  }
+  return decodeUtf8(bytes);
 };
 
 /**
@@ -61,7 +72,8 @@ export const readCapped = async (
  * fields are all optional (reset, a tool without arguments) need none.
  */
 export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
-  const { limits } = c.var;
+  // c.get, not c.var: Hono builds a fresh object for every c.var read.
+  const limits = c.get("limits");
   const mediaType = mediaTypeOf(c.req.header("Content-Type"));
   if (mediaType !== undefined && !JSON_MEDIA_TYPE.test(mediaType)) {
     throw new RoostError(

@@ -16,4 +16,4 @@ export const withSession = <T>(
   c: Context<AppEnv>,
   call: (stub: SessionStub, attempt: number) => Promise<RpcResult<T>>,
   options: { retry: boolean }
-): Promise<T> => callSession(c.env.SESSIONS, c.var.durableId, call, options);
+): Promise<T> => callSession(c.env.SESSIONS, c.get("durableId"), call, options);

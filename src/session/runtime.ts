@@ -123,7 +123,8 @@ export class SessionRuntime {
   #lastSeen = 0;
   #bucket: TokenBucket | undefined;
   readonly #models: ModelResolver;
-  #runTables = false;
+  /** Whether the run tables exist; undefined until first asked. */
+  #runTables: boolean | undefined;
   /** Callers of `waitRun`, woken when their run finishes. */
   readonly #runWaiters = new Map<string, Set<() => void>>();
   #driving = false;
@@ -492,8 +493,23 @@ export class SessionRuntime {
     this.#runTables = true;
   }
 
+  /**
+   * Whether the run tables exist, without creating them: a session that
+   * never ran a tree has nothing to cancel, and every reset asked. Only
+   * this object writes its storage, so the answer is kept.
+   */
+  #hasRunTables(): boolean {
+    this.#runTables ??=
+      this.#sql
+        .exec(
+          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
+        )
+        .toArray().length > 0;
+    return this.#runTables;
+  }
+
   #cancelActiveRunOnCommit(m: MutationContext, why: string): void {
-    this.#ensureRunTables();
+    if (!this.#hasRunTables()) return;
     const run = activeRun(this.#sql);
     if (run === undefined) return;
     m.emit("tree.completed", {

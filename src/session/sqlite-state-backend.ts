@@ -43,7 +43,9 @@ export class SqliteStateBackend implements StateBackend {
 /**
  * The transcript, one row per message keyed by its index. Indexes are dense
  * from 0, so the count is the last index + 1 (one probe of the primary key)
- * and a page is a key range, never an OFFSET walk.
+ * and a page is a key range, never an OFFSET walk. An instance lives for
+ * one mutation or read and is the only writer meanwhile, so it probes the
+ * count once and keeps it.
  *
  * @example
  * const transcript = new SqliteTranscriptBackend(ctx.storage.sql, episode);
@@ -52,6 +54,7 @@ export class SqliteStateBackend implements StateBackend {
 export class SqliteTranscriptBackend implements TranscriptBackend {
   readonly #sql: SqlStorage;
   readonly #episode: number;
+  #count: number | undefined;
 
   constructor(sql: SqlStorage, episode: number) {
     this.#sql = sql;
@@ -70,15 +73,17 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
         text
       );
     }
+    this.#count = idx;
   }
 
   count(): number {
-    return this.#sql
+    this.#count ??= this.#sql
       .exec<{ n: number }>(
         "SELECT coalesce(max(idx), -1) + 1 AS n FROM transcript WHERE episode = ?",
         this.#episode
       )
       .one().n;
+    return this.#count;
   }
 
   list(offset: number, limit: number): Message[] {

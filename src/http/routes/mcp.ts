@@ -161,14 +161,14 @@ const sessionOf = async (
 
 export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
   app.openapi(mcpSessionRoute, async (c) => {
-    const read = await readMcp(c.req.raw, c.var.limits);
+    const read = await readMcp(c.req.raw, c.get("limits"));
     if (read.kind === "answered") return read.response as never;
     // A session that is gone throws on to Roost's own 404.
     const target = sessionTarget(deps.registry, (call, options) =>
       withSession(c, call, options)
     );
     return (await read.answer(target, {
-      [MCP_SESSION_HEADER]: c.var.sessionId
+      [MCP_SESSION_HEADER]: c.get("sessionId")
     })) as never;
   });
   app.openapi(mcpSessionGetRoute, () => mcpGet() as never);
@@ -177,7 +177,7 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
   app.openapi(mcpEnvironmentRoute, async (c) => {
     const { name } = c.req.valid("param");
     const environment = deps.registry.get(name);
-    const read = await readMcp(c.req.raw, c.var.limits);
+    const read = await readMcp(c.req.raw, c.get("limits"));
     if (read.kind === "answered") return read.response as never;
     const header = c.req.header(MCP_SESSION_HEADER);
     let durableId: DurableObjectId;
