@@ -182,6 +182,9 @@ export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
       },
       { retry: true }
     );
-    return c.json({ session_id: c.get("sessionId"), deleted: true as const }, 200);
+    return c.json(
+      { session_id: c.get("sessionId"), deleted: true as const },
+      200
+    );
   });
 };
