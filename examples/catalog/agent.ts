@@ -4,7 +4,7 @@ import {
   type DecisionRequest,
   scriptedModel,
   type TreeConfig
-} from "roost-edge";
+} from "roost-edge/core";
 
 const ANIMALS = ["cat", "dog", "bird", "fish", "rabbit"] as const;
 

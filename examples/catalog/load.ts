@@ -1,6 +1,6 @@
 /** @module Loading the bundled JSON into the catalog's own tables in the session's SQLite. */
 
-import type { ToolContext } from "roost-edge";
+import type { ToolContext } from "roost-edge/core";
 import { COLLECTIONS, type Collection } from "./collections";
 
 export type Sql = NonNullable<ToolContext["sql"]>;

@@ -1,6 +1,6 @@
 /** @module The catalog's two reads, query and aggregate, as SQL built from whitelisted names and bound values. */
 
-import type { JsonObject } from "roost-edge";
+import type { JsonObject } from "roost-edge/core";
 import { COLLECTIONS, type CollectionName, column } from "./collections";
 import type { Sql } from "./load";
 

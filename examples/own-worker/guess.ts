@@ -1,6 +1,6 @@
 /** @module A user's own environment: guess the secret number, told "higher" or "lower". */
 
-import { defineEnvironment, defineState } from "roost-edge";
+import { defineEnvironment, defineState } from "roost-edge/core";
 import { z } from "zod";
 
 export const guess = defineEnvironment({

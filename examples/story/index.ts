@@ -1,4 +1,4 @@
-import { defineEnvironment, defineState } from "roost-edge";
+import { defineEnvironment, defineState } from "roost-edge/core";
 import { z } from "zod";
 
 export const story = defineEnvironment({

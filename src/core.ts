@@ -1,0 +1,100 @@
+/**
+ * @module Everything of Roost that runs anywhere: environments, tools, state,
+ * stores, messages, trees and `createLocalSession`. Nothing here imports
+ * `cloudflare:workers`, so plain Node (unit tests of an environment, a
+ * script) can use it; `roost-edge` adds the Workers host, `createRoost`.
+ */
+
+export {
+  createRegistry,
+  type Dataset,
+  dataset,
+  defineEnvironment,
+  type Environment,
+  type EnvironmentConfig,
+  type EnvironmentInfo,
+  type EpisodeContext,
+  type Evaluation,
+  type Observations,
+  type Registry,
+  type StepContext,
+  type StepResult
+} from "./environment/index";
+export {
+  createLocalSession,
+  type EpisodeStatus,
+  type LocalSession
+} from "./environment/local-session";
+export {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  RoostError
+} from "./errors";
+export type { JsonObject, JsonValue } from "./json";
+export {
+  type AssistantMessage,
+  contentText,
+  type Message,
+  systemMessage,
+  type ToolCall,
+  type ToolMessage,
+  toolCalls,
+  toolResponse,
+  userMessage
+} from "./messages/index";
+export { DEFAULT_LIMITS, type Limits } from "./protocol/limits";
+export type { ModelFactory } from "./session/models";
+export type { RoostOptions } from "./session/options";
+export {
+  defineState,
+  type HandlerName,
+  mergeLists,
+  replaceValues,
+  type StateAccess,
+  type StateDefinition
+} from "./state/index";
+export {
+  type EnvironmentStore,
+  error,
+  type HiddenStore,
+  type Result,
+  result,
+  status,
+  text,
+  type Update,
+  warning
+} from "./store/index";
+export {
+  type OpenAITool,
+  type SqlExec,
+  type Tool,
+  type ToolContext,
+  tool
+} from "./tools/index";
+export {
+  type Atlas,
+  type BranchConfig,
+  type CallOptions,
+  type Decision,
+  type DecisionModel,
+  type DecisionRequest,
+  type HistoryMessage,
+  ModelError,
+  openAIModel,
+  type PartialDecision,
+  type PromptTasks,
+  type ResolvedTree,
+  type ScriptedModelOptions,
+  scriptedModel,
+  type TaskRecord,
+  TEXT_RESPONSE,
+  type TextRequest,
+  type TreeConfig,
+  type TreeData,
+  type TreeNode,
+  type TreeOption,
+  type UnavailableOption,
+  withRetries,
+  workersAIModel
+} from "./tree/index";

@@ -1,0 +1,60 @@
+// The package's own name, as a user's project imports it.
+import {
+  createLocalSession,
+  defineEnvironment,
+  result,
+  tool,
+  toolCalls
+} from "roost-edge/core";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { calculator } from "../../examples/calculator/index";
+import { guess } from "../../examples/own-worker/guess";
+
+// Plain Node has no `cloudflare:workers`: these imports fail outright if
+// anything in the core reaches for it.
+describe("roost-edge/core in plain Node", () => {
+  it("runs an environment of the examples in memory", async () => {
+    const s = createLocalSession(guess);
+    await s.reset({ task: { secret: 40 } });
+    const out = await s.step(
+      toolCalls({ name: "guess", arguments: { n: 40 } })
+    );
+    expect(out).toMatchObject({ reward: 1, done: true });
+  });
+
+  it("grades a calculator episode from its dataset", async () => {
+    const s = createLocalSession(calculator);
+    const { observations } = await s.reset({ task_index: 0 });
+    expect(String(observations[0]?.content)).toContain("submit_answer");
+    const wrong = await s.step(
+      toolCalls({
+        name: "submit_answer",
+        arguments: { answer: "not a number" }
+      })
+    );
+    expect(wrong.observations[0]).toMatchObject({ is_error: true });
+  });
+
+  it("defines an environment whose tool results land in the store", async () => {
+    const notes = defineEnvironment({
+      name: "notes",
+      description: "Keeps notes.",
+      tools: {
+        note: tool({
+          description: "Stores a note.",
+          input: z.object({ text: z.string() }),
+          run: async function* ({ text }) {
+            yield result({ name: "notes", objects: [{ text }] });
+            return "noted";
+          }
+        })
+      },
+      reset: () => [{ role: "user", content: "Take notes." }]
+    });
+    const s = createLocalSession(notes);
+    await s.reset();
+    await s.step(toolCalls({ name: "note", arguments: { text: "hi" } }));
+    expect(s.parts.environment.llmView()).toContain("hi");
+  });
+});
