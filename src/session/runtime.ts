@@ -553,8 +553,17 @@ export class SessionRuntime {
           this.#finishRun(run, { state: "cancelled" });
           continue;
         }
-        this.#schedule.set("run", this.now() + RUN_RESUME_MS);
-        await this.#schedule.arm();
+        // Moved only when it comes near: a pass that dies with its object
+        // is still picked up within RUN_RESUME_MS, and quick passes do not
+        // each pay a timer write and an alarm write.
+        const resumeAt = this.#schedule.dueAt("run");
+        if (
+          resumeAt === undefined ||
+          resumeAt < this.now() + RUN_RESUME_MS / 2
+        ) {
+          this.#schedule.set("run", this.now() + RUN_RESUME_MS);
+          await this.#schedule.arm();
+        }
         try {
           await this.#queue.run(async () => {
             // A reset or cancel may have come first while this waited.

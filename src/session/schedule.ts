@@ -35,6 +35,17 @@ export class Schedule {
     this.#sql.exec("DELETE FROM schedule WHERE kind = ?", kind);
   }
 
+  /** When one timer is due, if it is set. */
+  dueAt(kind: TimerKind): number | undefined {
+    const [row] = this.#sql
+      .exec<{ due_at: number }>(
+        "SELECT due_at FROM schedule WHERE kind = ?",
+        kind
+      )
+      .toArray();
+    return row?.due_at;
+  }
+
   due(now: number): TimerKind[] {
     return this.#sql
       .exec<{ kind: TimerKind }>(
