@@ -1,23 +1,13 @@
 /** @module The inspector page: environments, a session driven by hand, and its live view. */
 
-import { ApiError, api, type Credentials, sessionApi } from "./api";
-import { $, fill, h, short } from "./dom";
+import { api, type Credentials, sessionApi } from "./api";
+import { $, fill, h } from "./dom";
+import { type EnvironmentInfo, environmentCards } from "./environments";
+import { guarded, showError } from "./errors";
 import { connectLive, type Frame, type Live } from "./live";
-import { type JsonSchema, type SchemaForm, schemaForm } from "./schema-form";
+import { type SchemaForm, schemaForm } from "./schema-form";
 import { StoreView } from "./store-view";
-
-interface ToolSchema {
-  type: "function";
-  function: { name: string; description?: string; parameters: JsonSchema };
-}
-
-interface EnvironmentInfo {
-  name: string;
-  description: string;
-  task_schema: JsonSchema;
-  tools: ToolSchema[];
-  dataset_size?: number;
-}
+import { addMessage, appendEvent } from "./timeline";
 
 interface Status {
   session_id: string;
@@ -29,9 +19,6 @@ interface Status {
   truncated: boolean;
 }
 
-/** Timeline rows kept on screen; older ones are dropped (the log has them all). */
-const MAX_TIMELINE = 2000;
-
 let environments: EnvironmentInfo[] = [];
 let session: (Credentials & { environment: string }) | undefined;
 let live: Live | undefined;
@@ -40,95 +27,10 @@ let taskForm: SchemaForm | undefined;
 const state: Record<string, unknown> = {};
 const store = new StoreView((e) => showError(e));
 
-const showError = (error: unknown): void => {
-  const el = $("#error");
-  el.hidden = false;
-  el.textContent =
-    error instanceof ApiError
-      ? `${error.status} ${error.code}: ${error.message}`
-      : String(error instanceof Error ? error.message : error);
-};
-
-const clearError = (): void => {
-  $("#error").hidden = true;
-};
-
-/** Runs an action from a button, showing any failure inline. */
-const guarded =
-  (fn: () => Promise<void>) =>
-  async (event?: Event): Promise<void> => {
-    event?.preventDefault();
-    clearError();
-    try {
-      await fn();
-    } catch (error) {
-      showError(error);
-    }
-  };
-
 // ---- environments --------------------------------------------------------
 
-const paramRows = (schema: JsonSchema) => {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, p]) =>
-    h(
-      "tr",
-      {},
-      h(
-        "td",
-        {},
-        name,
-        required.has(name) ? h("span", { class: "req" }, " *") : null
-      ),
-      h("td", {}, p.enum ? p.enum.join(" | ") : String(p.type ?? "any")),
-      h("td", {}, p.description ?? ""),
-      h("td", {}, p.default === undefined ? "" : short(p.default, 40))
-    )
-  );
-};
-
 const renderEnvironments = (): void => {
-  fill(
-    $("#env-list"),
-    ...environments.map((env) =>
-      h(
-        "div",
-        { class: "env", "data-env": env.name },
-        h("strong", {}, env.name),
-        env.dataset_size === undefined
-          ? null
-          : h("small", {}, ` · dataset of ${env.dataset_size}`),
-        h("p", {}, env.description),
-        h(
-          "details",
-          {},
-          h("summary", {}, `task schema and ${env.tools.length} tools`),
-          h("pre", {}, JSON.stringify(env.task_schema, null, 1)),
-          ...env.tools.map((t) =>
-            h(
-              "div",
-              {},
-              h("h4", {}, t.function.name),
-              h("small", { class: "hint" }, t.function.description ?? ""),
-              h(
-                "table",
-                {},
-                h(
-                  "tr",
-                  {},
-                  h("th", {}, "parameter"),
-                  h("th", {}, "type"),
-                  h("th", {}, "description"),
-                  h("th", {}, "default")
-                ),
-                ...paramRows(t.function.parameters)
-              )
-            )
-          )
-        )
-      )
-    )
-  );
+  fill($("#env-list"), ...environmentCards(environments));
   const select = $<HTMLSelectElement>("#create-env");
   fill(
     select,
@@ -218,28 +120,6 @@ const open = async (s: Credentials): Promise<void> => {
   });
 };
 
-const addMessage = (message: unknown, index: number): void => {
-  const m = message as {
-    role?: string;
-    content?: unknown;
-    tool_calls?: unknown;
-  };
-  const list = $("#transcript");
-  if (list.querySelector(`[data-index="${index}"]`)) return;
-  list.append(
-    h(
-      "li",
-      { value: index, "data-index": index },
-      h("strong", {}, m.role ?? "?"),
-      " ",
-      short(m.content ?? "", 300),
-      m.tool_calls
-        ? h("small", { class: "hint" }, short(m.tool_calls, 200))
-        : null
-    )
-  );
-};
-
 const onFrame = (frame: Frame): void => {
   if (frame.type === "session.snapshot") {
     for (const key of Object.keys(state)) delete state[key];
@@ -250,19 +130,7 @@ const onFrame = (frame: Frame): void => {
     return;
   }
   if (frame.seq === undefined) return;
-  const timeline = $("#timeline");
-  timeline.append(
-    h(
-      "li",
-      { "data-seq": frame.seq, "data-type": frame.type },
-      `#${frame.seq} ${frame.type} `,
-      h("small", { class: "hint" }, short(frameSummary(frame), 140))
-    )
-  );
-  while (timeline.childElementCount > MAX_TIMELINE) {
-    timeline.firstElementChild?.remove();
-  }
-  timeline.scrollTop = timeline.scrollHeight;
+  appendEvent(frame);
   if (frame.type === "state.changed") {
     state[String(frame.key)] = frame.value;
     $("#state").textContent = JSON.stringify(state, null, 1);
@@ -276,11 +144,6 @@ const onFrame = (frame: Frame): void => {
   if (frame.type === "step" || frame.type === "reset") {
     void refreshStatus().catch(showError);
   }
-};
-
-const frameSummary = (frame: Frame): unknown => {
-  const { seq: _s, type: _t, episode: _e, at: _a, ...rest } = frame;
-  return rest;
 };
 
 const showObservations = (value: unknown): void => {

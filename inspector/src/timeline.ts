@@ -1,0 +1,52 @@
+/** @module The event timeline and the transcript: rows appended as frames arrive, bounded on screen. */
+
+import { $, h, short } from "./dom";
+import type { Frame } from "./live";
+
+/** Timeline rows kept on screen; older ones are dropped (the log has them all). */
+const MAX_TIMELINE = 2000;
+
+const frameSummary = (frame: Frame): unknown => {
+  const { seq: _s, type: _t, episode: _e, at: _a, ...rest } = frame;
+  return rest;
+};
+
+/** One row of the event timeline, newest last and kept in view. */
+export const appendEvent = (frame: Frame): void => {
+  const timeline = $("#timeline");
+  timeline.append(
+    h(
+      "li",
+      { "data-seq": frame.seq, "data-type": frame.type },
+      `#${frame.seq} ${frame.type} `,
+      h("small", { class: "hint" }, short(frameSummary(frame), 140))
+    )
+  );
+  while (timeline.childElementCount > MAX_TIMELINE) {
+    timeline.firstElementChild?.remove();
+  }
+  timeline.scrollTop = timeline.scrollHeight;
+};
+
+/** A transcript message at its index; one already shown (a replay) is skipped. */
+export const addMessage = (message: unknown, index: number): void => {
+  const m = message as {
+    role?: string;
+    content?: unknown;
+    tool_calls?: unknown;
+  };
+  const list = $("#transcript");
+  if (list.querySelector(`[data-index="${index}"]`)) return;
+  list.append(
+    h(
+      "li",
+      { value: index, "data-index": index },
+      h("strong", {}, m.role ?? "?"),
+      " ",
+      short(m.content ?? "", 300),
+      m.tool_calls
+        ? h("small", { class: "hint" }, short(m.tool_calls, 200))
+        : null
+    )
+  );
+};
