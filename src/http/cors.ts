@@ -2,6 +2,7 @@
 
 import { cors as honoCors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
+import { MCP_SESSION_HEADER, MCP_VERSION_HEADER } from "../protocol";
 import { type AppEnv, isDev, listSetting, type RoostBindings } from "./env";
 import { IDEMPOTENCY_HEADER } from "./idempotency";
 
@@ -24,8 +25,15 @@ export const allowOrigin = (
 const withCors = honoCors({
   origin: (origin, c) => allowOrigin(c.env as RoostBindings, origin),
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-  allowHeaders: ["Authorization", "Content-Type", IDEMPOTENCY_HEADER],
-  exposeHeaders: ["Retry-After", "Allow"],
+  // A browser MCP client sends and must read back the MCP session header.
+  allowHeaders: [
+    "Authorization",
+    "Content-Type",
+    IDEMPOTENCY_HEADER,
+    MCP_SESSION_HEADER,
+    MCP_VERSION_HEADER
+  ],
+  exposeHeaders: ["Retry-After", "Allow", MCP_SESSION_HEADER],
   maxAge: 600
 });
 

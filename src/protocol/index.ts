@@ -184,6 +184,8 @@ export {
   JsonRpcMessageSchema,
   type JsonRpcResponse,
   MCP_PROTOCOL_VERSIONS,
+  MCP_SESSION_HEADER,
+  MCP_VERSION_HEADER,
   ResourcesReadParamsSchema,
   STORE_RESOURCE_PREFIX,
   ToolsCallParamsSchema

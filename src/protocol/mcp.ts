@@ -10,6 +10,10 @@ export const MCP_PROTOCOL_VERSIONS = [
   "2024-11-05"
 ] as const;
 
+/** The header that names an MCP client's session on every message after initialize. */
+export const MCP_SESSION_HEADER = "Mcp-Session-Id";
+export const MCP_VERSION_HEADER = "MCP-Protocol-Version";
+
 /** JSON-RPC 2.0 error codes. */
 export const JSONRPC_ERRORS = {
   parse: -32700,
@@ -25,13 +29,20 @@ export const JSONRPC_ERRORS = {
 
 const RequestIdSchema = z.union([z.string(), z.number().int()]);
 
-/** A request or a notification (no id). */
+/**
+ * A request or a notification (no id). Params are checked per method, so
+ * a well-formed request with params that are not an object gets -32602
+ * with its id rather than a bare -32600.
+ */
 export const JsonRpcMessageSchema = z
   .object({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema.optional(),
     method: z.string().min(1),
-    params: JsonObjectSchema.optional()
+    params: z
+      .unknown()
+      .optional()
+      .meta({ description: "An object, for every method Roost answers." })
   })
   .meta({
     id: "McpMessage",
@@ -40,13 +51,23 @@ export const JsonRpcMessageSchema = z
   });
 export type JsonRpcMessage = z.infer<typeof JsonRpcMessageSchema>;
 
-/** A response the client sends (to a server request): accepted and ignored. */
-export const JsonRpcClientResponseSchema = z.object({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.nullable(),
-  result: z.unknown().optional(),
-  error: z.unknown().optional()
-});
+/**
+ * A response the client sends (to a server request): accepted and ignored.
+ * Strict, with exactly one of result and error, so a malformed request is
+ * never mistaken for one and silently dropped.
+ */
+export const JsonRpcClientResponseSchema = z.union([
+  z.strictObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    result: JsonObjectSchema
+  }),
+  z.strictObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema.nullable(),
+    error: z.looseObject({ code: z.number().int(), message: z.string() })
+  })
+]);
 
 export const ToolsCallParamsSchema = z.object({
   name: z.string().min(1),

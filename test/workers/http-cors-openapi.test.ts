@@ -66,6 +66,34 @@ describe("CORS", () => {
       "http://127.0.0.1:3000"
     );
   });
+
+  it("lets a browser MCP client send and read Mcp-Session-Id", async () => {
+    const res = await call("/v1/environments/counter/mcp", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "http://localhost:6274",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers":
+          "content-type, mcp-session-id, mcp-protocol-version"
+      }
+    });
+    const allowed =
+      res.headers.get("Access-Control-Allow-Headers")?.toLowerCase() ?? "";
+    expect(allowed).toContain("mcp-session-id");
+    expect(allowed).toContain("mcp-protocol-version");
+    const init = await call("/v1/environments/counter/mcp", {
+      method: "POST",
+      headers: {
+        Origin: "http://localhost:6274",
+        "Content-Type": "application/json"
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize" })
+    });
+    expect(init.headers.get("Mcp-Session-Id")).not.toBeNull();
+    expect(
+      init.headers.get("Access-Control-Expose-Headers")?.toLowerCase()
+    ).toContain("mcp-session-id");
+  });
 });
 
 describe("GET /openapi.json", () => {

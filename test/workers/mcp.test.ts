@@ -116,6 +116,44 @@ describe("MCP on a session", () => {
       id: 7,
       error: { code: -32600 }
     });
+    // Well-formed requests whose params are not an object: -32602, own id.
+    for (const params of [[1], null, "x"]) {
+      expect(
+        await answer(s, { jsonrpc: "2.0", id: 3, method: "tools/call", params })
+      ).toMatchObject({ id: 3, error: { code: -32602 } });
+    }
+    // Malformed messages are answered 400 -32600, never accepted silently.
+    for (const [body, id] of [
+      [{ jsonrpc: "2.0", id: 1.5, method: "ping" }, null],
+      [{ jsonrpc: "2.0", id: null, method: "ping" }, null],
+      [{ jsonrpc: "2.0", id: 4, method: "" }, 4],
+      [{ jsonrpc: "2.0", id: 5 }, 5],
+      [
+        { jsonrpc: "2.0", id: 6, result: {}, error: { code: 1, message: "m" } },
+        6
+      ],
+      [{ jsonrpc: "2.0", id: 8, result: 3 }, 8],
+      [{ jsonrpc: "2.0", method: 7 }, null],
+      ["ping", null],
+      [null, null]
+    ] as const) {
+      const res = await post(s, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await json<RpcAnswer>(res)).toMatchObject({
+        id,
+        error: { code: -32600 }
+      });
+    }
+    // A response or a notification from the client is accepted, unanswered.
+    for (const body of [
+      { jsonrpc: "2.0", id: 9, result: {} },
+      { jsonrpc: "2.0", id: null, error: { code: -1, message: "no" } },
+      { jsonrpc: "2.0", method: "notifications/initialized" }
+    ]) {
+      const res = await post(s, body);
+      expect(res.status).toBe(202);
+      expect(await res.text()).toBe("");
+    }
     const version = await s.call("/mcp", {
       ...send("POST", rpc("ping")),
       headers: {
@@ -142,7 +180,7 @@ describe("MCP on a session", () => {
     expect(bad.result?.isError).toBe(true);
   });
 
-  it("needs the session's credentials, offers no stream, and keeps nothing to end", async () => {
+  it("needs the session's credentials, offers no stream, and is not ended from MCP", async () => {
     const s = await counterSession();
     const other = await counterSession();
     const path = `/v1/sessions/${s.session_id}/mcp`;
@@ -161,7 +199,10 @@ describe("MCP on a session", () => {
     const get = await s.call("/mcp");
     expect(get.status).toBe(405);
     expect(get.headers.get("Allow")).toBe("POST, DELETE");
-    expect((await s.call("/mcp", { method: "DELETE" })).status).toBe(204);
+    const ended = await s.call("/mcp", { method: "DELETE" });
+    expect(ended.status).toBe(405);
+    expect(ended.headers.get("Allow")).toBe("POST");
+    expect((await answer(s, rpc("ping"))).result).toEqual({});
   });
 
   it("serves the environment store as resources, never the hidden store", async () => {
@@ -316,5 +357,47 @@ describe("MCP on an environment", () => {
       send("POST", rpc("initialize", {}))
     );
     expect(unknownEnv.status).toBe(404);
+  });
+
+  it("checks Mcp-Session-Id on notifications too", async () => {
+    const note = { jsonrpc: "2.0", method: "notifications/initialized" };
+    expect((await envPost(note)).status).toBe(400);
+    expect((await envPost(note, { "Mcp-Session-Id": "ab.cd" })).status).toBe(
+      404
+    );
+    const init = await envPost(rpc("initialize", {}));
+    const mcpId = init.headers.get("Mcp-Session-Id")!;
+    expect((await envPost(note, { "Mcp-Session-Id": mcpId })).status).toBe(202);
+  });
+
+  it("ends the client's Roost session on DELETE", async () => {
+    const path = "/v1/environments/counter/mcp";
+    expect((await call(path, { method: "DELETE" })).status).toBe(400);
+    const init = await envPost(rpc("initialize", {}));
+    const mcpId = init.headers.get("Mcp-Session-Id")!;
+    const headers = { "Mcp-Session-Id": mcpId };
+    const ended = await call(path, { method: "DELETE", headers });
+    expect(ended.status).toBe(204);
+    const [sessionId, ...rest] = mcpId.split(".");
+    const status = await call(`/v1/sessions/${sessionId}`, {
+      headers: { Authorization: `Bearer ${rest.join(".")}` }
+    });
+    expect(status.status).toBe(404);
+    expect((await envPost(rpc("ping"), headers)).status).toBe(404);
+    expect((await call(path, { method: "DELETE", headers })).status).toBe(404);
+  });
+
+  it("answers initialize with a JSON-RPC error when the environment needs a task", async () => {
+    const init = await call(
+      "/v1/environments/picky/mcp",
+      send("POST", rpc("initialize", {}, "i1"))
+    );
+    expect(init.status).toBe(200);
+    expect(init.headers.get("Mcp-Session-Id")).toBeNull();
+    expect(await json<RpcAnswer>(init)).toMatchObject({
+      jsonrpc: "2.0",
+      id: "i1",
+      error: { code: -32602, data: { code: "invalid_request" } }
+    });
   });
 });

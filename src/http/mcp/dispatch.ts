@@ -40,7 +40,11 @@ const methods: Record<
     serverInfo: { name: "roost", version: "0.1.0" },
     instructions: (await target.environment()).description
   }),
-  ping: async () => ({}),
+  // Asks the object, so a session deleted under its client answers 404.
+  ping: async (target) => {
+    await target.environment();
+    return {};
+  },
   "tools/list": listTools,
   "tools/call": callTool,
   "resources/list": listResources,
@@ -69,8 +73,21 @@ export const dispatchMcp = async (
       }
     };
   }
+  const { params } = message;
+  if (
+    params !== undefined &&
+    (params === null || typeof params !== "object" || Array.isArray(params))
+  ) {
+    return {
+      ...base,
+      error: {
+        code: JSONRPC_ERRORS.invalidParams,
+        message: `Invalid params: ${message.method} takes an object (or none).`
+      }
+    };
+  }
   try {
-    return { ...base, result: await method(target, message.params) };
+    return { ...base, result: await method(target, params) };
   } catch (error) {
     if (error instanceof RpcFailure) return { ...base, error: error.error };
     if (error instanceof RoostError && !isSessionGone(error)) {

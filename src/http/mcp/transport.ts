@@ -6,7 +6,8 @@ import {
   JSONRPC_ERRORS,
   JsonRpcClientResponseSchema,
   JsonRpcMessageSchema,
-  MCP_PROTOCOL_VERSIONS
+  MCP_PROTOCOL_VERSIONS,
+  MCP_VERSION_HEADER
 } from "../../protocol";
 import type { Limits } from "../../protocol/limits";
 import { readCapped } from "../body";
@@ -21,9 +22,14 @@ const rpcError = (
 ): Response =>
   Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
 
-/** What a POST holds once read: a message to answer, or a finished response. */
+/**
+ * What a POST holds once read: a finished response (a malformed message),
+ * a notification or client response to accept with 202 once the caller
+ * has checked whose it is, or a request to answer.
+ */
 export type McpRead =
   | { kind: "answered"; response: Response }
+  | { kind: "accepted" }
   | {
       kind: "request";
       id: string | number;
@@ -34,16 +40,27 @@ export type McpRead =
       ): Promise<Response>;
     };
 
+/** The id to echo in an error: only one a request could have carried. */
+const idOf = (body: unknown): string | number | null => {
+  const id =
+    typeof body === "object" && body !== null
+      ? (body as { id?: unknown }).id
+      : undefined;
+  return typeof id === "string" || Number.isInteger(id)
+    ? (id as string | number)
+    : null;
+};
+
 /**
  * Reads one POSTed message. Parse errors and malformed or batched messages
- * are answered 400 at once; notifications and client responses with 202 (no
- * body), since Roost never waits on them.
+ * are answered 400 at once; notifications and client responses are
+ * accepted (202, no body), since Roost never waits on them.
  */
 export const readMcp = async (
   request: Request,
   limits: Limits
 ): Promise<McpRead> => {
-  const version = request.headers.get("MCP-Protocol-Version");
+  const version = request.headers.get(MCP_VERSION_HEADER);
   if (
     version !== null &&
     !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)
@@ -87,26 +104,20 @@ export const readMcp = async (
   const message = JsonRpcMessageSchema.safeParse(body);
   if (!message.success) {
     if (JsonRpcClientResponseSchema.safeParse(body).success) {
-      return {
-        kind: "answered",
-        response: new Response(null, { status: 202 })
-      };
+      return { kind: "accepted" };
     }
-    const id = (body as { id?: unknown } | null)?.id;
     return {
       kind: "answered",
       response: rpcError(
         400,
         JSONRPC_ERRORS.invalidRequest,
-        'Invalid request: expected a JSON-RPC 2.0 message {jsonrpc: "2.0", id?, method, params?}.',
-        typeof id === "string" || typeof id === "number" ? id : null
+        'Invalid request: expected one JSON-RPC 2.0 message {jsonrpc: "2.0", id?: string | integer, method: non-empty string, params?: object}, or a response {jsonrpc: "2.0", id, result | error}.',
+        idOf(body)
       )
     };
   }
   const m = message.data;
-  if (m.id === undefined) {
-    return { kind: "answered", response: new Response(null, { status: 202 }) };
-  }
+  if (m.id === undefined) return { kind: "accepted" };
   const id = m.id;
   return {
     kind: "request",

@@ -3,14 +3,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { resolveTask } from "../../environment/task";
+import { RoostError } from "../../errors";
 import {
   EnvironmentParamsSchema,
   JSONRPC_ERRORS,
+  MCP_SESSION_HEADER,
   SessionParamsSchema
 } from "../../protocol";
 import { createAuth } from "../auth";
 import type { AppEnv } from "../env";
-import { isSessionGone } from "../mcp/failure";
+import { fromRoost, isSessionGone } from "../mcp/failure";
 import { sessionTarget } from "../mcp/target";
 import { mcpGet, readMcp } from "../mcp/transport";
 import {
@@ -26,8 +28,6 @@ import { withSession } from "../session-call";
 import { callSession } from "../stub";
 import { verifyToken } from "../token";
 import { startSession } from "./sessions";
-
-export const MCP_SESSION_HEADER = "Mcp-Session-Id";
 
 const SESSION_PATH = "/v1/sessions/{id}/mcp";
 const ENVIRONMENT_PATH = "/v1/environments/{name}/mcp";
@@ -79,13 +79,13 @@ export const mcpSessionDeleteRoute = createRoute({
   method: "delete",
   path: SESSION_PATH,
   tags: ["mcp"],
-  summary: "End an MCP session",
+  summary: "End an MCP session (not offered)",
   description:
-    "204: the transport keeps nothing per MCP session, so there is nothing to end (the Roost session stays).",
+    "405: here the MCP session is the Roost session, which an MCP client does not end; DELETE /v1/sessions/{id} does.",
   security: SESSION_SECURITY,
   request: { params: SessionParamsSchema },
   responses: {
-    204: { description: "Nothing to end." },
+    405: { description: "Not ended from MCP." },
     ...errors(...SESSION_ERRORS)
   }
 });
@@ -119,26 +119,44 @@ export const mcpEnvironmentDeleteRoute = createRoute({
   method: "delete",
   path: ENVIRONMENT_PATH,
   tags: ["mcp"],
-  summary: "End an MCP session",
-  description: "204; the Roost session stays until its idle lifetime ends.",
+  summary: "End an MCP session and its Roost session",
+  description:
+    "Deletes the Roost session the Mcp-Session-Id names (204), as DELETE /v1/sessions/{id} would: it was made for this MCP client alone. 400 without the header, 404 when it names no session.",
   security: CREATE_SECURITY,
   middleware: [createAuth] as const,
   request: { params: EnvironmentParamsSchema },
-  responses: { 204: { description: "Nothing to end." }, ...errors(401, 403) }
+  responses: {
+    204: { description: "Ended." },
+    400: { description: "No Mcp-Session-Id." },
+    404: { description: "The Mcp-Session-Id names no session." },
+    ...errors(401, 403, 503)
+  }
 });
 
 /** Routes whose POST body is read by the MCP transport rather than a zod validator. */
 export const MCP_BODY_ROUTES = [mcpSessionRoute, mcpEnvironmentRoute];
 
-const unknownSession = (status: 400 | 404, message: string) =>
+const rpcError = (
+  status: 200 | 400 | 404,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+  data?: unknown
+) =>
   Response.json(
     {
       jsonrpc: "2.0",
-      id: null,
-      error: { code: JSONRPC_ERRORS.invalidRequest, message }
+      id,
+      error: { code, message, ...(data === undefined ? {} : { data }) }
     },
     { status }
   );
+
+const unknownSession = (status: 400 | 404, message: string) =>
+  rpcError(status, JSONRPC_ERRORS.invalidRequest, message);
+
+const MISSING_HEADER = `Send the ${MCP_SESSION_HEADER} header that initialize answered (or initialize first).`;
+const UNKNOWN_HEADER = `Unknown ${MCP_SESSION_HEADER}: initialize again.`;
 
 /** The session a `<session_id>.<token>` header names, if the token is its own. */
 const sessionOf = async (
@@ -159,10 +177,33 @@ const sessionOf = async (
   }
 };
 
+/** The session the request's Mcp-Session-Id proves, or the error to answer. */
+const headerSession = async (
+  c: Context<AppEnv>
+): Promise<DurableObjectId | Response> => {
+  const header = c.req.header(MCP_SESSION_HEADER);
+  if (header === undefined) return unknownSession(400, MISSING_HEADER);
+  return (await sessionOf(c, header)) ?? unknownSession(404, UNKNOWN_HEADER);
+};
+
+/** A session gone under an MCP client is a 404: it initializes again. */
+const orGone = async (answer: () => Promise<Response>): Promise<Response> => {
+  try {
+    return await answer();
+  } catch (error) {
+    if (!isSessionGone(error)) throw error;
+    return unknownSession(
+      404,
+      "This MCP session's Roost session has ended: initialize again."
+    );
+  }
+};
+
 export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
   app.openapi(mcpSessionRoute, async (c) => {
     const read = await readMcp(c.req.raw, c.get("limits"));
     if (read.kind === "answered") return read.response as never;
+    if (read.kind === "accepted") return c.body(null, 202) as never;
     // A session that is gone throws on to Roost's own 404.
     const target = sessionTarget(deps.registry, (call, options) =>
       withSession(c, call, options)
@@ -172,59 +213,91 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
     })) as never;
   });
   app.openapi(mcpSessionGetRoute, () => mcpGet() as never);
-  app.openapi(mcpSessionDeleteRoute, (c) => c.body(null, 204));
+  app.openapi(
+    mcpSessionDeleteRoute,
+    (c) =>
+      c.json(
+        {
+          error: {
+            code: "method_not_allowed",
+            message:
+              "This MCP session is the Roost session itself: end it with DELETE /v1/sessions/{id}."
+          }
+        },
+        405,
+        { Allow: "POST" }
+      ) as never
+  );
 
   app.openapi(mcpEnvironmentRoute, async (c) => {
     const { name } = c.req.valid("param");
     const environment = deps.registry.get(name);
     const read = await readMcp(c.req.raw, c.get("limits"));
     if (read.kind === "answered") return read.response as never;
-    const header = c.req.header(MCP_SESSION_HEADER);
-    let durableId: DurableObjectId;
-    let sessionHeader: string;
-    if (header === undefined && read.method === "initialize") {
-      const started = await startSession(c, {
+    const creates =
+      read.kind === "request" &&
+      read.method === "initialize" &&
+      c.req.header(MCP_SESSION_HEADER) === undefined;
+    if (!creates) {
+      // Notifications too: nothing is accepted for a session not proven.
+      const found = await headerSession(c);
+      if (found instanceof Response) return found as never;
+      if (read.kind === "accepted") return c.body(null, 202) as never;
+      const header = c.req.header(MCP_SESSION_HEADER) as string;
+      // Served as that session's /mcp, whichever environment it runs.
+      const target = sessionTarget(deps.registry, (call, options) =>
+        callSession(c.env.SESSIONS, found, call, options)
+      );
+      return (await orGone(() =>
+        read.answer(target, { [MCP_SESSION_HEADER]: header })
+      )) as never;
+    }
+    if (read.kind !== "request") return c.body(null, 202) as never;
+    let started: Awaited<ReturnType<typeof startSession>> | undefined;
+    try {
+      started = await startSession(c, {
         environment: environment.name,
         // An MCP client has no way to give a task: the environment's default.
         task: resolveTask(environment, {})
       });
-      await callSession(c.env.SESSIONS, started.durableId, (s) => s.reset({}), {
+      const { durableId } = started;
+      await callSession(c.env.SESSIONS, durableId, (s) => s.reset({}), {
         retry: false
       });
-      durableId = started.durableId;
-      sessionHeader = `${started.sessionId}.${started.token}`;
-    } else if (header === undefined) {
-      return unknownSession(
-        400,
-        `Send the ${MCP_SESSION_HEADER} header that initialize answered (or initialize first).`
-      ) as never;
-    } else {
-      const id = await sessionOf(c, header);
-      if (id === undefined) {
-        return unknownSession(
-          404,
-          `Unknown ${MCP_SESSION_HEADER}: initialize again.`
-        ) as never;
-      }
-      durableId = id;
-      sessionHeader = header;
-    }
-    // Served as that session's /mcp, whichever environment it runs.
-    const target = sessionTarget(deps.registry, (call, options) =>
-      callSession(c.env.SESSIONS, durableId, call, options)
-    );
-    try {
-      return (await read.answer(target, {
-        [MCP_SESSION_HEADER]: sessionHeader
-      })) as never;
     } catch (error) {
-      if (!isSessionGone(error)) throw error;
-      return unknownSession(
-        404,
-        "This MCP session's Roost session has ended: initialize again."
+      // Nothing half-made outlives a failed initialize.
+      if (started) {
+        const { durableId } = started;
+        await callSession(c.env.SESSIONS, durableId, (s) => s.destroy(), {
+          retry: true
+        }).catch(() => undefined);
+      }
+      if (!(error instanceof RoostError)) throw error;
+      const rpc = fromRoost(error);
+      return rpcError(
+        200,
+        rpc.code,
+        `The session could not be started: ${rpc.message}`,
+        read.id,
+        rpc.data
       ) as never;
     }
+    const target = sessionTarget(deps.registry, (call, options) =>
+      callSession(c.env.SESSIONS, started.durableId, call, options)
+    );
+    return (await read.answer(target, {
+      [MCP_SESSION_HEADER]: `${started.sessionId}.${started.token}`
+    })) as never;
   });
   app.openapi(mcpEnvironmentGetRoute, () => mcpGet() as never);
-  app.openapi(mcpEnvironmentDeleteRoute, (c) => c.body(null, 204));
+  app.openapi(mcpEnvironmentDeleteRoute, async (c) => {
+    const found = await headerSession(c);
+    if (found instanceof Response) return found as never;
+    return (await orGone(async () => {
+      await callSession(c.env.SESSIONS, found, (s) => s.destroy(), {
+        retry: true
+      });
+      return new Response(null, { status: 204 });
+    })) as never;
+  });
 };
