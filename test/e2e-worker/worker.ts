@@ -1,0 +1,36 @@
+/** @module The Node end-to-end tests' worker: the deployable worker, plus an abort route for fault injection. */
+
+import type { RoostBindings } from "../../src/http/env";
+import worker, { Session as RoostSession } from "../../src/worker";
+
+const ABORT_PATH = "/__e2e/abort";
+const SESSION_ABORT = /^\/__e2e\/sessions\/([0-9a-f]{64})\/abort$/;
+
+/** Roost's session object, which dies on request as if evicted or crashed. */
+export class Session extends RoostSession {
+  override async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname === ABORT_PATH) {
+      this.ctx.abort("aborted by an end-to-end test");
+    }
+    return super.fetch(request);
+  }
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const match = SESSION_ABORT.exec(new URL(request.url).pathname);
+    if (request.method !== "POST" || match?.[1] === undefined) {
+      return worker.fetch(request, env, ctx);
+    }
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromString(match[1]));
+    // The abort rejects the call that asked for it; the next call reaches a
+    // new instance that reloads from storage.
+    const survived = await stub.fetch(`https://session${ABORT_PATH}`).then(
+      () => true,
+      () => false
+    );
+    return survived
+      ? Response.json({ error: "the object was not aborted" }, { status: 500 })
+      : new Response(null, { status: 204 });
+  }
+} satisfies ExportedHandler<RoostBindings>;
