@@ -250,6 +250,64 @@ describe("MCP on a session", () => {
     });
   });
 
+  it("times a slow tool out as an isError result, and the session goes on", async () => {
+    const s = await createSession({ environment: "lab" });
+    await s.call("/reset", send("POST", {}));
+    const slow = await answer(
+      s,
+      rpc("tools/call", { name: "faulty", arguments: { mode: "slow" } })
+    );
+    expect(slow.result?.isError).toBe(true);
+    expect(slow.result?.content?.[0]?.text).toMatch(/timed out after 20 ms/);
+    const next = await answer(
+      s,
+      rpc("tools/call", { name: "note", arguments: { text: "after" } })
+    );
+    expect(next.result?.isError).toBe(false);
+  });
+
+  it("hides parameters filled from state, and fills them", async () => {
+    const s = await createSession({
+      environment: "catalog",
+      task: { user_context: "a cat owner" }
+    });
+    await s.call("/reset", send("POST", {}));
+    const listed = await answer(s, rpc("tools/list"));
+    const query = listed.result?.tools?.find((t) => t.name === "query");
+    const properties = (query?.inputSchema as { properties: object })
+      .properties;
+    expect(Object.keys(properties)).toContain("collection");
+    expect(Object.keys(properties)).not.toContain("user_context");
+    const called = await answer(
+      s,
+      rpc("tools/call", {
+        name: "query",
+        arguments: { collection: "products", limit: 1 }
+      })
+    );
+    expect(called.result?.isError).toBe(false);
+  });
+
+  it("admits an API key as Bearer, like every session route", async () => {
+    const s = await counterSession();
+    const via = withEnv({ ROOST_API_KEYS: "key-a" });
+    const path = `/v1/sessions/${s.session_id}/mcp`;
+    const res = await via(
+      path,
+      send(
+        "POST",
+        rpc("tools/call", { name: "incr", arguments: {} }),
+        authed("key-a")
+      )
+    );
+    expect(res.status).toBe(200);
+    expect((await json<RpcAnswer>(res)).result?.content?.[0]?.text).toBe(
+      "counter=1"
+    );
+    const wrong = await via(path, send("POST", rpc("ping"), authed("key-b")));
+    expect(wrong.status).toBe(403);
+  });
+
   it("answers 404 once the session is deleted", async () => {
     const s = await counterSession();
     expect((await s.call("", { method: "DELETE" })).status).toBe(200);
