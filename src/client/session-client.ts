@@ -22,6 +22,8 @@ import {
   StoreEntriesResponseSchema,
   type StoreEntryResponse,
   StoreEntryResponseSchema,
+  type StoreKeysResponse,
+  StoreKeysResponseSchema,
   type StorePageResponse,
   StorePageResponseSchema,
   StoreRemoveResponseSchema,
@@ -135,6 +137,17 @@ export class RoostSession {
       query: { ...query },
       credential: this.token,
       schema,
+      retry: "idempotent"
+    });
+  }
+
+  /** Every store key with its entry and object counts. */
+  keys(): Promise<StoreKeysResponse> {
+    return this.#send({
+      method: "GET",
+      path: `${this.#path}/environment/keys`,
+      credential: this.token,
+      schema: StoreKeysResponseSchema,
       retry: "idempotent"
     });
   }

@@ -32,7 +32,7 @@ import {
   storeReplaceAllRoute,
   storeReplaceOneRoute
 } from "./routes/store-edit";
-import { storeReadRoute } from "./routes/store-read";
+import { storeKeysRoute, storeReadRoute } from "./routes/store-read";
 import { toolCallRoute } from "./routes/tools";
 
 /**
@@ -68,6 +68,7 @@ const DEFINITIONS: Definition[] = [
   stepRoute,
   toolCallRoute,
   storeReadRoute,
+  storeKeysRoute,
   eventsRoute,
   storeAddRoute,
   storeReplaceAllRoute,

@@ -1,7 +1,7 @@
 /** @module Environment store routes: paged reads, add, replace and remove under `[tool][name]`. */
 
 import { z } from "zod";
-import { LocatedEntrySchema, StoreJsonSchema } from "./entries";
+import { KeyInfoSchema, LocatedEntrySchema, StoreJsonSchema } from "./entries";
 import { SessionIdSchema } from "./http-sessions";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
@@ -67,6 +67,15 @@ export const StoreEntriesResponseSchema = z
     description: "Entries under one tool and name."
   });
 export type StoreEntriesResponse = z.infer<typeof StoreEntriesResponseSchema>;
+
+/** Every key with its counts, never entries: a cheap table of contents. */
+export const StoreKeysResponseSchema = z
+  .object({ keys: z.array(KeyInfoSchema) })
+  .meta({
+    id: "StoreKeysResponse",
+    description: "The store's keys with their entry and object counts."
+  });
+export type StoreKeysResponse = z.infer<typeof StoreKeysResponseSchema>;
 
 /** With `index` too, and as the answer to an add or a replace. */
 export const StoreEntryResponseSchema = z

@@ -144,6 +144,8 @@ export {
   StoreEntryResponseSchema,
   type StoreKeyParams,
   StoreKeyParamsSchema,
+  type StoreKeysResponse,
+  StoreKeysResponseSchema,
   type StorePageResponse,
   StorePageResponseSchema,
   type StoreQuery,

@@ -176,6 +176,9 @@ describe("client against wrangler dev", () => {
         .metadata
     ).toEqual({ by: "test" });
     expect(Object.keys((await s.environment()).store)).toEqual(["notes"]);
+    expect(await s.keys()).toEqual({
+      keys: [{ tool: "notes", name: "todo", entries: 2, objects: 2 }]
+    });
     expect(await s.remove("notes", "todo", { index: 0 })).toEqual({
       removed: 1
     });

@@ -140,7 +140,7 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("lists the routes DESIGN names, except the ones later issues add", () => {
+  it("lists the routes DESIGN names, and the store's key list", () => {
     const routes = ROUTE_TABLE.map((r) => `${r.method} ${r.path}`);
     expect(routes).toEqual([
       "GET /health",
@@ -153,6 +153,8 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions/{id}/step",
       "POST /v1/sessions/{id}/tools/{tool}",
       "GET /v1/sessions/{id}/environment",
+      // Beyond DESIGN: the counts a viewer's tree shows (the inspector's).
+      "GET /v1/sessions/{id}/environment/keys",
       "GET /v1/sessions/{id}/events",
       "POST /v1/sessions/{id}/environment/{tool}/{name}",
       "PUT /v1/sessions/{id}/environment/{tool}/{name}",

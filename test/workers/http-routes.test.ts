@@ -76,11 +76,21 @@ describe("/v1/sessions/:id/environment", () => {
     expect(newest.entry.index).toBe(1);
     expect(newest.entry.objects[0]?.title).toBe("b");
 
+    const keys = async () =>
+      (await json<{ keys: unknown[] }>(await session.call("/environment/keys")))
+        .keys;
+    expect(await keys()).toEqual([
+      { tool: "search", name: "papers", entries: 2, objects: 2 }
+    ]);
+
     const replaceOne = await session.call(
       "/environment/search/papers/0",
-      send("PUT", { objects: [{ title: "c" }] })
+      send("PUT", { objects: [{ title: "c" }, { title: "c2" }] })
     );
     expect(replaceOne.status).toBe(200);
+    expect(await keys()).toEqual([
+      { tool: "search", name: "papers", entries: 2, objects: 3 }
+    ]);
     const removeOne = await session.call("/environment/search/papers/-1", {
       method: "DELETE"
     });
@@ -97,6 +107,9 @@ describe("/v1/sessions/:id/environment", () => {
     // Like Elysia, removing every entry keeps the key, empty.
     const emptied = await session.call("/environment?tool=search&name=papers");
     expect(await json(emptied)).toEqual({ entries: [] });
+    expect(await keys()).toEqual([
+      { tool: "search", name: "papers", entries: 0, objects: 0 }
+    ]);
   });
 
   it("answers a missing key with 404 not_found and an index out of range with 404 index_out_of_range", async () => {

@@ -274,8 +274,8 @@ describe("MCP on a session", () => {
     await s.call("/reset", send("POST", {}));
     const listed = await answer(s, rpc("tools/list"));
     const query = listed.result?.tools?.find((t) => t.name === "query");
-    const properties = (query?.inputSchema as { properties: object })
-      .properties;
+    expect(query).toBeDefined();
+    const { properties } = query!.inputSchema as { properties: object };
     expect(Object.keys(properties)).toContain("collection");
     expect(Object.keys(properties)).not.toContain("user_context");
     const called = await answer(

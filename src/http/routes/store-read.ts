@@ -6,6 +6,7 @@ import {
   SessionParamsSchema,
   StoreEntriesResponseSchema,
   StoreEntryResponseSchema,
+  StoreKeysResponseSchema,
   StorePageResponseSchema,
   StoreQuerySchema
 } from "../../protocol";
@@ -40,7 +41,26 @@ export const storeReadRoute = createRoute({
   }
 });
 
+export const storeKeysRoute = createRoute({
+  method: "get",
+  path: "/v1/sessions/{id}/environment/keys",
+  tags: ["environment store"],
+  summary: "List the store's keys",
+  description:
+    "Every tool and name with its entry and object counts, never the entries: what a viewer shows as the store's tree.",
+  security: SESSION_SECURITY,
+  request: { params: SessionParamsSchema },
+  responses: {
+    200: jsonContent(StoreKeysResponseSchema, "The keys with their counts."),
+    ...errors(...SESSION_ERRORS)
+  }
+});
+
 export const registerStoreReadRoutes = (app: RoostApp): void => {
+  app.openapi(storeKeysRoute, async (c) => {
+    const keys = await withSession(c, (s) => s.storeKeys(), { retry: true });
+    return c.json({ keys }, 200);
+  });
   app.openapi(storeReadRoute, async (c) => {
     const query = c.req.valid("query");
     const value = await withSession(c, (s) => s.readStore(query), {
