@@ -120,6 +120,30 @@ const open = async (s: Credentials): Promise<void> => {
   });
 };
 
+/**
+ * A reset puts the state back to its defaults without a frame per key, so
+ * the state is read again; changes that arrive meanwhile are applied on
+ * top in order, which ends on the newest value whatever the read saw.
+ */
+let sinceReset: Frame[] | undefined;
+const reloadState = async (): Promise<void> => {
+  const s = session;
+  if (!s) return;
+  sinceReset = [];
+  const read = await sessionApi<{ state: Record<string, unknown> }>(
+    s,
+    "GET",
+    "/state"
+  );
+  const later = sinceReset;
+  sinceReset = undefined;
+  if (s !== session) return;
+  for (const key of Object.keys(state)) delete state[key];
+  Object.assign(state, read.state);
+  for (const f of later ?? []) state[String(f.key)] = f.value;
+  $("#state").textContent = JSON.stringify(state, null, 1);
+};
+
 const onFrame = (frame: Frame): void => {
   if (frame.type === "session.snapshot") {
     for (const key of Object.keys(state)) delete state[key];
@@ -132,6 +156,7 @@ const onFrame = (frame: Frame): void => {
   if (frame.seq === undefined) return;
   appendEvent(frame);
   if (frame.type === "state.changed") {
+    sinceReset?.push(frame);
     state[String(frame.key)] = frame.value;
     $("#state").textContent = JSON.stringify(state, null, 1);
   } else if (frame.type === "message") {
@@ -139,6 +164,7 @@ const onFrame = (frame: Frame): void => {
   } else if (frame.type === "reset") {
     fill($("#transcript"));
     store.setKeys([]);
+    void reloadState().catch(showError);
   }
   store.onEvent(frame.type, frame);
   if (frame.type === "step" || frame.type === "reset") {

@@ -29,6 +29,9 @@ export class StoreView {
   #entries: Entry[] = [];
   #cursor: string | undefined;
   #exhausted = false;
+  /** Bumped by every reload: a fetch that returns to an older one is dropped. */
+  #generation = 0;
+  #keysTimer: ReturnType<typeof setTimeout> | undefined;
   #onError: (error: unknown) => void;
 
   constructor(onError: (error: unknown) => void) {
@@ -38,6 +41,7 @@ export class StoreView {
 
   attach(session: Credentials): void {
     this.#session = session;
+    this.#generation++;
     this.#keys.clear();
     this.#selected = undefined;
     this.#renderTree();
@@ -50,21 +54,40 @@ export class StoreView {
     if (this.#selected) void this.#reload();
   }
 
-  /** Applies a live event to the counts; the open table reloads when its key changed. */
+  /**
+   * A live change: the counts are fetched again (a replace or a remove
+   * does not say how many objects went), once per burst of events, and
+   * the open table reloads when its key changed.
+   */
   onEvent(type: string, frame: Record<string, unknown>): void {
     if (type !== "result" && type !== "store.changed") return;
-    const tool = String(frame.tool);
-    const name = String(frame.name);
-    const id = `${tool}/${name}`;
-    const key = this.#keys.get(id) ?? { tool, name, entries: 0, objects: 0 };
-    if (type === "store.changed" && frame.op === "add") key.entries++;
-    if (type === "result" && Array.isArray(frame.objects)) {
-      key.objects += frame.objects.length;
-    }
-    this.#keys.set(id, key);
-    this.#renderTree();
-    if (this.#selected?.tool === tool && this.#selected.name === name) {
+    clearTimeout(this.#keysTimer);
+    this.#keysTimer = setTimeout(() => void this.#refreshKeys(), 50);
+    const selected = this.#selected;
+    if (
+      selected &&
+      selected.tool === frame.tool &&
+      selected.name === frame.name
+    ) {
       void this.#reload();
+    }
+  }
+
+  async #refreshKeys(): Promise<void> {
+    const session = this.#session;
+    if (!session) return;
+    try {
+      const { keys } = await sessionApi<{ keys: KeyInfo[] }>(
+        session,
+        "GET",
+        "/environment/keys"
+      );
+      // Another session may have been attached meanwhile.
+      if (session !== this.#session) return;
+      this.#keys = new Map(keys.map((k) => [`${k.tool}/${k.name}`, k]));
+      this.#renderTree();
+    } catch (error) {
+      this.#onError(error);
     }
   }
 
@@ -111,6 +134,7 @@ export class StoreView {
   }
 
   async #reload(): Promise<void> {
+    this.#generation++;
     this.#entries = [];
     this.#cursor = undefined;
     this.#exhausted = false;
@@ -122,6 +146,7 @@ export class StoreView {
     const session = this.#session;
     const selected = this.#selected;
     if (!session || !selected) return;
+    const generation = this.#generation;
     const end = (this.#page + 1) * PAGE_ROWS;
     try {
       while (!this.#exhausted && this.#objectCount() < end) {
@@ -135,12 +160,14 @@ export class StoreView {
           entries: Entry[];
           next_cursor?: string;
         }>(session, "GET", `/environment?${q}`);
+        // A reload started while this page was in flight owns the table.
+        if (generation !== this.#generation) return;
         this.#entries.push(...page.entries);
         this.#cursor = page.next_cursor;
         this.#exhausted = page.next_cursor === undefined;
       }
     } catch (error) {
-      this.#onError(error);
+      if (generation === this.#generation) this.#onError(error);
       return;
     }
     const all = this.#entries.flatMap((e) =>
@@ -161,6 +188,7 @@ export class StoreView {
             disabled: this.#page === 0,
             onclick: () => {
               this.#page--;
+              this.#generation++;
               void this.#show();
             }
           },
@@ -177,6 +205,7 @@ export class StoreView {
             disabled: last,
             onclick: () => {
               this.#page++;
+              this.#generation++;
               void this.#show();
             }
           },

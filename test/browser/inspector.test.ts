@@ -78,7 +78,11 @@ describe("the inspector", () => {
     expect(await text(page, "#done")).toBe("yes");
     const logged = await eventCount(session);
     expect(logged).toBeGreaterThan(30);
-    await expect.poll(() => page.locator("#timeline li").count()).toBe(logged);
+    // Waits past the poll's 1 s default: the last frames can trail the
+    // status on a loaded machine.
+    await expect
+      .poll(() => page.locator("#timeline li").count(), { timeout: 10_000 })
+      .toBe(logged);
     // Every seq from 1 to the last, in order.
     const seqs = await page
       .locator("#timeline li")
@@ -176,6 +180,97 @@ describe("the inspector", () => {
       .evaluateAll((items) => items.map((li) => Number(li.dataset.seq)));
     expect(seqs).toEqual(Array.from({ length: logged }, (_, i) => i + 1));
     expect(await text(page, "#conn")).toBe("live: open");
+    await page.close();
+  });
+
+  it("shows the state's defaults again after a reset", async () => {
+    const page = await browser.context.newPage();
+    await createCounter(page);
+    await stepIncr(page, 3);
+    await expect.poll(() => text(page, "#state")).toContain('"count": 3');
+    await page.click("#reset");
+    await expect.poll(() => text(page, "#episode")).toBe("2");
+    await expect.poll(() => text(page, "#state")).toContain('"count": 0');
+    await page.close();
+  });
+
+  it("builds forms from the schemas: dataset index, task fields, enums, bounds, required fields and direct calls", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(base);
+    await page.locator('[data-env="calculator"]').waitFor();
+
+    // A task picked from the dataset by index: the same problem HTTP gets.
+    const viaHttp = (await (
+      await fetch(`${base}/v1/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ environment: "calculator", task_index: 3 })
+      })
+    ).json()) as { session_id: string; token: string };
+    const reset = (await (
+      await fetch(`${base}/v1/sessions/${viaHttp.session_id}/reset`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${viaHttp.token}`,
+          "content-type": "application/json"
+        },
+        body: "{}"
+      })
+    ).json()) as { observations: { content: string }[] };
+    const question = reset.observations[0]!.content.split("\n")[0]!;
+    await page.selectOption("#create-env", "calculator");
+    await page.fill("#task-index", "3");
+    await page.click("#create");
+    await page.locator("#current").waitFor();
+    await page.click("#reset");
+    await expect.poll(() => text(page, "#observations")).toContain(question);
+
+    // A required string left empty is refused before anything is sent.
+    await page.selectOption("#tool", "calculator");
+    await page.click("#step");
+    await expect
+      .poll(() => text(page, "#error"))
+      .toBe("expression is required.");
+    expect(await text(page, "#steps")).toBe("0");
+    await page.fill('#tool-form [name="expression"]', "6 * 7");
+    await page.click("#step");
+    await expect.poll(() => text(page, "#steps")).toBe("1");
+    expect(await text(page, "#observations")).toContain("42");
+
+    // The catalog's task form: its question reaches the reset.
+    await page.fill("#task-index", "");
+    await page.selectOption("#create-env", "catalog");
+    await page.fill('#task-form [name="question"]', "Which dog beds?");
+    await page.click("#create");
+    await expect.poll(() => text(page, "#session-id")).toContain("catalog");
+    await page.click("#reset");
+    await expect
+      .poll(() => text(page, "#observations"))
+      .toContain("Which dog beds?");
+
+    // An enum is a select of its values; a number is checked against its
+    // bounds; "Call directly" runs the tool without a step.
+    await page.selectOption("#tool", "query");
+    const collection = page.locator('#tool-form select[name="collection"]');
+    expect(
+      await collection
+        .locator("option")
+        .evaluateAll((options) => options.map((o) => o.textContent))
+    ).toEqual(["products", "messages"]);
+    await collection.selectOption({ label: "products" });
+    await page.fill('#tool-form [name="limit"]', "99");
+    await page.click("#call");
+    await expect.poll(() => text(page, "#error")).toBe("limit must be ≤ 50.");
+    await page.fill('#tool-form [name="limit"]', "2");
+    await page.click("#call");
+    await expect
+      .poll(() => text(page, "#observations"))
+      .toContain('"_REF_ID": "query_products_1_1"');
+    expect(await text(page, "#steps")).toBe("0");
+    // The store's tree shows the call's result with its counts.
+    await expect
+      .poll(() => page.locator('[data-key="query/products"]').innerText())
+      .toContain("1 entries, 2 objects");
     await page.close();
   });
 
