@@ -7,7 +7,7 @@ import { guarded, showError } from "./errors";
 import { connectLive, type Frame, type Live } from "./live";
 import { type SchemaForm, schemaForm } from "./schema-form";
 import { StoreView } from "./store-view";
-import { addMessage, appendEvent } from "./timeline";
+import { addMessage, appendEvent, appendNote } from "./timeline";
 
 interface Status {
   session_id: string;
@@ -84,6 +84,27 @@ const renderToolForm = (): void => {
   fill($("#tool-form"), toolForm?.element);
 };
 
+/**
+ * The transcript from message `from` on, page by page (the list keeps the
+ * newest on screen). `/messages` cursors are message offsets.
+ */
+const loadTranscript = async (s: Credentials, from = 0): Promise<void> => {
+  let cursor: string | undefined = from > 0 ? String(from) : undefined;
+  let index = from;
+  do {
+    const page = await sessionApi<{
+      messages: unknown[];
+      next_cursor?: string;
+    }>(
+      s,
+      "GET",
+      `/messages?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`
+    );
+    for (const m of page.messages) addMessage(m, index++);
+    cursor = page.next_cursor;
+  } while (cursor !== undefined && s.id === session?.id);
+};
+
 const open = async (s: Credentials): Promise<void> => {
   const status = await sessionApi<Status & { environment: string }>(
     s,
@@ -102,14 +123,7 @@ const open = async (s: Credentials): Promise<void> => {
   fill($("#timeline"));
   fill($("#transcript"));
   store.attach(s);
-  const messages = await sessionApi<{ messages: unknown[] }>(
-    s,
-    "GET",
-    "/messages?limit=200"
-  );
-  messages.messages.forEach((m, i) => {
-    addMessage(m, i);
-  });
+  await loadTranscript(s);
   live = connectLive(s, {
     onFrame,
     onStatus: (status, detail) => {
@@ -151,6 +165,19 @@ const onFrame = (frame: Frame): void => {
     $("#state").textContent = JSON.stringify(state, null, 1);
     store.setKeys(frame.keys as never);
     renderStatus(frame.status as Status);
+    // Messages sent while no socket was open (before it, or in a gap the
+    // log no longer held) come from /messages.
+    if (session) {
+      const shown = $("#transcript").lastElementChild as HTMLElement | null;
+      const next = shown ? Number(shown.dataset.index) + 1 : 0;
+      void loadTranscript(session, next).catch(showError);
+    }
+    return;
+  }
+  if (frame.type === "resume.expired") {
+    appendNote(
+      `events after #${String(frame.after)} are no longer kept (oldest #${String(frame.oldest_seq)}): resynced from a snapshot`
+    );
     return;
   }
   if (frame.seq === undefined) return;

@@ -5,6 +5,8 @@ import type { Frame } from "./live";
 
 /** Timeline rows kept on screen; older ones are dropped (the log has them all). */
 const MAX_TIMELINE = 2000;
+/** Transcript messages kept on screen, the newest; `/messages` has them all. */
+const MAX_TRANSCRIPT = 1000;
 
 const frameSummary = (frame: Frame): unknown => {
   const { seq: _s, type: _t, episode: _e, at: _a, ...rest } = frame;
@@ -25,6 +27,13 @@ export const appendEvent = (frame: Frame): void => {
   while (timeline.childElementCount > MAX_TIMELINE) {
     timeline.firstElementChild?.remove();
   }
+  timeline.scrollTop = timeline.scrollHeight;
+};
+
+/** A line in the timeline that is not an event: a gap the log no longer holds. */
+export const appendNote = (text: string): void => {
+  const timeline = $("#timeline");
+  timeline.append(h("li", { class: "note", "data-type": "note" }, text));
   timeline.scrollTop = timeline.scrollHeight;
 };
 
@@ -49,4 +58,7 @@ export const addMessage = (message: unknown, index: number): void => {
         : null
     )
   );
+  while (list.childElementCount > MAX_TRANSCRIPT) {
+    list.firstElementChild?.remove();
+  }
 };

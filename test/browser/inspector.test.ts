@@ -49,6 +49,19 @@ const stepIncr = async (page: Page, times: number) => {
   }
 };
 
+/** POSTs JSON to the runtime directly, as another client would. */
+const post = async <T>(path: string, body: unknown, token?: string) =>
+  (await (
+    await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(token ? { authorization: `Bearer ${token}` } : {})
+      },
+      body: JSON.stringify(body)
+    })
+  ).json()) as T;
+
 const eventCount = async (s: { id: string; token: string }) => {
   const res = await fetch(`${base}/v1/sessions/${s.id}/events?after=0`, {
     headers: { authorization: `Bearer ${s.token}` }
@@ -200,23 +213,15 @@ describe("the inspector", () => {
     await page.locator('[data-env="calculator"]').waitFor();
 
     // A task picked from the dataset by index: the same problem HTTP gets.
-    const viaHttp = (await (
-      await fetch(`${base}/v1/sessions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ environment: "calculator", task_index: 3 })
-      })
-    ).json()) as { session_id: string; token: string };
-    const reset = (await (
-      await fetch(`${base}/v1/sessions/${viaHttp.session_id}/reset`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${viaHttp.token}`,
-          "content-type": "application/json"
-        },
-        body: "{}"
-      })
-    ).json()) as { observations: { content: string }[] };
+    const viaHttp = await post<{ session_id: string; token: string }>(
+      "/v1/sessions",
+      { environment: "calculator", task_index: 3 }
+    );
+    const reset = await post<{ observations: { content: string }[] }>(
+      `/v1/sessions/${viaHttp.session_id}/reset`,
+      {},
+      viaHttp.token
+    );
     const question = reset.observations[0]!.content.split("\n")[0]!;
     await page.selectOption("#create-env", "calculator");
     await page.fill("#task-index", "3");
@@ -271,6 +276,38 @@ describe("the inspector", () => {
     await expect
       .poll(() => page.locator('[data-key="query/products"]').innerText())
       .toContain("1 entries, 2 objects");
+    await page.close();
+  });
+
+  it("shows the whole transcript on attach, past the first page", async () => {
+    const s = await post<{ session_id: string; token: string }>(
+      "/v1/sessions",
+      { environment: "counter", task: { target: 1000 } }
+    );
+    const path = `/v1/sessions/${s.session_id}`;
+    await post(`${path}/reset`, {}, s.token);
+    // 5 steps of 60 calls: more than 300 messages.
+    for (let step = 0; step < 5; step++) {
+      const tool_calls = Array.from({ length: 60 }, (_, i) => ({
+        id: `s${step}c${i}`,
+        function: { name: "incr", arguments: {} }
+      }));
+      await post(`${path}/step`, { action: { tool_calls } }, s.token);
+    }
+    const page = await browser.context.newPage();
+    await page.goto(base);
+    await page.fill("#attach-id", s.session_id);
+    await page.fill("#attach-token", s.token);
+    await page.click("#attach");
+    const logged = (await (
+      await fetch(`${base}${path}/messages?limit=1000`, {
+        headers: { authorization: `Bearer ${s.token}` }
+      })
+    ).json()) as { messages: unknown[] };
+    expect(logged.messages.length).toBeGreaterThan(300);
+    const items = page.locator("#transcript li");
+    await expect.poll(() => items.count()).toBe(logged.messages.length);
+    expect(await items.last().innerText()).toContain("counter=300");
     await page.close();
   });
 
