@@ -17,7 +17,9 @@ export type ModelFactory = (
  * `createRoost({ models })` entries, `openai` (ROOST_MODEL_BASE_URL and
  * ROOST_MODEL set), `workers-ai` (opt-in: ROOST_WORKERS_AI_MODEL and an `AI`
  * binding), then the environment's own `tree.model` (e.g. a scripted model).
- * Remote models are retried with backoff; an environment's model is used as is.
+ * Every model, the environment's own included, gets a time limit per call
+ * and backoff retries of retryable errors: a model that never answers must
+ * not hold the session's queue.
  */
 export const createModelResolver = (
   env: Record<string, unknown>,
@@ -39,12 +41,23 @@ export const createModelResolver = (
     return cache.get(name);
   };
   const names = [...Object.keys(configured), "openai", "workers-ai"];
+  const wrapped = new WeakMap<DecisionModel, DecisionModel>();
+  const ownOf = (environment: Environment): DecisionModel | undefined => {
+    const own = environment.tree?.model;
+    if (own === undefined) return undefined;
+    let model = wrapped.get(own);
+    if (model === undefined) {
+      model = withRetries(own);
+      wrapped.set(own, model);
+    }
+    return model;
+  };
 
   return (
     name: string | undefined,
     environment: Environment
   ): { name: string; model: DecisionModel } => {
-    const own = environment.tree?.model;
+    const own = ownOf(environment);
     if (name === undefined) {
       for (const candidate of names) {
         const model = remote(candidate);

@@ -172,9 +172,14 @@ export const dropTreeRowsBefore = (sql: SqlStorage, episode: number): void => {
   sql.exec("DELETE FROM tree_data WHERE episode < ?", episode);
 };
 
-/** The wire form. Tasks are those recorded under the run's prompt. */
+/** The wire form. Tasks are those the run recorded. */
 export const runStatus = (run: RunRow, tree: TreeRows): RunStatus => {
-  const block = tree.tasks.findLast((b) => b.prompt === run.prompt);
+  const block =
+    tree.tasks.findLast((b) => b.runId === run.runId) ??
+    // Blocks stored before they carried their run.
+    tree.tasks.findLast(
+      (b) => b.runId === undefined && b.prompt === run.prompt
+    );
   return {
     run_id: run.runId,
     state: run.state,

@@ -201,6 +201,33 @@ export const resolveTree = (
 const errorText = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+/** How long an `available` or `runIf` check may take; a check is meant to be a quick look at tree data. */
+export const CHECK_TIMEOUT_MS = 5_000;
+
+/**
+ * A check's answer, or a rejection after CHECK_TIMEOUT_MS: a check that
+ * never settles would otherwise hold the session's queue for good.
+ */
+const checked = async <T>(check: () => T | Promise<T>): Promise<T> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(check),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(`it did not answer within ${CHECK_TIMEOUT_MS} ms`)
+            ),
+          CHECK_TIMEOUT_MS
+        );
+      })
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 /** `available` as a reason, or undefined when the tool may be picked. */
 const unavailableReason = async (
   tool: Tool,
@@ -208,7 +235,8 @@ const unavailableReason = async (
 ): Promise<string | undefined> => {
   if (tool.available === undefined) return undefined;
   try {
-    const verdict = await tool.available(treeData);
+    const available = tool.available;
+    const verdict = await checked(() => available(treeData));
     // Only `true` opens a tool: a JavaScript predicate that forgets to return stays closed.
     if (verdict === true) return undefined;
     return typeof verdict === "string" && verdict.trim() !== ""
@@ -303,7 +331,7 @@ export const runIfTools = async (
       const runIf = tools.get(name)?.runIf;
       if (runIf === undefined) return undefined;
       try {
-        const verdict = await runIf(view);
+        const verdict = await checked(() => runIf(view));
         if (verdict === true) return { tool: name, inputs: {} };
         if (isPlainObject(verdict) && isPlainObject(verdict.inputs)) {
           return { tool: name, inputs: cloneJson(verdict.inputs) };

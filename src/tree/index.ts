@@ -38,6 +38,7 @@ export {
   addToHistory,
   clearErrors,
   conversationHistory,
+  openTasks,
   recordError,
   recordTask,
   renderErrors,

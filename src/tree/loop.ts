@@ -16,6 +16,7 @@ import {
 import {
   clearErrors,
   conversationHistory,
+  openTasks,
   recordError,
   recordTask,
   updateLastTask
@@ -102,7 +103,14 @@ const say = (input: PassInput, text: string, extra: object = {}): void => {
  */
 export const runPass = async (input: PassInput): Promise<PassResult> => {
   const { tree, model } = input;
-  let p: RunProgress = { ...input.progress };
+  let p: RunProgress = {
+    ...input.progress,
+    tasks: openTasks(
+      input.progress.tasks,
+      input.progress.prompt,
+      input.progress.runId
+    )
+  };
   const pass = p.passes + 1;
   const finish = (end: PassEnd): PassResult => ({
     progress: { ...p, passes: pass },
@@ -176,21 +184,30 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
     }
     p = {
       ...p,
-      tasks: recordTask(p.tasks, p.prompt, {
-        task: option.name,
-        pass,
-        kind: option.kind,
-        ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
-        ...(Object.keys(decision.inputs).length > 0
-          ? { inputs: decision.inputs }
-          : {})
-      })
+      tasks: recordTask(
+        p.tasks,
+        p.prompt,
+        {
+          task: option.name,
+          pass,
+          kind: option.kind,
+          ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
+          ...(Object.keys(decision.inputs).length > 0
+            ? { inputs: decision.inputs }
+            : {})
+        },
+        p.runId
+      )
     };
 
     if (option.kind === "text") {
       const text = textOf(decision);
       say(input, text);
-      return finish({ outcome: "answered", text });
+      // The text option is also how a model explains why it cannot help.
+      return finish({
+        outcome: decision.impossible ? "impossible" : "answered",
+        text
+      });
     }
     if (decision.impossible) {
       say(input, decision.message);
@@ -217,10 +234,11 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       decision.message
     );
     p = ran.progress;
-    const failed = ran.failed;
-    if (!failed && decision.end && option.end) {
-      const last = p.tasks.at(-1)?.tasks.at(-1)?.output ?? "";
-      return finish({ outcome: "ended", text: last });
+    if (!ran.failed && decision.end && option.end) {
+      // The tool's whole message is the answer (the task record keeps a
+      // clip), and the conversation history reads it as the reply.
+      say(input, ran.content);
+      return finish({ outcome: "ended", text: ran.content });
     }
     // A yielded error keeps the loop going so the model can correct itself.
     return { progress: { ...p, passes: pass } };
@@ -288,8 +306,10 @@ const runTool = async (
   inputs: JsonObject,
   why: "decision" | "runIf",
   message = ""
-): Promise<{ progress: RunProgress; failed: boolean }> => {
-  const id = `${p.runId}_${pass}_${tool}`;
+): Promise<{ progress: RunProgress; failed: boolean; content: string }> => {
+  // The transcript's length makes the id unique even when one tool runs
+  // twice in a pass (by runIf and by decision, or at two nodes).
+  const id = `${p.runId}_${pass}_${messages(input.parts).length}_${tool}`;
   const call = {
     id,
     type: "function" as const,
@@ -319,22 +339,33 @@ const runTool = async (
       : JSON.stringify(result.message.content);
   let tasks = p.tasks;
   if (why === "runIf") {
-    tasks = recordTask(tasks, p.prompt, {
-      task: tool,
-      pass,
-      kind: "tool",
-      reasoning: "Ran automatically: its runIf condition held."
-    });
+    tasks = recordTask(
+      tasks,
+      p.prompt,
+      {
+        task: tool,
+        pass,
+        kind: "tool",
+        reasoning: "Ran automatically: its runIf condition held."
+      },
+      p.runId
+    );
   }
-  tasks = updateLastTask(tasks, p.prompt, {
-    output: clip(content),
-    ...(result.message.is_error ? { error: true } : {})
-  });
+  tasks = updateLastTask(
+    tasks,
+    p.prompt,
+    {
+      output: clip(content),
+      ...(result.message.is_error ? { error: true } : {})
+    },
+    p.runId
+  );
   const errors = result.message.is_error
     ? recordError(p.errors, tool, content)
     : clearErrors(p.errors, tool);
   return {
     progress: { ...p, tasks, errors },
-    failed: result.message.is_error
+    failed: result.message.is_error,
+    content
   };
 };

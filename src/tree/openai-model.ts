@@ -95,7 +95,18 @@ export const openAIModel = (config: OpenAIModelConfig): DecisionModel => {
         { cause: error }
       );
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ModelError(
+        `The model server's answer broke off: ${String(error)}`,
+        true,
+        res.status,
+        { cause: error }
+      );
+    }
     if (!res.ok) {
       throw new ModelError(
         `Model server answered ${res.status}: ${errorText(text)}`,
@@ -103,18 +114,24 @@ export const openAIModel = (config: OpenAIModelConfig): DecisionModel => {
         res.status
       );
     }
-    let json: { choices?: { message?: ChatChoiceMessage }[] };
+    let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
+      json = undefined;
+    }
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
       throw new ModelError(
-        `Model server sent a body that is not JSON: ${text.slice(0, 200)}`,
+        `Model server sent a body that is not a JSON object: ${text.slice(0, 200)}`,
         true,
         res.status
       );
     }
-    const message = json.choices?.[0]?.message;
-    if (!message)
+    const choices = (json as { choices?: unknown }).choices;
+    const message = Array.isArray(choices)
+      ? (choices[0] as { message?: ChatChoiceMessage } | undefined)?.message
+      : undefined;
+    if (typeof message !== "object" || message === null)
       throw new ModelError("Model server sent no choices.", true, res.status);
     return message;
   };

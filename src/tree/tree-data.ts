@@ -40,41 +40,75 @@ export const conversationHistory = (
   return history;
 };
 
-/** Appends `record` to the block of `prompt` when it is the latest, else opens a new block. */
+/** Whether `block` is the one `prompt` (of run `runId`, when given) records into. */
+const owns = (
+  block: PromptTasks | undefined,
+  prompt: string,
+  runId: string | undefined
+): block is PromptTasks =>
+  block !== undefined &&
+  (runId === undefined
+    ? block.prompt === prompt
+    : block.runId === runId && block.prompt === prompt);
+
+const blockOf = (prompt: string, runId: string | undefined) =>
+  runId === undefined ? { prompt } : { prompt, runId };
+
+/**
+ * Opens the block of a run's prompt when the latest block is not already
+ * its own, so from a run's first decision on `tasksCompleted.at(-1)` is
+ * the current prompt's, never the one before.
+ */
+export const openTasks = (
+  tasks: readonly PromptTasks[],
+  prompt: string,
+  runId?: string
+): PromptTasks[] =>
+  owns(tasks.at(-1), prompt, runId)
+    ? [...tasks]
+    : [...tasks, { ...blockOf(prompt, runId), tasks: [] }];
+
+/**
+ * Appends `record` to the latest block when it is this prompt's (and this
+ * run's, given `runId`), else opens a new block: the same prompt asked
+ * again by another run is a new block, as in the original.
+ */
 export const recordTask = (
   tasks: readonly PromptTasks[],
   prompt: string,
-  record: TaskRecord
+  record: TaskRecord,
+  runId?: string
 ): PromptTasks[] => {
   const last = tasks.at(-1);
-  if (last?.prompt !== prompt) {
-    return [...tasks, { prompt, tasks: [{ ...record }] }];
+  if (!owns(last, prompt, runId)) {
+    return [...tasks, { ...blockOf(prompt, runId), tasks: [{ ...record }] }];
   }
   return [
     ...tasks.slice(0, -1),
-    { prompt, tasks: [...last.tasks, { ...record }] }
+    { ...last, tasks: [...last.tasks, { ...record }] }
   ];
 };
 
 /**
  * Merges `patch` into the latest task (to add a tool's output or error once
- * it ran). Nothing changes when the latest block is for another prompt.
+ * it ran). Nothing changes when the latest block is another prompt's or run's.
  */
 export const updateLastTask = (
   tasks: readonly PromptTasks[],
   prompt: string,
-  patch: Partial<TaskRecord>
+  patch: Partial<TaskRecord>,
+  runId?: string
 ): PromptTasks[] => {
   const last = tasks.at(-1);
   const task = last?.tasks.at(-1);
-  if (last?.prompt !== prompt || task === undefined) return [...tasks];
+  if (!owns(last, prompt, runId) || task === undefined) return [...tasks];
   // Undefined fields would not survive persistence as JSON; leave them out now.
   const defined = Object.fromEntries(
     Object.entries(patch).filter(([, v]) => v !== undefined)
   );
   return [
     ...tasks.slice(0, -1),
-    { prompt, tasks: [...last.tasks.slice(0, -1), { ...task, ...defined }] }
+    { ...last, tasks: [...last.tasks.slice(0, -1), { ...task, ...defined }] }
   ];
 };
 

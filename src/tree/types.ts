@@ -71,6 +71,8 @@ export interface TaskRecord {
 
 export interface PromptTasks {
   prompt: string;
+  /** The run that recorded them: a prompt asked twice is two blocks. */
+  runId?: string;
   tasks: TaskRecord[];
 }
 

@@ -197,6 +197,12 @@ describe("openAIModel against an OpenAI-compatible server", () => {
     expect(await fakeOpenAIRequests(server)).toHaveLength(2);
   });
 
+  it("retries a body that is JSON but not a completion (null, a list)", async () => {
+    await scriptFakeOpenAI(server, [{ text: "null" }, { body: [] }, goodCall]);
+    await expect(model().decide(request, call)).resolves.toEqual(expected);
+    expect(await fakeOpenAIRequests(server)).toHaveLength(3);
+  });
+
   it("gives up with a ModelError after three 500s", async () => {
     await scriptFakeOpenAI(server, [serverError, serverError, serverError]);
     const error = await model()

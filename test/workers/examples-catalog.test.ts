@@ -329,6 +329,29 @@ describe("catalog over HTTP", () => {
 });
 
 describe("catalog without a session's SQLite", () => {
+  it("searches again for a second prompt of the same session", async () => {
+    const s = await ready();
+    const ask = async (prompt: string) => {
+      const started = await json<{ run_id: string }>(
+        await s.call("/runs", send("POST", { prompt }))
+      );
+      return json<{ state: string; tasks: { task: string }[] }>(
+        await s.call(`/runs/${started.run_id}?wait=20`)
+      );
+    };
+    for (const prompt of ["cat toys rated 4.5", "dog beds"]) {
+      const r = await ask(prompt);
+      expect(r.state).toBe("completed");
+      expect(r.tasks.map((t) => t.task)).toEqual([
+        "search",
+        "query",
+        "search",
+        "aggregate",
+        "text_response"
+      ]);
+    }
+  });
+
   it("resets, and its tools say why they cannot run", async () => {
     const s = createLocalSession(catalog);
     const { observations } = await s.reset();

@@ -75,8 +75,43 @@ describe("decision-tree runs", () => {
       "assistant",
       "tool",
       "assistant",
-      "tool"
+      "tool",
+      // The end tool's message, as the run's reply.
+      "assistant"
     ]);
+    expect(messages.messages.at(-1)?.content).toBe("finished");
+  });
+
+  it("keeps each run's tasks apart when a prompt is asked again", async () => {
+    const s = await forestSession();
+    const first = await run(s, "multi");
+    const second = await run(s, "multi");
+    // The second run starts from nothing done: its own three tasks.
+    expect(tasks(second)).toEqual(["1:grove", "1:probe", "2:finish"]);
+    expect(second.passes).toBe(2);
+    const again = await json<RunStatus>(await s.call(`/runs/${first.run_id}`));
+    expect(tasks(again)).toEqual(["1:grove", "1:probe", "2:finish"]);
+  });
+
+  it("reports a text answer marked impossible as impossible", async () => {
+    const s = await forestSession();
+    const r = await run(s, "giveup");
+    expect(r).toMatchObject({
+      state: "completed",
+      outcome: "impossible",
+      passes: 1,
+      final_text: "There is no way to do that here."
+    });
+  });
+
+  it("retries the environment's own model after a retryable error", async () => {
+    const s = await forestSession();
+    const r = await run(s, "hiccup:once");
+    expect(r).toMatchObject({
+      state: "completed",
+      outcome: "answered",
+      final_text: "recovered"
+    });
   });
 
   it("forces a final answer after exactly recursionLimit passes", async () => {
@@ -178,6 +213,11 @@ describe("decision-tree runs", () => {
     const second = await run(s, "echo");
     // user + assistant turns of the first run, then the second prompt.
     expect(second.final_text).toMatch(/echo \d+: 3 turns/);
+    const history = seenRequests.findLast(
+      (r) => r.treeData.userPrompt === "echo"
+    )?.treeData.conversationHistory;
+    // The first run's reply ends with its end tool's message.
+    expect(history?.[1]?.content).toMatch(/finished$/);
     const store = await json<{ store: Record<string, unknown> }>(
       await s.call("/environment")
     );
