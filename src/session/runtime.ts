@@ -82,6 +82,12 @@ type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 
 /** A pass that dies with its object is retried this long after it started. */
 const RUN_RESUME_MS = 1000;
+/**
+ * Wall time one alarm spends driving passes before it hands over to the
+ * next alarm: the platform ends an alarm handler after 15 minutes, and a
+ * pass with a slow model can take minutes.
+ */
+const RUN_DRIVE_BUDGET_MS = 5 * 60_000;
 
 /** A model's failure is reported as such; anything else unexpected stays opaque. */
 const runError = (error: unknown): ErrorBody => {
@@ -541,9 +547,12 @@ export class SessionRuntime {
   async #driveRuns(): Promise<void> {
     if (this.#driving) return;
     this.#driving = true;
+    const began = this.now();
     try {
       this.#ensureRunTables();
       for (;;) {
+        // The "run" timer is still set: the next alarm picks the run up.
+        if (this.now() - began > RUN_DRIVE_BUDGET_MS) return;
         const run = activeRun(this.#sql);
         if (run === undefined || run.episode !== this.#requireRow().episode) {
           this.#schedule.clear("run");
