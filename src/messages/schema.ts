@@ -1,6 +1,7 @@
 /** @module Chat messages and tool calls in OpenAI's format, as zod schemas. */
 
 import { z } from "zod";
+import { JsonObjectSchema } from "../protocol/json-value";
 
 export const TextPartSchema = z.object({
   type: z.literal("text"),
@@ -36,7 +37,12 @@ export const ToolCallSchema = z.object({
   function: z.object({
     name: z.string().max(256),
     arguments: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
+      // JsonObjectSchema keeps a `__proto__` key as data (z.record drops
+      // it); typed as the record it checks, so callers keep their types.
+      .union([
+        z.string(),
+        JsonObjectSchema as unknown as z.ZodType<Record<string, unknown>>
+      ])
       .default("{}")
   })
 });

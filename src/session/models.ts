@@ -28,8 +28,9 @@ export const createModelResolver = (
   const cache = new Map<string, DecisionModel | undefined>();
   const remote = (name: string): DecisionModel | undefined => {
     if (!cache.has(name)) {
+      // Own keys only: a client names the model, and "__proto__" is a name.
       const factory =
-        configured[name] ??
+        (Object.hasOwn(configured, name) ? configured[name] : undefined) ??
         (name === "openai"
           ? openAIModelFromEnv
           : name === "workers-ai"

@@ -320,7 +320,8 @@ export class SessionRuntime {
       if ((action.tool_calls?.length ?? 0) > max) {
         throw new RoostError(
           "payload_too_large",
-          `An action may make at most ${max} tool calls.`
+          `An action may make at most ${max} tool calls.`,
+          { limit: "toolCallsPerAction", max }
         );
       }
       const step = m.row.steps + 1;
@@ -333,7 +334,8 @@ export class SessionRuntime {
         {
           hooks: m.hooks,
           defaultTimeoutMs: this.#options.toolTimeoutMs,
-          maxContentBytes: this.#options.limits.toolContentBytes
+          maxContentBytes: this.#options.limits.toolContentBytes,
+          jsonLimits: this.#options.limits
         }
       );
       Object.assign(m.row, {
@@ -379,7 +381,8 @@ export class SessionRuntime {
         {
           hooks: m.hooks,
           defaultTimeoutMs: this.#options.toolTimeoutMs,
-          maxContentBytes: this.#options.limits.toolContentBytes
+          maxContentBytes: this.#options.limits.toolContentBytes,
+          jsonLimits: this.#options.limits
         }
       );
       return {
@@ -655,7 +658,8 @@ export class SessionRuntime {
       execute: {
         hooks: m.hooks,
         defaultTimeoutMs: this.#options.toolTimeoutMs,
-        maxContentBytes: this.#options.limits.toolContentBytes
+        maxContentBytes: this.#options.limits.toolContentBytes,
+        jsonLimits: this.#options.limits
       }
     });
     const p = result.progress;

@@ -133,7 +133,8 @@ export const fitRow = (text: string, what: string, besides = ""): string => {
       throw new RoostError(
         "payload_too_large",
         `${what} takes ${bytes} bytes as JSON; one stored value may take at most ${MAX_VALUE_BYTES}. Split it into smaller values.`,
-        { bytes, limit: MAX_VALUE_BYTES }
+        // Not configurable: the platform's own limit on one stored value.
+        { limit: "storedValueBytes", max: MAX_VALUE_BYTES, bytes }
       );
     }
   }

@@ -107,9 +107,10 @@ export const runRejectionContract = (label: string, create: CreateBackends) => {
         "payload_too_large"
       );
       expect(error.details).toMatchObject({
+        limit: "stateValueBytes",
+        max: 10,
         key: "name",
-        bytes: 11,
-        limit: 10
+        bytes: 11
       });
       expectError(() => state.set("name", "ééééé"), "payload_too_large");
       expect(state.get("name")).toBe("12345678");

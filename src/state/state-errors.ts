@@ -50,5 +50,5 @@ export const tooLarge = (key: string, bytes: number, limit: number) =>
   new RoostError(
     "payload_too_large",
     `${key}: the value is ${bytes} bytes as JSON; the limit is ${limit}. Keep large, growing data in the environment store.`,
-    { key, bytes, limit }
+    { limit: "stateValueBytes", max: limit, key, bytes }
   );

@@ -58,7 +58,7 @@ export const copyObjects = (objects: unknown, max: number): JsonObject[] => {
     throw new RoostError(
       "payload_too_large",
       `${objects.length} objects in one result; the limit is ${max}. Split them over several results.`,
-      { count: objects.length, limit: max }
+      { limit: "objectsPerResult", max, count: objects.length }
     );
   }
   return objects.map((object, i) => {

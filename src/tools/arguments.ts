@@ -1,6 +1,8 @@
 /** @module A call's arguments: parsed, filled from state, validated against the tool's input. */
 
 import type { z } from "zod";
+import { checkJsonLimits } from "../protocol/json-value";
+import { DEFAULT_LIMITS, type Limits } from "../protocol/limits";
 import type { StateAccess } from "../state/types";
 import type { Tool } from "./define-tool";
 
@@ -17,11 +19,14 @@ export const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>
     })
     .join("; ");
 
+export type JsonLimits = Pick<Limits, "jsonDepth" | "stringBytes">;
+
 export const prepareArguments = (
   tool: Tool,
   name: string,
   raw: string | Record<string, unknown>,
-  state: StateAccess
+  state: StateAccess,
+  limits: JsonLimits = DEFAULT_LIMITS
 ): Prepared => {
   let args: unknown = raw;
   if (typeof raw === "string") {
@@ -31,6 +36,15 @@ export const prepareArguments = (
       return {
         ok: false,
         message: `Invalid arguments for ${name}: not valid JSON.`
+      };
+    }
+    // A body's limits held for the string, not for what it encodes: 256 KB
+    // of brackets nest far deeper than any validator should recurse.
+    const tooLarge = checkJsonLimits(args, limits);
+    if (tooLarge) {
+      return {
+        ok: false,
+        message: `Invalid arguments for ${name}: ${tooLarge.message}`
       };
     }
   }

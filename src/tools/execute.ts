@@ -9,7 +9,7 @@ import type {
   HiddenStore,
   LocatedEntry
 } from "../store/types";
-import { prepareArguments } from "./arguments";
+import { type JsonLimits, prepareArguments } from "./arguments";
 import { capContent, describeError, toContent } from "./content";
 import type { Tool } from "./define-tool";
 import { guardWrites } from "./guard";
@@ -41,6 +41,8 @@ export interface ExecuteOptions {
   hooks?: ExecutionHooks;
   defaultTimeoutMs?: number;
   maxContentBytes?: number;
+  /** Depth and string limits for arguments that arrive as a JSON string. */
+  jsonLimits?: JsonLimits;
 }
 
 interface Ran {
@@ -119,7 +121,8 @@ const runCall = async (
     tool,
     name,
     call.function.arguments,
-    scope.state
+    scope.state,
+    options.jsonLimits
   );
   if (!args.ok) return { ok: false, content: args.message, results: [] };
 

@@ -52,7 +52,14 @@ const hostile = fc.constantFrom(
   "x".repeat(300)
 );
 
-/** Replaces, drops or adds one field somewhere in a JSON value. */
+/** Hostile strings as keys one level down, where objects are expected. */
+const nested = fc
+  .tuple(hostile, fc.jsonValue())
+  .map(([key, value]) =>
+    JSON.parse(`{${JSON.stringify(key)}:${JSON.stringify(value) ?? "null"}}`)
+  );
+
+/** Replaces, drops or adds one field of a valid body, hostile keys and values included. */
 const mutate = (valid: unknown): fc.Arbitrary<unknown> =>
   fc.oneof(
     fc.jsonValue(),
@@ -63,15 +70,29 @@ const mutate = (valid: unknown): fc.Arbitrary<unknown> =>
           string,
           unknown
         >;
-        copy[key] = value;
+        // An own property even for `__proto__`, so JSON.stringify sends it.
+        Object.defineProperty(copy, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
         return copy;
       }),
-    fc.jsonValue().map((value) => {
-      const copy = JSON.parse(JSON.stringify(valid)) as Record<string, unknown>;
-      const keys = Object.keys(copy);
-      if (keys.length > 0) copy[keys[0]!] = value;
-      return copy;
-    }),
+    fc
+      .record({
+        value: fc.oneof(fc.jsonValue(), hostile, nested),
+        pick: fc.nat()
+      })
+      .map(({ value, pick }) => {
+        const copy = JSON.parse(JSON.stringify(valid)) as Record<
+          string,
+          unknown
+        >;
+        const keys = Object.keys(copy);
+        if (keys.length > 0) copy[keys[pick % keys.length]!] = value;
+        return copy;
+      }),
     fc.constant(valid)
   );
 

@@ -28,7 +28,9 @@ describe("fault injection", () => {
             {
               id: `step${i}`,
               type: "function",
-              function: { name: "bump", arguments: {} }
+              // In flight for a few ms after its first events: an abort
+              // lands before, inside or after the step.
+              function: { name: "pause", arguments: { ms: 30 } }
             }
           ]
         }
@@ -42,6 +44,9 @@ describe("fault injection", () => {
         const pending = s.call("/step", init);
         if (attempt === 0 && random() < 0.4) {
           aborts++;
+          await new Promise((r) =>
+            setTimeout(r, 2 + Math.floor(random() * 20))
+          );
           await abort(stub);
         }
         const res = await pending;
@@ -69,6 +74,15 @@ describe("fault injection", () => {
     const ids = messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
     expect(ids).toEqual(Array.from({ length: STEPS }, (_, i) => `step${i}`));
     expect(aborts).toBeGreaterThan(5);
-    console.log(`fault injection: ${aborts} aborts, ${retries} retries`);
+    const { events } = (await (
+      await s.call("/events?after=0&limit=1000")
+    ).json()) as { events: { type: string }[] };
+    const interrupted = events.filter((e) => e.type === "step.aborted").length;
+    // Most aborts here land between steps (1 of 12 cut one short in runs
+    // on this machine), so this is reported, not asserted: timing decides.
+    // The deterministic mid-step abort is in session-durability.test.ts.
+    console.log(
+      `fault injection: ${aborts} aborts, ${retries} retries, ${interrupted} steps interrupted`
+    );
   });
 });
