@@ -32,7 +32,50 @@ const requestFor = (
 
 const neverCreatedId = () => env.SESSIONS.newUniqueId().toString();
 
+const createRoutes = ROUTE_TABLE.filter((r) => r.auth === "create");
+
+describe("create route credentials", () => {
+  it("answers every create route 401 without a key and 403 with a wrong or rotated-out one", async () => {
+    expect(createRoutes.map((r) => `${r.method} ${r.path}`)).toContain(
+      "POST /v1/sessions"
+    );
+    const rotated = withEnv({ ROOST_API_KEYS: "key-new" });
+    const bodies = new Set<string>();
+    for (const route of createRoutes) {
+      const url = route.path.replace("{name}", "counter");
+      const label = `${route.method} ${route.path}`;
+      const none = await rotated(url, requestFor(route, {}));
+      expect(none.status, label).toBe(401);
+      for (const key of ["key-old", "key-new-but-not"]) {
+        const res = await rotated(
+          url,
+          requestFor(route, { Authorization: `Bearer ${key}` })
+        );
+        expect(res.status, label).toBe(403);
+        bodies.add(await res.text());
+      }
+    }
+    expect(bodies.size).toBe(1);
+  });
+});
+
 describe("session route credentials", () => {
+  it("answers a malformed token and a rotated-out API key with 403 on every session route", async () => {
+    const session = await createSession();
+    const rotated = withEnv({ ROOST_API_KEYS: "key-new" });
+    for (const route of sessionRoutes) {
+      const url = urlOf(route.path, session.session_id);
+      const label = `${route.method} ${route.path}`;
+      for (const credential of ["Bearer v1.dev.%%%", "Bearer key-old"]) {
+        const res = await rotated(
+          url,
+          requestFor(route, { Authorization: credential })
+        );
+        expect(res.status, `${label} ${credential}`).toBe(403);
+      }
+    }
+  });
+
   it("answers 401 unauthorized on every session route without credentials", async () => {
     const session = await createSession();
     expect(sessionRoutes.length).toBeGreaterThan(10);

@@ -1,7 +1,7 @@
 /** @module A WebSocket test client over the pool's SELF.fetch upgrade. */
 
 import { expect } from "vitest";
-import { call } from "./helpers";
+import { type Caller, call } from "./helpers";
 
 export interface Frame {
   type: string;
@@ -22,9 +22,10 @@ export interface TestSocket {
 export const openSocket = async (
   sessionId: string,
   token: string | undefined,
-  query = ""
+  query = "",
+  via: Caller = call
 ): Promise<TestSocket> => {
-  const response = await call(`/v1/sessions/${sessionId}/ws${query}`, {
+  const response = await via(`/v1/sessions/${sessionId}/ws${query}`, {
     headers: {
       Upgrade: "websocket",
       "Sec-WebSocket-Protocol": token

@@ -8,7 +8,8 @@ import {
   createSession,
   json,
   send,
-  type TestSession
+  type TestSession,
+  withEnv
 } from "./helpers";
 import { abort, api, inside } from "./session-helpers";
 import {
@@ -261,6 +262,13 @@ describe("session WebSocket", () => {
       `/v1/sessions/${a.session_id}/ws?token=${a.token}`
     );
     expect(byQuery.status).toBe(426);
+    // API keys rotate: the new one opens the socket, the removed one is 4403.
+    const rotated = withEnv({ ROOST_API_KEYS: "key-new" });
+    const old = await openSocket(a.session_id, "key-old", "", rotated);
+    expect((await old.closed).code).toBe(4403);
+    const current = await openSocket(a.session_id, "key-new", "", rotated);
+    await current.until(hasType("session.snapshot"));
+    current.ws.close();
   });
 
   it("never puts the hidden store in a frame", async () => {
