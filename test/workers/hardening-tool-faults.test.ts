@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createSession, send } from "./helpers";
+import { createSession, json, send } from "./helpers";
+import { hasType, openSocket } from "./ws-helpers";
 
 const calls = (...modes: string[]) => ({
   action: {
@@ -63,4 +64,35 @@ describe("tool faults", () => {
         .observations[0]!.content
     ).toBe("count=1");
   });
+
+  it.each(["throw", "slow", "bigint", "cycle", "late_yield"])(
+    "answers a direct call that fails by %s with is_error, over HTTP and the socket alike",
+    async (mode) => {
+      const s = await createSession({ environment: "lab" });
+      await s.call("/reset", send("POST", {}));
+      const res = await s.call(
+        "/tools/faulty",
+        send("POST", { arguments: { mode } })
+      );
+      expect(res.status).toBe(200);
+      const direct = await json<{ content: string; is_error: boolean }>(res);
+      expect(direct.is_error).toBe(true);
+      const sock = await openSocket(s.session_id, s.token);
+      await sock.until(hasType("session.snapshot"));
+      sock.send({ type: "call", id: "f", tool: "faulty", arguments: { mode } });
+      const frames = await sock.until((f) => f.some((x) => x.id === "f"));
+      expect(frames.find((x) => x.id === "f")).toMatchObject({
+        ok: true,
+        value: { is_error: true, content: direct.content }
+      });
+      sock.ws.close();
+      // Nothing a failed or late call did reached the session.
+      const state = await json<{ state: { count: number } }>(
+        await s.call("/state")
+      );
+      expect(state.state.count).toBe(0);
+      const store = await json<{ store: object }>(await s.call("/environment"));
+      expect(store.store).toEqual({});
+    }
+  );
 });
