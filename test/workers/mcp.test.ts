@@ -198,7 +198,8 @@ describe("MCP on a session", () => {
     ).toBe(403);
     const get = await s.call("/mcp");
     expect(get.status).toBe(405);
-    expect(get.headers.get("Allow")).toBe("POST, DELETE");
+    // DELETE is refused here too, so only POST is allowed.
+    expect(get.headers.get("Allow")).toBe("POST");
     const ended = await s.call("/mcp", { method: "DELETE" });
     expect(ended.status).toBe(405);
     expect(ended.headers.get("Allow")).toBe("POST");
@@ -430,6 +431,9 @@ describe("MCP on an environment", () => {
 
   it("ends the client's Roost session on DELETE", async () => {
     const path = "/v1/environments/counter/mcp";
+    const get = await call(path);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("Allow")).toBe("POST, DELETE");
     expect((await call(path, { method: "DELETE" })).status).toBe(400);
     const init = await envPost(rpc("initialize", {}));
     const mcpId = init.headers.get("Mcp-Session-Id")!;

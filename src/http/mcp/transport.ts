@@ -1,6 +1,6 @@
 /** @module MCP's Streamable HTTP transport, stateless: one JSON-RPC message in, one JSON answer out. */
 
-import { fromErrorBody } from "../../errors";
+import { fromErrorBody, RoostError } from "../../errors";
 import {
   checkJsonLimits,
   JSONRPC_ERRORS,
@@ -14,13 +14,22 @@ import { readCapped } from "../body";
 import { dispatchMcp } from "./dispatch";
 import type { McpTarget } from "./target";
 
-const rpcError = (
+/** A JSON-RPC error as the whole HTTP answer. */
+export const rpcError = (
   status: number,
   code: number,
   message: string,
-  id: string | number | null = null
+  id: string | number | null = null,
+  data?: unknown
 ): Response =>
-  Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
+  Response.json(
+    {
+      jsonrpc: "2.0",
+      id,
+      error: { code, message, ...(data === undefined ? {} : { data }) }
+    },
+    { status }
+  );
 
 /**
  * What a POST holds once read: a finished response (a malformed message),
@@ -128,18 +137,14 @@ export const readMcp = async (
   };
 };
 
-/** GET would open a server-sent stream; Roost sends nothing unasked. */
-export const mcpGet = (): Response =>
-  new Response(
-    JSON.stringify({
-      error: {
-        code: "method_not_allowed",
-        message:
-          "This MCP endpoint offers no server-sent stream; POST messages to it."
-      }
-    }),
-    {
-      status: 405,
-      headers: { Allow: "POST, DELETE", "content-type": "application/json" }
-    }
+/**
+ * GET would open a server-sent stream; Roost sends nothing unasked. Thrown,
+ * so the one error writer answers it, `Allow` included.
+ */
+export const noStream = (allow: string[]): never => {
+  throw new RoostError(
+    "method_not_allowed",
+    "This MCP endpoint offers no server-sent stream; POST messages to it.",
+    { allow }
   );
+};

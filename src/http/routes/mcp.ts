@@ -14,7 +14,7 @@ import { createAuth } from "../auth";
 import type { AppEnv } from "../env";
 import { fromRoost, isSessionGone } from "../mcp/failure";
 import { sessionTarget } from "../mcp/target";
-import { mcpGet, readMcp } from "../mcp/transport";
+import { noStream, readMcp, rpcError } from "../mcp/transport";
 import {
   CREATE_SECURITY,
   errors,
@@ -136,22 +136,6 @@ export const mcpEnvironmentDeleteRoute = createRoute({
 /** Routes whose POST body is read by the MCP transport rather than a zod validator. */
 export const MCP_BODY_ROUTES = [mcpSessionRoute, mcpEnvironmentRoute];
 
-const rpcError = (
-  status: 200 | 400 | 404,
-  code: number,
-  message: string,
-  id: string | number | null = null,
-  data?: unknown
-) =>
-  Response.json(
-    {
-      jsonrpc: "2.0",
-      id,
-      error: { code, message, ...(data === undefined ? {} : { data }) }
-    },
-    { status }
-  );
-
 const unknownSession = (status: 400 | 404, message: string) =>
   rpcError(status, JSONRPC_ERRORS.invalidRequest, message);
 
@@ -180,10 +164,13 @@ const sessionOf = async (
 /** The session the request's Mcp-Session-Id proves, or the error to answer. */
 const headerSession = async (
   c: Context<AppEnv>
-): Promise<DurableObjectId | Response> => {
+): Promise<{ id: DurableObjectId; header: string } | Response> => {
   const header = c.req.header(MCP_SESSION_HEADER);
   if (header === undefined) return unknownSession(400, MISSING_HEADER);
-  return (await sessionOf(c, header)) ?? unknownSession(404, UNKNOWN_HEADER);
+  const id = await sessionOf(c, header);
+  return id === undefined
+    ? unknownSession(404, UNKNOWN_HEADER)
+    : { id, header };
 };
 
 /** A session gone under an MCP client is a 404: it initializes again. */
@@ -212,22 +199,14 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
       [MCP_SESSION_HEADER]: c.get("sessionId")
     })) as never;
   });
-  app.openapi(mcpSessionGetRoute, () => mcpGet() as never);
-  app.openapi(
-    mcpSessionDeleteRoute,
-    (c) =>
-      c.json(
-        {
-          error: {
-            code: "method_not_allowed",
-            message:
-              "This MCP session is the Roost session itself: end it with DELETE /v1/sessions/{id}."
-          }
-        },
-        405,
-        { Allow: "POST" }
-      ) as never
-  );
+  app.openapi(mcpSessionGetRoute, () => noStream(["POST"]));
+  app.openapi(mcpSessionDeleteRoute, () => {
+    throw new RoostError(
+      "method_not_allowed",
+      "This MCP session is the Roost session itself: end it with DELETE /v1/sessions/{id}.",
+      { allow: ["POST"] }
+    );
+  });
 
   app.openapi(mcpEnvironmentRoute, async (c) => {
     const { name } = c.req.valid("param");
@@ -243,13 +222,12 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
       const found = await headerSession(c);
       if (found instanceof Response) return found as never;
       if (read.kind === "accepted") return c.body(null, 202) as never;
-      const header = c.req.header(MCP_SESSION_HEADER) as string;
       // Served as that session's /mcp, whichever environment it runs.
       const target = sessionTarget(deps.registry, (call, options) =>
-        callSession(c.env.SESSIONS, found, call, options)
+        callSession(c.env.SESSIONS, found.id, call, options)
       );
       return (await orGone(() =>
-        read.answer(target, { [MCP_SESSION_HEADER]: header })
+        read.answer(target, { [MCP_SESSION_HEADER]: found.header })
       )) as never;
     }
     if (read.kind !== "request") return c.body(null, 202) as never;
@@ -289,12 +267,12 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
       [MCP_SESSION_HEADER]: `${started.sessionId}.${started.token}`
     })) as never;
   });
-  app.openapi(mcpEnvironmentGetRoute, () => mcpGet() as never);
+  app.openapi(mcpEnvironmentGetRoute, () => noStream(["POST", "DELETE"]));
   app.openapi(mcpEnvironmentDeleteRoute, async (c) => {
     const found = await headerSession(c);
     if (found instanceof Response) return found as never;
     return (await orGone(async () => {
-      await callSession(c.env.SESSIONS, found, (s) => s.destroy(), {
+      await callSession(c.env.SESSIONS, found.id, (s) => s.destroy(), {
         retry: true
       });
       return new Response(null, { status: 204 });
