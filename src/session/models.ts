@@ -42,23 +42,12 @@ export const createModelResolver = (
     return cache.get(name);
   };
   const names = [...Object.keys(configured), "openai", "workers-ai"];
-  const wrapped = new WeakMap<DecisionModel, DecisionModel>();
-  const ownOf = (environment: Environment): DecisionModel | undefined => {
-    const own = environment.tree?.model;
-    if (own === undefined) return undefined;
-    let model = wrapped.get(own);
-    if (model === undefined) {
-      model = withRetries(own);
-      wrapped.set(own, model);
-    }
-    return model;
-  };
-
   return (
     name: string | undefined,
     environment: Environment
   ): { name: string; model: DecisionModel } => {
-    const own = ownOf(environment);
+    // Wrapped per resolve: a plain object around the model, nothing kept.
+    const own = environment.tree?.model && withRetries(environment.tree.model);
     if (name === undefined) {
       for (const candidate of names) {
         const model = remote(candidate);

@@ -24,6 +24,7 @@ import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
 import type { KeyInfo } from "../store/types";
+import type { ExecuteOptions } from "../tools/execute";
 import type { ExecutionHooks } from "../tools/types";
 import { runPass } from "../tree/loop";
 import { ModelError } from "../tree/model-error";
@@ -331,12 +332,7 @@ export class SessionRuntime {
         m.row.episodeTask,
         step,
         action,
-        {
-          hooks: m.hooks,
-          defaultTimeoutMs: this.#options.toolTimeoutMs,
-          maxContentBytes: this.#options.limits.toolContentBytes,
-          jsonLimits: this.#options.limits
-        }
+        this.#executeOptions(m)
       );
       Object.assign(m.row, {
         steps: step,
@@ -378,12 +374,7 @@ export class SessionRuntime {
         m.parts,
         m.row.episodeTask,
         { id, ...call },
-        {
-          hooks: m.hooks,
-          defaultTimeoutMs: this.#options.toolTimeoutMs,
-          maxContentBytes: this.#options.limits.toolContentBytes,
-          jsonLimits: this.#options.limits
-        }
+        this.#executeOptions(m)
       );
       return {
         content: out.message.content,
@@ -445,6 +436,16 @@ export class SessionRuntime {
       });
       return { run_id: run.runId };
     });
+  }
+
+  /** How every tool call of a mutation runs: this session's timeout and limits. */
+  #executeOptions(m: MutationContext): ExecuteOptions {
+    return {
+      hooks: m.hooks,
+      defaultTimeoutMs: this.#options.toolTimeoutMs,
+      maxContentBytes: this.#options.limits.toolContentBytes,
+      jsonLimits: this.#options.limits
+    };
   }
 
   #refuseWhileRunning(): void {
@@ -655,12 +656,7 @@ export class SessionRuntime {
         errors: rows.errors
       },
       emit: m.emit,
-      execute: {
-        hooks: m.hooks,
-        defaultTimeoutMs: this.#options.toolTimeoutMs,
-        maxContentBytes: this.#options.limits.toolContentBytes,
-        jsonLimits: this.#options.limits
-      }
+      execute: this.#executeOptions(m)
     });
     const p = result.progress;
     const next: RunRow = {
