@@ -174,12 +174,7 @@ export const dropTreeRowsBefore = (sql: SqlStorage, episode: number): void => {
 
 /** The wire form. Tasks are those the run recorded. */
 export const runStatus = (run: RunRow, tree: TreeRows): RunStatus => {
-  const block =
-    tree.tasks.findLast((b) => b.runId === run.runId) ??
-    // Blocks stored before they carried their run.
-    tree.tasks.findLast(
-      (b) => b.runId === undefined && b.prompt === run.prompt
-    );
+  const block = tree.tasks.findLast((b) => b.runId === run.runId);
   return {
     run_id: run.runId,
     state: run.state,

@@ -1,9 +1,10 @@
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { z } from "zod";
 import { defineEnvironment } from "../environment/define-environment";
 import type { Tool } from "../tools/define-tool";
 import { tool } from "../tools/define-tool";
 import {
+  CHECK_TIMEOUT_MS,
   DEFAULT_ROOT_INSTRUCTION,
   optionsAt,
   resolveTree,
@@ -355,5 +356,29 @@ describe("runIfTools", () => {
       { tool: "a", inputs: {} },
       { tool: "c", inputs: { q: "x" } }
     ]);
+  });
+
+  it("gives up on checks that never answer, after CHECK_TIMEOUT_MS", async () => {
+    vi.useFakeTimers();
+    try {
+      const never = () => new Promise<never>(() => {});
+      const stuck: Tool = {
+        ...(query as unknown as Tool),
+        available: never,
+        runIf: never
+      };
+      const m = new Map([["stuck", stuck]]);
+      const t = resolveTree({ tools: ["stuck"] }, m);
+      const ran = runIfTools(t.root, m, treeData());
+      const offered = optionsAt(t, t.root, m, treeData());
+      await vi.advanceTimersByTimeAsync(CHECK_TIMEOUT_MS);
+      expect(await ran).toEqual([]);
+      const { unavailable } = await offered;
+      expect(unavailable[0]?.reason).toBe(
+        `available() failed: it did not answer within ${CHECK_TIMEOUT_MS} ms`
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

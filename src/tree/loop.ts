@@ -184,20 +184,15 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
     }
     p = {
       ...p,
-      tasks: recordTask(
-        p.tasks,
-        p.prompt,
-        {
-          task: option.name,
-          pass,
-          kind: option.kind,
-          ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
-          ...(Object.keys(decision.inputs).length > 0
-            ? { inputs: decision.inputs }
-            : {})
-        },
-        p.runId
-      )
+      tasks: recordTask(p.tasks, p.prompt, {
+        task: option.name,
+        pass,
+        kind: option.kind,
+        ...(decision.reasoning ? { reasoning: decision.reasoning } : {}),
+        ...(Object.keys(decision.inputs).length > 0
+          ? { inputs: decision.inputs }
+          : {})
+      })
     };
 
     if (option.kind === "text") {
@@ -339,27 +334,17 @@ const runTool = async (
       : JSON.stringify(result.message.content);
   let tasks = p.tasks;
   if (why === "runIf") {
-    tasks = recordTask(
-      tasks,
-      p.prompt,
-      {
-        task: tool,
-        pass,
-        kind: "tool",
-        reasoning: "Ran automatically: its runIf condition held."
-      },
-      p.runId
-    );
+    tasks = recordTask(tasks, p.prompt, {
+      task: tool,
+      pass,
+      kind: "tool",
+      reasoning: "Ran automatically: its runIf condition held."
+    });
   }
-  tasks = updateLastTask(
-    tasks,
-    p.prompt,
-    {
-      output: clip(content),
-      ...(result.message.is_error ? { error: true } : {})
-    },
-    p.runId
-  );
+  tasks = updateLastTask(tasks, p.prompt, {
+    output: clip(content),
+    ...(result.message.is_error ? { error: true } : {})
+  });
   const errors = result.message.is_error
     ? recordError(p.errors, tool, content)
     : clearErrors(p.errors, tool);

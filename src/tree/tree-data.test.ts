@@ -98,7 +98,7 @@ describe("tasks completed", () => {
   it("keeps a block per run: the same prompt asked twice in a row is two", () => {
     const task = { task: "query", pass: 1, kind: "tool" } as const;
     let tasks = openTasks([], "find frogs", "r1");
-    tasks = recordTask(tasks, "find frogs", task, "r1");
+    tasks = recordTask(tasks, "find frogs", task);
     tasks = openTasks(tasks, "find frogs", "r2");
     // The new run's block is the latest before it records anything.
     expect(tasks.at(-1)).toEqual({
@@ -106,8 +106,8 @@ describe("tasks completed", () => {
       runId: "r2",
       tasks: []
     });
-    tasks = recordTask(tasks, "find frogs", task, "r2");
-    tasks = updateLastTask(tasks, "find frogs", { output: "3 rows" }, "r2");
+    tasks = recordTask(tasks, "find frogs", task);
+    tasks = updateLastTask(tasks, "find frogs", { output: "3 rows" });
     expect(openTasks(tasks, "find frogs", "r2")).toEqual(tasks);
     expect(tasks.map((b) => [b.runId, b.tasks.map((t) => t.output)])).toEqual([
       ["r1", [undefined]],

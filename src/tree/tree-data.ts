@@ -40,48 +40,29 @@ export const conversationHistory = (
   return history;
 };
 
-/** Whether `block` is the one `prompt` (of run `runId`, when given) records into. */
-const owns = (
-  block: PromptTasks | undefined,
-  prompt: string,
-  runId: string | undefined
-): block is PromptTasks =>
-  block !== undefined &&
-  (runId === undefined
-    ? block.prompt === prompt
-    : block.runId === runId && block.prompt === prompt);
-
-const blockOf = (prompt: string, runId: string | undefined) =>
-  runId === undefined ? { prompt } : { prompt, runId };
-
 /**
- * Opens the block of a run's prompt when the latest block is not already
- * its own, so from a run's first decision on `tasksCompleted.at(-1)` is
- * the current prompt's, never the one before.
+ * Opens a run's block unless the latest block is already its own. Every
+ * pass calls it first, so from a run's first decision on the latest block,
+ * `tasksCompleted.at(-1)`, is the run's, and recording goes into it.
  */
 export const openTasks = (
   tasks: readonly PromptTasks[],
   prompt: string,
-  runId?: string
+  runId: string
 ): PromptTasks[] =>
-  owns(tasks.at(-1), prompt, runId)
+  tasks.at(-1)?.runId === runId
     ? [...tasks]
-    : [...tasks, { ...blockOf(prompt, runId), tasks: [] }];
+    : [...tasks, { prompt, runId, tasks: [] }];
 
-/**
- * Appends `record` to the latest block when it is this prompt's (and this
- * run's, given `runId`), else opens a new block: the same prompt asked
- * again by another run is a new block, as in the original.
- */
+/** Appends `record` to the block of `prompt` when it is the latest, else opens a new block. */
 export const recordTask = (
   tasks: readonly PromptTasks[],
   prompt: string,
-  record: TaskRecord,
-  runId?: string
+  record: TaskRecord
 ): PromptTasks[] => {
   const last = tasks.at(-1);
-  if (!owns(last, prompt, runId)) {
-    return [...tasks, { ...blockOf(prompt, runId), tasks: [{ ...record }] }];
+  if (last?.prompt !== prompt) {
+    return [...tasks, { prompt, tasks: [{ ...record }] }];
   }
   return [
     ...tasks.slice(0, -1),
@@ -91,17 +72,16 @@ export const recordTask = (
 
 /**
  * Merges `patch` into the latest task (to add a tool's output or error once
- * it ran). Nothing changes when the latest block is another prompt's or run's.
+ * it ran). Nothing changes when the latest block is for another prompt.
  */
 export const updateLastTask = (
   tasks: readonly PromptTasks[],
   prompt: string,
-  patch: Partial<TaskRecord>,
-  runId?: string
+  patch: Partial<TaskRecord>
 ): PromptTasks[] => {
   const last = tasks.at(-1);
   const task = last?.tasks.at(-1);
-  if (!owns(last, prompt, runId) || task === undefined) return [...tasks];
+  if (last?.prompt !== prompt || task === undefined) return [...tasks];
   // Undefined fields would not survive persistence as JSON; leave them out now.
   const defined = Object.fromEntries(
     Object.entries(patch).filter(([, v]) => v !== undefined)
