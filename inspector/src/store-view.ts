@@ -31,7 +31,8 @@ export class StoreView {
   #exhausted = false;
   /** Bumped by every reload: a fetch that returns to an older one is dropped. */
   #generation = 0;
-  #keysTimer: ReturnType<typeof setTimeout> | undefined;
+  #burst: ReturnType<typeof setTimeout> | undefined;
+  #tableStale = false;
   #onError: (error: unknown) => void;
 
   constructor(onError: (error: unknown) => void) {
@@ -55,22 +56,27 @@ export class StoreView {
   }
 
   /**
-   * A live change: the counts are fetched again (a replace or a remove
-   * does not say how many objects went), once per burst of events, and
-   * the open table reloads when its key changed.
+   * A live change. Counts are fetched again (a replace or a remove does not
+   * say how many objects went) and the open table reloads if its key
+   * changed — once per burst: every entry streams a `result` and a
+   * `store.changed`, and a run streams many.
    */
   onEvent(type: string, frame: Record<string, unknown>): void {
     if (type !== "result" && type !== "store.changed") return;
-    clearTimeout(this.#keysTimer);
-    this.#keysTimer = setTimeout(() => void this.#refreshKeys(), 50);
     const selected = this.#selected;
     if (
       selected &&
       selected.tool === frame.tool &&
       selected.name === frame.name
     ) {
-      void this.#reload();
+      this.#tableStale = true;
     }
+    clearTimeout(this.#burst);
+    this.#burst = setTimeout(() => {
+      if (this.#tableStale) void this.#reload();
+      this.#tableStale = false;
+      void this.#refreshKeys();
+    }, 50);
   }
 
   async #refreshKeys(): Promise<void> {
