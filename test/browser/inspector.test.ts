@@ -62,6 +62,16 @@ const post = async <T>(path: string, body: unknown, token?: string) =>
     })
   ).json()) as T;
 
+/** A new page attached to an existing session by id and token. */
+const attach = async (id: string, token: string) => {
+  const page = await browser.context.newPage();
+  await page.goto(base);
+  await page.fill("#attach-id", id);
+  await page.fill("#attach-token", token);
+  await page.click("#attach");
+  return page;
+};
+
 const eventCount = async (s: { id: string; token: string }) => {
   const res = await fetch(`${base}/v1/sessions/${s.id}/events?after=0`, {
     headers: { authorization: `Bearer ${s.token}` }
@@ -126,11 +136,7 @@ describe("the inspector", () => {
   it("updates two pages on one session live", async () => {
     const first = await browser.context.newPage();
     const session = await createCounter(first);
-    const second = await browser.context.newPage();
-    await second.goto(base);
-    await second.fill("#attach-id", session.id);
-    await second.fill("#attach-token", session.token);
-    await second.click("#attach");
+    const second = await attach(session.id, session.token);
     await expect.poll(() => text(second, "#episode")).toBe("1");
     await stepIncr(first, 3);
     await expect.poll(() => text(second, "#steps")).toBe("3");
@@ -294,11 +300,7 @@ describe("the inspector", () => {
       }));
       await post(`${path}/step`, { action: { tool_calls } }, s.token);
     }
-    const page = await browser.context.newPage();
-    await page.goto(base);
-    await page.fill("#attach-id", s.session_id);
-    await page.fill("#attach-token", s.token);
-    await page.click("#attach");
+    const page = await attach(s.session_id, s.token);
     const logged = (await (
       await fetch(`${base}${path}/messages?limit=1000`, {
         headers: { authorization: `Bearer ${s.token}` }
@@ -312,13 +314,10 @@ describe("the inspector", () => {
   });
 
   it("keeps the rendered rows bounded with 10 000 objects in the store", async () => {
-    const created = (await (
-      await fetch(`${base}/v1/sessions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ environment: "counter" })
-      })
-    ).json()) as { session_id: string; token: string };
+    const created = await post<{ session_id: string; token: string }>(
+      "/v1/sessions",
+      { environment: "counter" }
+    );
     const auth = {
       authorization: `Bearer ${created.token}`,
       "content-type": "application/json"
@@ -337,11 +336,7 @@ describe("the inspector", () => {
       });
       expect(res.status).toBe(201);
     }
-    const page = await browser.context.newPage();
-    await page.goto(base);
-    await page.fill("#attach-id", created.session_id);
-    await page.fill("#attach-token", created.token);
-    await page.click("#attach");
+    const page = await attach(created.session_id, created.token);
     const key = page.locator('[data-key="manual/rows"]');
     await expect.poll(() => key.innerText()).toContain("10000 objects");
     await key.click();
