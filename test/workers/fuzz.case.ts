@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../src/errors";
 import { ROUTE_TABLE } from "../../src/http/route-table";
-import { action, call, createSession, send, type TestSession } from "./helpers";
+import {
+  action,
+  call,
+  createSession,
+  send,
+  readable as snapshot,
+  type TestSession
+} from "./helpers";
 import { type Frame, hasType, openSocket } from "./ws-helpers";
 
 // Random and mutated input against every route of the table and every
@@ -110,19 +117,6 @@ const pathOf = (
     .replace("/environments/{name}", "/environments/lab")
     .replace("{name}", name)
     .replace("{index}", index);
-
-/** Everything a client can read of the session, for before/after comparisons. */
-const snapshot = async (s: TestSession) => {
-  const read = async (p: string) => (await s.call(p)).json();
-  const status = (await read("")) as Record<string, unknown>;
-  delete status.last_used_at;
-  return JSON.stringify([
-    status,
-    await read("/state"),
-    await read("/environment?limit=1000"),
-    await read("/messages?limit=1000")
-  ]);
-};
 
 const expectErrorShape = async (res: Response) => {
   expect(res.status).not.toBe(500);

@@ -136,6 +136,23 @@ describe("hostile keys through HTTP", () => {
     expectUnpolluted();
   });
 
+  it("keeps a __proto__ argument key in the transcript as the model sent it", async () => {
+    const s = await labSession();
+    const step = await s.call(
+      "/step",
+      raw(
+        "POST",
+        '{"action":{"tool_calls":[{"id":"c1","function":{"name":"note","arguments":{"text":"hi","__proto__":{"polluted":true}}}}]}}'
+      )
+    );
+    expect(step.status).toBe(200);
+    const text = await (await s.call("/messages?limit=10")).text();
+    // The assistant message records the call exactly; the tool's own
+    // schema (a zod object) never sees the key.
+    expect(text).toContain('"__proto__":{"polluted":true}');
+    expectUnpolluted();
+  });
+
   it("refuses names outside the documented character set on routes that carry them", async () => {
     const s = await labSession();
     for (const bad of ["a.b", "a%20b", "a%2Fb", "x".repeat(65), "caf%C3%A9"]) {

@@ -4,6 +4,7 @@ import {
   createSession,
   errorOf,
   json,
+  readable,
   send,
   type TestSession
 } from "./helpers";
@@ -17,16 +18,11 @@ const labSession = async (): Promise<TestSession> => {
   return s;
 };
 
-const unchanged = async (s: TestSession, run: () => Promise<void>) => {
-  const read = async () =>
-    JSON.stringify([
-      await (await s.call("/state")).json(),
-      await (await s.call("/environment")).json(),
-      await (await s.call("/messages?limit=1000")).json()
-    ]);
-  const before = await read();
-  await run();
-  expect(await read()).toBe(before);
+/** Runs `refused` and checks the session reads exactly as before. */
+const unchanged = async (s: TestSession, refused: () => Promise<void>) => {
+  const before = await readable(s);
+  await refused();
+  expect(await readable(s)).toBe(before);
 };
 
 describe("limits over HTTP", () => {
@@ -116,19 +112,4 @@ describe("hostile names a client picks", () => {
       expect((await errorOf(res)).code).toBe("invalid_request");
     }
   );
-
-  it("keeps a __proto__ argument key in the transcript as the model sent it", async () => {
-    const s = await labSession();
-    const step = await s.call("/step", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: '{"action":{"tool_calls":[{"id":"c1","function":{"name":"note","arguments":{"text":"hi","__proto__":{"polluted":true}}}}]}}'
-    });
-    expect(step.status).toBe(200);
-    const text = await (await s.call("/messages?limit=10")).text();
-    // The assistant message records the call exactly; the tool's own
-    // schema (a zod object) never sees the key.
-    expect(text).toContain('"__proto__":{"polluted":true}');
-    expect(Object.prototype).not.toHaveProperty("polluted");
-  });
 });

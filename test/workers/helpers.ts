@@ -133,3 +133,19 @@ export const action = (tool: string, args: Record<string, unknown> = {}) => ({
     ]
   }
 });
+
+/**
+ * Everything a client can read of a session over HTTP, as one string for
+ * before/after comparisons (`last_used_at` left out: reads move it).
+ */
+export const readable = async (s: TestSession): Promise<string> => {
+  const read = async (p: string) => (await s.call(p)).json();
+  const status = (await read("")) as Record<string, unknown>;
+  delete status.last_used_at;
+  return JSON.stringify([
+    status,
+    await read("/state"),
+    await read("/environment?limit=1000"),
+    await read("/messages?limit=1000")
+  ]);
+};
