@@ -1,4 +1,8 @@
-/** @module The Node end-to-end tests' worker: the deployable worker, plus an abort route for fault injection. */
+/**
+ * @module The Node end-to-end tests' worker: the deployable worker, plus an
+ * abort route for fault injection. Served with the project's own
+ * wrangler.toml (`wrangler dev test/e2e-worker/worker.ts`); never deployed.
+ */
 
 import type { RoostBindings } from "../../src/http/env";
 import worker, { Session as RoostSession } from "../../src/worker";

@@ -47,9 +47,9 @@ export default async function setup(project: TestProject) {
     bin,
     [
       "dev",
-      // Roost's worker plus an abort route (test/e2e-worker/worker.ts).
-      "--config",
-      join("test", "e2e-worker", "wrangler.toml"),
+      // The project's wrangler.toml with another entry point: Roost's
+      // worker plus an abort route for fault injection.
+      join("test", "e2e-worker", "worker.ts"),
       "--ip",
       "127.0.0.1",
       "--port",
