@@ -1,8 +1,4 @@
-/**
- * @module The Node end-to-end tests' worker: the deployable worker, plus an
- * abort route for fault injection. Served with the project's own
- * wrangler.toml (`wrangler dev test/e2e-worker/worker.ts`); never deployed.
- */
+/** @module The Node end-to-end tests' worker: the deployable worker, plus an abort route for fault injection. */
 
 import type { RoostBindings } from "../../src/http/env";
 import worker, { Session as RoostSession } from "../../src/worker";

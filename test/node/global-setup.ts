@@ -47,9 +47,9 @@ export default async function setup(project: TestProject) {
     bin,
     [
       "dev",
-      // The project's wrangler.toml with another entry point: Roost's
-      // worker plus an abort route for fault injection.
-      join("test", "e2e-worker", "worker.ts"),
+      // Roost's worker plus an abort route (test/e2e-worker/worker.ts).
+      "--config",
+      join("test", "e2e-worker", "wrangler.toml"),
       "--ip",
       "127.0.0.1",
       "--port",
