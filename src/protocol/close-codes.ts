@@ -22,3 +22,17 @@ export type CloseCode = (typeof CLOSE_CODES)[CloseCodeName];
  */
 export const isTerminalCloseCode = (code: number): boolean =>
   code >= 4400 && code <= 4499;
+
+/**
+ * The code to answer a peer's close with: its own when that code may be
+ * sent, else 1000. A `close()` without a code arrives as 1005, which (like
+ * 1004, 1006, 1015 and 1016–2999) only reports what happened and may never be
+ * sent (RFC 6455 §7.4). Echoing 1005 made the platform drop the reply, so
+ * the client waited ~10 s for a close frame and ended with 1006.
+ */
+export const closeReplyCode = (code: number): number =>
+  (code >= 1000 && code <= 1003) ||
+  (code >= 1007 && code <= 1014) ||
+  (code >= 3000 && code <= 4999)
+    ? code
+    : 1000;

@@ -21,6 +21,7 @@ export {
   CLOSE_CODES,
   type CloseCode,
   type CloseCodeName,
+  closeReplyCode,
   isTerminalCloseCode
 } from "./close-codes";
 export {
@@ -230,6 +231,8 @@ export {
 } from "./session-status";
 export {
   SUBPROTOCOL,
+  selectSubprotocol,
+  subprotocolHeaders,
   subprotocolsFor,
   TOKEN_SUBPROTOCOL_PREFIX,
   tokenFromSubprotocols

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../errors";
 import {
   CLIENT_FRAME_TYPES,
+  closeReplyCode,
   DEFAULT_LIMITS,
   EVENT_TYPES,
   type EventFrame,
@@ -13,7 +14,8 @@ import {
   PONG_FRAME,
   parseClientFrame,
   type ServerFrame,
-  ServerFrameSchema
+  ServerFrameSchema,
+  selectSubprotocol
 } from "./index";
 
 const AT = "2026-04-01T12:00:00.000Z";
@@ -301,5 +303,23 @@ describe("frames", () => {
         value: 1
       }).success
     ).toBe(false);
+  });
+});
+
+describe("the handshake", () => {
+  it("selects only a protocol the client offered", () => {
+    expect(selectSubprotocol("roost.v1, roost.token.v1.k.x")).toBe("roost.v1");
+    expect(selectSubprotocol("chat,roost.v1")).toBe("roost.v1");
+    expect(selectSubprotocol("roost.token.v1.k.x")).toBe("roost.token.v1.k.x");
+    expect(selectSubprotocol("chat")).toBeUndefined();
+    expect(selectSubprotocol("")).toBeUndefined();
+    expect(selectSubprotocol(null)).toBeUndefined();
+  });
+
+  it("answers a close with a code that may be sent", () => {
+    for (const reserved of [1004, 1005, 1006, 1015, 2000, 999, 5000])
+      expect(closeReplyCode(reserved)).toBe(1000);
+    for (const code of [1000, 1001, 1008, 1011, 3000, 4000, 4999])
+      expect(closeReplyCode(code)).toBe(code);
   });
 });

@@ -4,7 +4,12 @@ import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
 import type { JsonObject, JsonValue } from "../json";
 import type { AssistantMessage } from "../messages/schema";
-import { CLOSE_CODES, PING_FRAME, PONG_FRAME } from "../protocol";
+import {
+  CLOSE_CODES,
+  closeReplyCode,
+  PING_FRAME,
+  PONG_FRAME
+} from "../protocol";
 import type { HandlerName } from "../state/handlers";
 import type { IdempotencyKey } from "./idempotency";
 import { createModelResolver } from "./models";
@@ -80,7 +85,7 @@ export const createSessionClass = (
       reason: string
     ): Promise<void> {
       try {
-        ws.close(code, reason);
+        ws.close(closeReplyCode(code), reason);
       } catch {
         // already closed
       }

@@ -5,7 +5,7 @@ import {
   CLOSE_CODES,
   type ClientFrame,
   parseClientFrame,
-  SUBPROTOCOL
+  subprotocolHeaders
 } from "../protocol";
 import type { StoredEvent } from "./event-log";
 import { type IdempotencyKey, requestHash } from "./idempotency";
@@ -48,7 +48,7 @@ export class SocketHub {
     const [client, server] = [pair[0], pair[1]];
     this.#ctx.acceptWebSocket(server);
     server.serializeAttachment({ lastSeq: 0 } satisfies Attachment);
-    const headers = { "Sec-WebSocket-Protocol": SUBPROTOCOL };
+    const headers = subprotocolHeaders(request);
     if (!this.#runtime.exists()) {
       server.close(CLOSE_CODES.session_gone, "This session does not exist.");
       return new Response(null, { status: 101, webSocket: client, headers });

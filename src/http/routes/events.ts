@@ -7,7 +7,7 @@ import {
   EventsQuerySchema,
   EventsResponseSchema,
   SessionParamsSchema,
-  SUBPROTOCOL,
+  subprotocolHeaders,
   tokenFromSubprotocols
 } from "../../protocol";
 import { admit } from "../auth";
@@ -37,10 +37,11 @@ export const eventsRoute = createRoute({
 });
 
 /**
- * A refused socket is still accepted, echoing the subprotocol, then closed
- * with 4401/4403: browsers cannot read the status of a failed upgrade.
+ * A refused socket is still accepted (selecting the offered protocol, as an
+ * admitted one would), then closed with 4401/4403: clients cannot read the
+ * status of a failed upgrade.
  */
-const refuse = (code: number, reason: string): Response => {
+const refuse = (request: Request, code: number, reason: string): Response => {
   const pair = new WebSocketPair();
   const server = pair[1];
   server.accept();
@@ -48,7 +49,7 @@ const refuse = (code: number, reason: string): Response => {
   return new Response(null, {
     status: 101,
     webSocket: pair[0],
-    headers: { "Sec-WebSocket-Protocol": SUBPROTOCOL }
+    headers: subprotocolHeaders(request)
   });
 };
 
@@ -74,11 +75,16 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
     tokenFromSubprotocols(c.req.header("Sec-WebSocket-Protocol")) ??
     c.req.query("token");
   if (credential === undefined || credential === "") {
-    return refuse(CLOSE_CODES.unauthorized, "Send the session token.");
+    return refuse(
+      c.req.raw,
+      CLOSE_CODES.unauthorized,
+      "Send the session token."
+    );
   }
   const admitted = await admit(c, credential);
   if (admitted === undefined) {
     return refuse(
+      c.req.raw,
       CLOSE_CODES.forbidden,
       "These credentials do not admit to this session."
     );
