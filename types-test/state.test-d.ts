@@ -19,7 +19,10 @@ const assertTrue = <_T extends true>(): void => undefined;
 
 const definition = defineState({
   count: { type: z.number().default(0) },
-  names: { type: z.array(z.string()) }
+  names: { type: z.array(z.string()) },
+  tags: { type: z.array(z.string()).default([]) },
+  maybe: { type: z.string().optional() },
+  nullable: { type: z.string().nullable().default(null) }
 });
 const state = new State(
   definition,
@@ -27,14 +30,21 @@ const state = new State(
   new MemoryTranscriptBackend()
 );
 
+// A key with a default always holds a value (zod fills it when nothing is stored).
 const count = state.get("count");
-assertTrue<Equal<typeof count, number | undefined>>();
+assertTrue<Equal<typeof count, number>>();
 const countOr = state.get("count", 0);
 assertTrue<Equal<typeof countOr, number>>();
 const names = state.get("names");
 assertTrue<Equal<typeof names, string[] | undefined>>();
+const tags = state.get("tags");
+assertTrue<Equal<typeof tags, string[]>>();
+const maybe = state.get("maybe");
+assertTrue<Equal<typeof maybe, string | undefined>>();
+const nullable = state.get("nullable");
+assertTrue<Equal<typeof nullable, string | null>>();
 const messages = state.get("messages");
-assertTrue<Equal<typeof messages, Message[] | undefined>>();
+assertTrue<Equal<typeof messages, Message[]>>();
 expectType<number>(state.set("count", 1));
 
 // @ts-expect-error a key outside the schema

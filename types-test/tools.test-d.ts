@@ -48,7 +48,9 @@ defineEnvironment({
       input: z.object({ by: z.number() }),
       inputsFromState: { count: "by" },
       run: ({ by }, ctx) => {
-        expectType<number | undefined>(ctx.state.get("count"));
+        // A key with a default reads as its type: no `?? 0` needed.
+        const count: number = ctx.state.get("count");
+        expectType<number>(count + 1);
         expectType<number>(ctx.state.get("count", 0));
         expectType<string[]>(ctx.state.get("names", []));
         expectType<number>(ctx.task.target);
@@ -69,7 +71,7 @@ defineEnvironment({
   }),
   reset: ({ task, ctx }) => {
     expectType<number>(task.target);
-    expectType<number | undefined>(ctx.state.get("count"));
-    return "go";
+    const count: number = ctx.state.get("count");
+    return `go from ${count}`;
   }
 });

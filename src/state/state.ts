@@ -11,6 +11,7 @@ import type {
   SetOptions,
   StateAccess,
   StateBackend,
+  StateReads,
   StateShape,
   StateValues,
   TranscriptBackend
@@ -56,7 +57,7 @@ export class State<Shape extends StateShape = StateShape>
     this.#maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
   }
 
-  get<K extends Key<Shape>>(key: K): StateValues<Shape>[K] | undefined;
+  get<K extends Key<Shape>>(key: K): StateReads<Shape>[K];
   get<K extends Key<Shape>>(
     key: K,
     fallback: StateValues<Shape>[K]

@@ -27,6 +27,22 @@ export type StateValues<Shape extends StateShape> = {
   [K in keyof Shape]: z.output<Shape[K]["type"]>;
 } & { messages: Message[] };
 
+/**
+ * What `get` returns for one key. When nothing is stored, a key reads as
+ * what zod makes of undefined: a schema whose input type admits it
+ * (`.default()`, `.optional()`) reads as its own output type; one that rejects
+ * it reads as undefined until written.
+ */
+export type ReadOf<F extends StateField> =
+  undefined extends z.input<F["type"]>
+    ? z.output<F["type"]>
+    : z.output<F["type"]> | undefined;
+
+/** What `get(key)` returns, per key; `messages` is always a list. */
+export type StateReads<Shape extends StateShape> = {
+  [K in keyof Shape]: ReadOf<Shape[K]>;
+} & { messages: Message[] };
+
 /** Where state values live. Values in and out are JSON; the State class copies. */
 export interface StateBackend {
   get(key: string): JsonValue | undefined;
@@ -53,9 +69,10 @@ export interface SetOptions<T = unknown> {
  * key's zod type and stores it — or throws a RoostError and changes nothing.
  */
 export interface StateAccess<Shape extends StateShape = StateShape> {
+  /** A key with a zod default reads as its type; others may be undefined. */
   get<K extends keyof StateValues<Shape> & string>(
     key: K
-  ): StateValues<Shape>[K] | undefined;
+  ): StateReads<Shape>[K];
   get<K extends keyof StateValues<Shape> & string>(
     key: K,
     fallback: StateValues<Shape>[K]
