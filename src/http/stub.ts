@@ -14,6 +14,7 @@ export type SessionStub = Pick<
   SessionObject,
   | "create"
   | "status"
+  | "expectUse"
   | "reset"
   | "step"
   | "callTool"

@@ -8,6 +8,11 @@ export interface RoostOptions {
   limits?: Partial<Limits>;
   /** Idle time after which a session and all its storage are deleted (default 24 h). */
   idleTtlMs?: number;
+  /**
+   * Idle time after which a session a client opened but never used is
+   * deleted: an MCP `initialize` with no request after it (default 10 min).
+   */
+  unusedTtlMs?: number;
   /** Default per-call tool timeout (default 30 s). */
   toolTimeoutMs?: number;
   /** Rows deleted per alarm when purging old episodes (default 1000). */
@@ -23,6 +28,7 @@ export interface RoostOptions {
 export interface ResolvedOptions {
   limits: Limits;
   idleTtlMs: number;
+  unusedTtlMs: number;
   toolTimeoutMs: number;
   purgeBatch: number;
   socketBacklog: number;
@@ -49,6 +55,7 @@ export const resolveOptions = (
 ): ResolvedOptions => ({
   limits: LimitsSchema.parse(options.limits ?? {}),
   idleTtlMs: positive("idleTtlMs", options.idleTtlMs, 24 * 60 * 60 * 1000),
+  unusedTtlMs: positive("unusedTtlMs", options.unusedTtlMs, 10 * 60 * 1000),
   toolTimeoutMs: positive("toolTimeoutMs", options.toolTimeoutMs, 30_000),
   purgeBatch: positive("purgeBatch", options.purgeBatch, 1000),
   socketBacklog: positive("socketBacklog", options.socketBacklog, 1000),

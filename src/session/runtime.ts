@@ -34,6 +34,7 @@ import {
   stagedParts
 } from "./episode-storage";
 import { EventLog, type StoredEvent } from "./event-log";
+import { clearAwaitingUse, isAwaitingUse, markAwaitingUse } from "./first-use";
 import type { IdempotencyKey } from "./idempotency";
 import * as idempotency from "./idempotency";
 import { createModelResolver, type ModelResolver } from "./models";
@@ -128,6 +129,8 @@ export class SessionRuntime {
   >();
   #row: SessionRow | undefined;
   #lastSeen = 0;
+  /** Whether the session awaits its first real use (first-use.ts); undefined until read. */
+  #awaitingUse: boolean | undefined;
   #bucket: TokenBucket | undefined;
   readonly #models: ModelResolver;
   /** Whether the run tables exist; undefined until first asked. */
@@ -275,12 +278,30 @@ export class SessionRuntime {
     };
   }
 
+  /**
+   * Puts the session on probation: unless a later request uses it, it is
+   * deleted after `unusedTtlMs` idle instead of `idleTtlMs` (first-use.ts).
+   */
+  async expectUse(): Promise<void> {
+    this.#requireRow();
+    const now = this.now();
+    this.#storage.transactionSync(() => {
+      markAwaitingUse(this.#sql);
+      touchSession(this.#sql, now);
+      this.#schedule.set("ttl", now + this.#options.unusedTtlMs);
+    });
+    this.#row = readSessionRow(this.#sql);
+    this.#awaitingUse = true;
+    await this.#schedule.arm();
+  }
+
   /** Deletes every row and the alarm; later requests find no session (404). */
   async destroy(): Promise<void> {
     this.#requireRow();
     await this.#queue.run(async () => {
       await this.#storage.deleteAll();
       this.#row = undefined;
+      this.#awaitingUse = undefined;
       this.#events.reset();
       this.#schedule.forget();
     });
@@ -773,15 +794,16 @@ export class SessionRuntime {
     for (const kind of this.#schedule.due(now)) {
       if (kind === "ttl") {
         const idleSince = Math.max(row.lastUsedAt, this.#lastSeen);
-        if (openSockets > 0 || now < idleSince + this.#options.idleTtlMs) {
+        const ttl = this.#isAwaitingUse()
+          ? this.#options.unusedTtlMs
+          : this.#options.idleTtlMs;
+        if (openSockets > 0 || now < idleSince + ttl) {
           // Someone is watching or the session was used since: look again later.
-          this.#schedule.set(
-            "ttl",
-            Math.max(now, idleSince) + this.#options.idleTtlMs
-          );
+          this.#schedule.set("ttl", Math.max(now, idleSince) + ttl);
         } else {
           await this.#storage.deleteAll();
           this.#row = undefined;
+          this.#awaitingUse = undefined;
           this.#events.reset();
           return;
         }
@@ -827,11 +849,25 @@ export class SessionRuntime {
     return row;
   }
 
-  /** Records use lazily: a write at most every quarter TTL, not one per read. */
+  #isAwaitingUse(): boolean {
+    this.#awaitingUse ??= isAwaitingUse(this.#sql);
+    return this.#awaitingUse;
+  }
+
+  /**
+   * Records use lazily: a write at most every quarter TTL, not one per read
+   * — and at once for the first use of a session awaiting it, whose short
+   * TTL then gives way to the full one.
+   */
   #seen(row: SessionRow): void {
     const now = this.now();
     this.#lastSeen = now;
-    if (now - row.lastUsedAt > this.#options.idleTtlMs / 4) {
+    if (this.#isAwaitingUse()) {
+      clearAwaitingUse(this.#sql);
+      this.#awaitingUse = false;
+      touchSession(this.#sql, now);
+      row.lastUsedAt = now;
+    } else if (now - row.lastUsedAt > this.#options.idleTtlMs / 4) {
       touchSession(this.#sql, now);
       row.lastUsedAt = now;
     }

@@ -101,6 +101,10 @@ export const createSessionClass = (
     status() {
       return settle(() => this.runtime.status());
     }
+    /** A session a client opened unasked (MCP initialize): short TTL until used. */
+    expectUse() {
+      return settle(() => this.runtime.expectUse());
+    }
     reset(body: { task?: unknown }, idem?: IdempotencyKey) {
       return settle(() => this.runtime.reset(body, idem));
     }

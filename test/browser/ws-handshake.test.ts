@@ -46,16 +46,17 @@ const connect = (url: string, protocols: string[]): Promise<Outcome> =>
       new Promise<Outcome>((resolve) => {
         const ws = new WebSocket(url, protocols);
         const out: Partial<Outcome> = {};
-        ws.onopen = () => {
-          out.protocol = ws.protocol;
-        };
-        ws.onmessage = (e) => {
+        ws.addEventListener("open", () => {
+          out.protocol = ws.protocol ?? "";
+        });
+        ws.addEventListener("message", (e) => {
           out.first ??= (JSON.parse(String(e.data)) as { type: string }).type;
           // As a closed tab or an unmounted component does: no code.
           ws.close();
-        };
-        ws.onclose = (e) =>
-          resolve({ ...out, code: e.code, wasClean: e.wasClean });
+        });
+        ws.addEventListener("close", (e) =>
+          resolve({ ...out, code: e.code, wasClean: e.wasClean })
+        );
       }),
     [url, protocols] as const
   );

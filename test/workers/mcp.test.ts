@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
@@ -10,7 +10,7 @@ import {
   type TestSession,
   withEnv
 } from "./helpers";
-import { abort, api } from "./session-helpers";
+import { abort, api, inside } from "./session-helpers";
 
 interface RpcAnswer {
   jsonrpc: "2.0";
@@ -391,6 +391,69 @@ describe("MCP on an environment", () => {
       )
     );
     expect((await json<RpcAnswer>(called)).result?.isError).toBe(false);
+  });
+
+  describe("a session nobody uses after initialize", () => {
+    const MIN = 60_000;
+    /** A fresh stub each time: an aborted object's old stub stays broken. */
+    const stubOf = (sessionId: string) =>
+      api(env.SESSIONS.get(env.SESSIONS.idFromString(sessionId)));
+    const initialized = async () => {
+      const init = await envPost(rpc("initialize", {}));
+      const mcpId = init.headers.get("Mcp-Session-Id")!;
+      const sessionId = mcpId.split(".")[0]!;
+      /** Moves the object's clock ahead and runs its alarm. */
+      const later = async (ms: number) => {
+        const stub = stubOf(sessionId);
+        await inside(stub, (instance) => {
+          instance.runtime.now = () => Date.now() + ms;
+        });
+        await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
+      };
+      // Read inside the object: any request would count as a use.
+      const exists = () =>
+        inside(
+          stubOf(sessionId),
+          (_instance, state) =>
+            state.storage.sql
+              .exec("SELECT 1 FROM sqlite_master WHERE name = 'session'")
+              .toArray().length > 0
+        );
+      return { mcpId, stub: stubOf(sessionId), later, exists };
+    };
+
+    it("is deleted after 10 minutes instead of 24 hours", async () => {
+      const s = await initialized();
+      await s.later(5 * MIN);
+      expect(await s.exists()).toBe(true);
+      await s.later(11 * MIN);
+      expect(await s.exists()).toBe(false);
+    });
+
+    it("gets the full idle TTL once a later request uses it, even across an abort", async () => {
+      const s = await initialized();
+      const listed = await envPost(rpc("tools/list"), {
+        "Mcp-Session-Id": s.mcpId
+      });
+      expect(listed.status).toBe(200);
+      await abort(s.stub);
+      await s.later(11 * MIN);
+      expect(await s.exists()).toBe(true);
+      await s.later(25 * 60 * MIN);
+      expect(await s.exists()).toBe(false);
+    });
+
+    it("does not shorten the life of sessions created over HTTP", async () => {
+      const plain = await counterSession();
+      const stub = api(
+        env.SESSIONS.get(env.SESSIONS.idFromString(plain.session_id))
+      );
+      await inside(stub, (instance) => {
+        instance.runtime.now = () => Date.now() + 11 * MIN;
+      });
+      await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
+      expect((await stub.status()).ok).toBe(true);
+    });
   });
 
   it("refuses a missing or forged Mcp-Session-Id", async () => {

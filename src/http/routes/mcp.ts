@@ -263,9 +263,16 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
     const target = sessionTarget(deps.registry, (call, options) =>
       callSession(c.env.SESSIONS, started.durableId, call, options)
     );
-    return (await read.answer(target, {
+    const answer = await read.answer(target, {
       [MCP_SESSION_HEADER]: `${started.sessionId}.${started.token}`
-    })) as never;
+    });
+    // A client that initializes and never comes back (a curl, a probe)
+    // must not leave a session for the full idle TTL. Best effort: the
+    // session stands either way, so a failure here only keeps it longer.
+    await callSession(c.env.SESSIONS, started.durableId, (s) => s.expectUse(), {
+      retry: true
+    }).catch(() => undefined);
+    return answer as never;
   });
   app.openapi(mcpEnvironmentGetRoute, () => noStream(["POST", "DELETE"]));
   app.openapi(mcpEnvironmentDeleteRoute, async (c) => {
