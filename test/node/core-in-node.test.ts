@@ -16,9 +16,10 @@ import { guess } from "../../examples/own-worker/guess";
 describe("roost-edge/core in plain Node", () => {
   it("runs an environment of the examples in memory", async () => {
     const s = createLocalSession(guess);
-    await s.reset({ task: { secret: 40 } });
+    await s.reset({ task: { seed: 3 } });
+    const secret = s.parts.hidden.get<number>("secret")!;
     const out = await s.step(
-      toolCalls({ name: "guess", arguments: { n: 40 } })
+      toolCalls({ name: "guess", arguments: { n: secret } })
     );
     expect(out).toMatchObject({ reward: 1, done: true });
   });

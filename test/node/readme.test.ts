@@ -19,4 +19,27 @@ describe("README", () => {
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm test");
   });
+
+  // A pasted block that uses a variable no block sets sends nothing (the
+  // tree example once used $AUTH where the walkthrough sets $T).
+  it("sets every shell variable its sh blocks use", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map(
+      (m) => m[1]!
+    );
+    expect(blocks.length).toBeGreaterThan(3);
+    const code = blocks
+      .join("\n")
+      .split("\n")
+      .filter((line) => !line.trimStart().startsWith("#"))
+      .join("\n");
+    const set = new Set(
+      [...code.matchAll(/^\s*(?:export\s+)?([A-Za-z_]\w*)=/gm)].map((m) => m[1])
+    );
+    const used = new Set(
+      [...code.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => m[1])
+    );
+    const unset = [...used].filter((name) => !set.has(name));
+    expect(unset).toEqual([]);
+  });
 });

@@ -12,18 +12,37 @@ describe("own-worker example", () => {
     expect(typeof Session).toBe("function");
   });
 
-  it("answers higher or lower and ends with reward 1 on the secret", async () => {
+  it("keeps the secret in the hidden store, answers higher or lower and ends with reward 1", async () => {
     const s = createLocalSession(guess);
-    const { observations } = await s.reset({ task: { secret: 7 } });
-    expect(observations[0]!.content).not.toContain("7");
+    const { observations } = await s.reset({ task: { seed: 1 } });
+    const secret = s.parts.hidden.get<number>("secret")!;
+    expect(secret).toBe(20);
+    expect(JSON.stringify(observations)).not.toContain("20");
     expect((await s.step(say(50))).observations[0]!.content).toBe("Lower.");
     const low = await s.step(say(3));
     expect(low).toMatchObject({ reward: 0, done: false });
     expect(low.observations[0]!.content).toBe("Higher.");
-    const hit = await s.step(say(7));
+    const hit = await s.step(say(20));
     expect(hit).toMatchObject({ reward: 1, done: true });
     expect(hit.observations[0]!.content).toBe("Correct!");
-    expect(s.parts.state.get("guesses")).toEqual([50, 3, 7]);
+    expect(s.parts.state.get("guesses")).toEqual([50, 3, 20]);
+    expect(s.parts.state.get("tries")).toBe(3);
+    // Nothing a client or the model reads carries it.
+    expect(s.parts.state.toJSON()).not.toHaveProperty("secret");
+    expect(s.parts.environment.isEmpty()).toBe(true);
+  });
+
+  it("draws a new secret each reset without a seed", async () => {
+    const s = createLocalSession(guess);
+    const seen = new Set<number>();
+    for (let i = 0; i < 20; i++) {
+      await s.reset();
+      const secret = s.parts.hidden.get<number>("secret")!;
+      expect(secret).toBeGreaterThanOrEqual(1);
+      expect(secret).toBeLessThanOrEqual(100);
+      seen.add(secret);
+    }
+    expect(seen.size).toBeGreaterThan(1);
   });
 
   it("refuses a guess outside 1..100 as a tool error", async () => {
