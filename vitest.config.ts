@@ -1,6 +1,20 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+// The package's own name resolves to its sources, as tsconfig.json's paths
+// say (an installed copy resolves to dist/ through package.json's exports).
+const source = (path: string) => new URL(path, import.meta.url).pathname;
+const resolve = {
+  alias: [
+    { find: /^roost-edge$/, replacement: source("./src/index.ts") },
+    { find: /^roost-edge\/core$/, replacement: source("./src/core.ts") },
+    {
+      find: /^roost-edge\/client$/,
+      replacement: source("./src/client/index.ts")
+    }
+  ]
+};
+
 export default defineConfig({
   test: {
     // The node project stays empty until the end-to-end issues fill it.
@@ -13,12 +27,14 @@ export default defineConfig({
             miniflare: { bindings: { ROOST_DEV: "1" } }
           })
         ],
+        resolve,
         test: {
           name: "workers",
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"]
         }
       },
       {
+        resolve,
         test: {
           name: "node",
           environment: "node",

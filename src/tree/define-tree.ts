@@ -224,7 +224,7 @@ const checked = async <T>(check: () => T | Promise<T>): Promise<T> => {
       })
     ]);
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 };
 

@@ -86,7 +86,7 @@ const withTimeout = async <T>(
       stopped
     ]);
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     if (onAbort) outer?.removeEventListener("abort", onAbort);
   }
 };

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
@@ -41,5 +42,24 @@ describe("README", () => {
     );
     const unset = [...used].filter((name) => !set.has(name));
     expect(unset).toEqual([]);
+  });
+
+  // What the README's commands write (the rollout's --out file, wrangler's
+  // state, the builds, npm start's generated config) stays out of
+  // `git status`; package.json's files list keeps it out of the package.
+  it("has git ignore every file its commands write", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const outs = [...readme.matchAll(/--out\s+([^\s`]+)/g)].map((m) => m[1]!);
+    expect(outs).toContain("trajectories.jsonl");
+    for (const path of [
+      ...outs,
+      ".wrangler/state/v3",
+      "dist/index.js",
+      ".roost/wrangler.toml"
+    ])
+      expect(
+        () => execFileSync("git", ["check-ignore", "-q", path]),
+        path
+      ).not.toThrow();
   });
 });

@@ -1,0 +1,87 @@
+// Builds what the package ships for its three exports: ESM JavaScript, one
+// file per export with the code they share in chunks (source maps point into
+// the shipped src/), and the .d.ts files tsc emits. Node's ESM resolution,
+// and TypeScript's "nodenext" with it, wants a file extension on every
+// relative import, while the sources (bundler resolution) have none; the
+// declarations get theirs here.
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const types = join(dist, "types");
+
+for (const old of ["index.js", "core.js", "client.js", "chunks", "types"]) {
+  rmSync(join(dist, old), { recursive: true, force: true });
+  rmSync(join(dist, `${old}.map`), { force: true });
+}
+
+await build({
+  entryPoints: {
+    index: join(root, "src", "index.ts"),
+    core: join(root, "src", "core.ts"),
+    client: join(root, "src", "client", "index.ts")
+  },
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  packages: "external",
+  external: ["cloudflare:workers"],
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: "warning"
+});
+
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+for (const project of [
+  "tsconfig.build.json",
+  "src/client/tsconfig.build.json"
+]) {
+  execFileSync(process.execPath, [tsc, "-p", join(root, project)], {
+    stdio: "inherit"
+  });
+}
+
+const specifier = /(\bfrom\s*|\bimport\(\s*)(["'])(\.\.?\/[^"']*)\2/g;
+const withExtension = (file, spec) => {
+  if (spec.endsWith(".js")) return spec;
+  const target = resolve(dirname(file), spec);
+  if (existsSync(`${target}.d.ts`)) return `${spec}.js`;
+  if (existsSync(join(target, "index.d.ts"))) return `${spec}/index.js`;
+  throw new Error(`${file}: cannot resolve ${spec}`);
+};
+const walk = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]
+  );
+// Line by line, skipping comment lines: a JSDoc example's import is left alone.
+const isComment = (line) => /^\s*(\*|\/\*|\/\/)/.test(line);
+for (const file of walk(types).filter((f) => f.endsWith(".d.ts"))) {
+  const text = readFileSync(file, "utf8");
+  const fixed = text
+    .split("\n")
+    .map((line) =>
+      isComment(line)
+        ? line
+        : line.replace(
+            specifier,
+            (_, lead, quote, spec) =>
+              `${lead}${quote}${withExtension(file, spec)}${quote}`
+          )
+    )
+    .join("\n");
+  if (fixed !== text) writeFileSync(file, fixed);
+}

@@ -1,0 +1,290 @@
+// The package as a user gets it: `npm pack`, the tarball installed into a
+// new project, then used the three ways the README says: the client and the
+// core from plain Node, both typechecked against the shipped declarations,
+// and a worker of the user's own built by wrangler.
+import { execFile } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const run = promisify(execFile);
+const root = new URL("../..", import.meta.url).pathname;
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+const version = (name: string): string =>
+  JSON.parse(
+    readFileSync(join(root, "node_modules", name, "package.json"), "utf8")
+  ).version;
+
+let work = "";
+let project = "";
+let packed: string[] = [];
+
+const write = (file: string, text: string) => {
+  mkdirSync(join(project, file, ".."), { recursive: true });
+  writeFileSync(join(project, file), text);
+};
+// tsc reports on stdout; a failure shows what it said.
+const typecheck = (config: string, cwd: string) =>
+  run(process.execPath, [tsc, "-p", config], { cwd }).catch(
+    (e: { stdout?: string }) => {
+      throw new Error(`tsc -p ${config}:\n${e.stdout}`);
+    }
+  );
+const node = (file: string, env: Record<string, string> = {}) =>
+  run(process.execPath, [file], {
+    cwd: project,
+    env: { ...process.env, ...env }
+  });
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "roost-package-"));
+  project = join(work, "app");
+  mkdirSync(project);
+  // The builds `npm pack` would run through prepare, minus the inspector's:
+  // rewriting dist/inspector would reload the wrangler dev the other tests
+  // share. The inspector is not part of the package.
+  await run(process.execPath, [join(root, "scripts", "build-package.mjs")]);
+  await run("npm", ["run", "--silent", "build:cli"], { cwd: root });
+  const { stdout } = await run(
+    "npm",
+    ["pack", "--ignore-scripts", "--json", "--pack-destination", work],
+    { cwd: root }
+  );
+  const [info] = JSON.parse(stdout) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  packed = info!.files.map((f) => f.path);
+  write(
+    "package.json",
+    JSON.stringify({ name: "app", private: true, type: "module" })
+  );
+  await run(
+    "npm",
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      join(work, info!.filename),
+      `@cloudflare/workers-types@${version("@cloudflare/workers-types")}`,
+      `@types/node@${version("@types/node")}`
+    ],
+    { cwd: project }
+  );
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the packed package", () => {
+  it("ships built JavaScript, declarations and sources, and nothing a command wrote", () => {
+    for (const file of [
+      "dist/index.js",
+      "dist/core.js",
+      "dist/client.js",
+      "dist/cli.js",
+      "dist/types/index.d.ts",
+      "dist/types/core.d.ts",
+      "dist/types/client/index.d.ts",
+      "src/index.ts",
+      "README.md",
+      "package.json"
+    ])
+      expect(packed).toContain(file);
+    const stray = packed.filter(
+      (f) =>
+        f.endsWith(".test.ts") ||
+        f.endsWith(".jsonl") ||
+        /^(test|bench|examples|inspector|node_modules|\.wrangler|\.roost|dist\/inspector)\//.test(
+          f
+        )
+    );
+    expect(stray).toEqual([]);
+  });
+
+  it("runs from plain Node: the client against a server, the core in memory", async () => {
+    write(
+      "plain.mjs",
+      `import { createClient } from "roost-edge/client";
+import { createLocalSession, defineEnvironment, toolCalls } from "roost-edge/core";
+import { z } from "zod";
+
+const client = createClient({ baseUrl: process.env.ROOST_URL });
+const session = await client.createSession({ environment: "counter" });
+await session.reset();
+
+const echo = defineEnvironment({
+  name: "echo",
+  description: "Says it back.",
+  task: z.object({}).default({}),
+  tools: (tool) => ({
+    say: tool({
+      description: "Say something.",
+      input: z.object({ words: z.string() }),
+      run: ({ words }, ctx) => {
+        ctx.episode.end({ reward: 1 });
+        return words;
+      }
+    })
+  }),
+  reset: () => "Say something."
+});
+const local = createLocalSession(echo);
+await local.reset();
+const out = await local.step(toolCalls({ name: "say", arguments: { words: "hi" } }));
+console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out }));
+`
+    );
+    const { stdout } = await node("plain.mjs", {
+      ROOST_URL: inject("baseUrl")
+    });
+    const seen = JSON.parse(stdout);
+    expect(seen.id).toMatch(/\S/);
+    expect(seen.status).toBeDefined();
+    expect(seen.local).toMatchObject({ reward: 1, done: true });
+  });
+
+  it("runs its command line", async () => {
+    const { stdout } = await run(
+      join(project, "node_modules", ".bin", "roost-edge"),
+      ["--help"],
+      { cwd: project }
+    );
+    expect(stdout).toContain("roost-edge rollout");
+  });
+
+  // Strict, nodenext resolution and no skipLibCheck: a declaration that
+  // failed to resolve would otherwise type as `any` and pass silently, which
+  // the @ts-expect-error lines also catch.
+  it("typechecks a Node consumer against the shipped declarations", async () => {
+    write(
+      "tsconfig.node.json",
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023", "DOM"],
+          types: ["node"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false
+        },
+        files: ["consumer.ts"]
+      })
+    );
+    write(
+      "consumer.ts",
+      `import { createClient, type RoostSession } from "roost-edge/client";
+import { defineEnvironment, defineState, type Message } from "roost-edge/core";
+import { z } from "zod";
+
+const client = createClient({ baseUrl: "http://127.0.0.1:8787" });
+// @ts-expect-error baseUrl is a string
+createClient({ baseUrl: 8787 });
+export const open = async (): Promise<RoostSession> =>
+  client.createSession({ environment: "counter" });
+
+export const env = defineEnvironment({
+  name: "typed",
+  description: "Counts hits.",
+  task: z.object({}).default({}),
+  state: defineState({ tries: { type: z.number().default(0) } }),
+  tools: (tool) => ({
+    hit: tool({
+      description: "Count a hit.",
+      input: z.object({}),
+      run: (_, ctx) => {
+        const tries: number = ctx.state.get("tries");
+        // @ts-expect-error tries is a number
+        const wrong: string = ctx.state.get("tries");
+        ctx.state.set("tries", tries + 1);
+        return String(wrong);
+      }
+    })
+  }),
+  reset: () => "Go."
+});
+export const none: Message[] = [];
+`
+    );
+    await typecheck("tsconfig.node.json", project);
+  });
+
+  it("builds a worker of the user's own with wrangler", async () => {
+    write(
+      "worker/index.ts",
+      `import { createRoost, defineEnvironment } from "roost-edge";
+import { z } from "zod";
+
+const ping = defineEnvironment({
+  name: "ping",
+  description: "Answers pong.",
+  task: z.object({}).default({}),
+  tools: (tool) => ({
+    ping: tool({ description: "Ping.", input: z.object({}), run: () => "pong" })
+  }),
+  reset: () => "Call ping."
+});
+
+const roost = createRoost({ environments: [ping] });
+export const Session = roost.Session;
+export default { fetch: roost.fetch };
+`
+    );
+    write(
+      "worker/tsconfig.json",
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "ES2022",
+          moduleResolution: "Bundler",
+          lib: ["ES2023"],
+          types: ["@cloudflare/workers-types"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true
+        },
+        include: ["."]
+      })
+    );
+    write(
+      "worker/wrangler.toml",
+      `name = "app"
+main = "index.ts"
+compatibility_date = "2026-04-26"
+
+[[durable_objects.bindings]]
+name = "SESSIONS"
+class_name = "Session"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["Session"]
+`
+    );
+    const cwd = join(project, "worker");
+    await typecheck("tsconfig.json", cwd);
+    await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", "out"], {
+      cwd,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" }
+    });
+    // Bundled from the package's dist/, whose source maps lead wrangler's
+    // on into the shipped sources.
+    const sources: string[] = JSON.parse(
+      readFileSync(join(cwd, "out", "index.js.map"), "utf8")
+    ).sources;
+    expect(sources).toContain("../../node_modules/roost-edge/src/roost.ts");
+    const js = readFileSync(join(cwd, "out", "index.js"), "utf8");
+    expect(js).toMatch(/export\s*\{[^}]*\bSession\b/);
+  });
+});
