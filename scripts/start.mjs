@@ -1,21 +1,39 @@
-// Serves the runtime with the example environments on 127.0.0.1:8787.
-// Development mode is explicit: ROOST_DEV=1 allows the fixed development
-// secret and localhost CORS, so say so loudly before wrangler starts.
+// Serves the runtime on 127.0.0.1:8787: the example environments, or with
+// `npm start -- ./my-env.ts [more files]` the environments those files
+// export. Development mode is explicit: ROOST_DEV=1 allows the fixed
+// development secret and localhost CORS, so say so loudly before wrangler
+// starts, and say "Listening" only once the server answers.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { writeOwnWorker } from "./own-worker.mjs";
+import { waitUntilReady } from "./ready.mjs";
 
 // `npm install` builds the inspector (prepare); build it here too if it is missing.
 if (!existsSync(new URL("../dist/inspector/index.html", import.meta.url))) {
   execFileSync(
     process.execPath,
     [new URL("./build-inspector.mjs", import.meta.url).pathname],
-    {
-      stdio: "inherit"
-    }
+    { stdio: "inherit" }
   );
 }
 
+// A script argument would make wrangler dev drop [assets]; files are ours.
+const isModule = (arg) => !arg.startsWith("-") && /\.m?[jt]s$/.test(arg);
+const args = process.argv.slice(2);
+const files = args.filter(isModule);
+const passed = args.filter((arg) => !isModule(arg));
+let config = [];
+if (files.length > 0) {
+  try {
+    config = ["--config", writeOwnWorker(files)];
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 const port = process.env.PORT ?? "8787";
+const url = `http://127.0.0.1:${port}`;
 const line = "!".repeat(72);
 console.warn(
   [
@@ -24,15 +42,11 @@ console.warn(
     "!! Session tokens are signed with a FIXED DEVELOPMENT SECRET and no API",
     "!! key is required to create sessions. Never expose this server; deploy",
     "!! with ROOST_SECRETS (and ROOST_API_KEYS) set instead.",
-    `!! Listening on http://127.0.0.1:${port}`,
     line,
-    "",
-    `Inspector: open http://127.0.0.1:${port}/ in a browser.`,
-    "",
-    "Next, in a second terminal:",
-    `  curl -s http://127.0.0.1:${port}/v1/environments`,
-    `  curl -s -X POST http://127.0.0.1:${port}/v1/sessions -H 'content-type: application/json' -d '{"environment":"counter"}'`,
-    `  npm run rollout -- --url http://127.0.0.1:${port} --env calculator --episodes 200 --concurrency 16 --policy scripted --out trajectories.jsonl`,
+    files.length > 0
+      ? `Serving the environments exported by ${files.join(", ")}.`
+      : "Serving the example environments (src/worker.ts lists them).",
+    "Starting wrangler dev…",
     ""
   ].join("\n")
 );
@@ -42,17 +56,47 @@ const child = spawn(
   [
     "wrangler",
     "dev",
+    ...config,
     "--ip",
     "127.0.0.1",
     "--port",
     port,
     "--var",
     "ROOST_DEV:1",
-    ...process.argv.slice(2)
+    ...passed
   ],
   { stdio: "inherit" }
 );
-child.on("exit", (code) => process.exit(code ?? 0));
+let exited = false;
+child.on("exit", (code) => {
+  exited = true;
+  process.exit(code ?? 0);
+});
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => child.kill(signal));
+}
+
+const environment = files.length > 0 ? "<name>" : "counter";
+try {
+  await waitUntilReady(`${url}/health`, { stopped: () => exited });
+  console.warn(
+    [
+      "",
+      `Listening on ${url}`,
+      `Inspector: open ${url}/ in a browser.`,
+      "",
+      "Next, in a second terminal:",
+      `  curl -s ${url}/v1/environments`,
+      `  curl -s -X POST ${url}/v1/sessions -H 'content-type: application/json' -d '{"environment":"${environment}"}'`,
+      ...(files.length > 0
+        ? []
+        : [
+            `  npm run rollout -- --url ${url} --env calculator --episodes 200 --concurrency 16 --policy scripted --out trajectories.jsonl`
+          ]),
+      ""
+    ].join("\n")
+  );
+} catch (error) {
+  if (!exited)
+    console.warn(`Roost: ${error.message}; wrangler is still starting.`);
 }

@@ -4,11 +4,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
+import { freePort } from "./helpers/free-port";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,20 +17,6 @@ declare module "vitest" {
     fakeOpenAIUrl: string;
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port"))
-      );
-    });
-  });
 
 let child: ChildProcess | undefined;
 let fake: FakeOpenAI | undefined;
