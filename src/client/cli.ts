@@ -7,7 +7,7 @@ import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./cli-args";
 import { RoostClientError } from "./client-error";
 import { createClient } from "./http";
 import { builtInPolicy } from "./policies";
-import { ProgressReporter } from "./progress";
+import { formatSummary, ProgressReporter } from "./progress";
 import { rollout } from "./rollout";
 import type { Trajectory } from "./trajectory";
 
@@ -74,10 +74,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
     });
     progress.finish(summary);
     await writer.end();
-    if (summary.undeleted > 0)
-      process.stderr.write(
-        `${summary.undeleted} session(s) could not be deleted; they expire after their idle TTL.\n`
-      );
+    process.stderr.write(`${formatSummary(summary, command.out)}\n`);
     if (abort.signal.aborted) return 130;
     return summary.done > 0 && summary.errors === summary.done ? 1 : 0;
   } finally {

@@ -1,14 +1,15 @@
 /** @module The CLI's progress display: one redrawn line on a terminal, periodic plain lines in logs. */
 
-import type { RolloutProgress } from "./trajectory";
+import type { RolloutProgress, RolloutSummary } from "./trajectory";
 
 const BAR_WIDTH = 24;
 
 /**
- * One line of progress.
+ * One line of progress. The rate waits for the first finished episode: the
+ * first steps' rate says more about connection setup than throughput.
  *
  * @example
- * formatProgress(p); // "[██████░░░…]  50/200 episodes  38.2 steps/s  mean reward 1.000  errors 0"
+ * formatProgress(p); // "[██████░░░…]  50/200 episodes  38.2 steps/s  mean return 1.000  errors 0"
  */
 export const formatProgress = (p: RolloutProgress): string => {
   const filled =
@@ -16,8 +17,51 @@ export const formatProgress = (p: RolloutProgress): string => {
   const bar = "█".repeat(filled) + "░".repeat(BAR_WIDTH - filled);
   const width = String(p.total).length;
   const mean = p.mean_return === null ? "-" : p.mean_return.toFixed(3);
-  return `[${bar}] ${String(p.done).padStart(width)}/${p.total} episodes  ${p.steps_per_second.toFixed(1)} steps/s  mean reward ${mean}  errors ${p.errors}`;
+  const rate = p.done === 0 ? "-" : p.steps_per_second.toFixed(1);
+  return `[${bar}] ${String(p.done).padStart(width)}/${p.total} episodes  ${rate} steps/s  mean return ${mean}  errors ${p.errors}`;
 };
+
+/**
+ * What a finished (or stopped) run printed last: one labelled line per
+ * figure. `output` is where the trajectories went.
+ */
+export const formatSummary = (s: RolloutSummary, output: string): string => {
+  const row = (label: string, value: string) => `  ${label.padEnd(14)}${value}`;
+  const codes = Object.entries(s.error_codes)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([code, n]) => `${code} ×${n}`);
+  const mean =
+    s.mean_return === null || s.return_std === null
+      ? "-"
+      : `${s.mean_return.toFixed(3)} ± ${s.return_std.toFixed(3)}  (${s.done - s.errors} without error)`;
+  const success =
+    s.done === 0
+      ? "-"
+      : `${((100 * s.successes) / s.done).toFixed(1)} %  (${s.successes} of ${s.done} ended by the environment with a positive return)`;
+  return [
+    s.done < s.total
+      ? `Stopped after ${s.done} of ${s.total} episodes in ${seconds(s.elapsed_ms)}.`
+      : `Finished ${s.done} episodes in ${seconds(s.elapsed_ms)}.`,
+    row("failed", codes.length ? `${s.errors}  (${codes.join(", ")})` : "0"),
+    row("mean return", mean),
+    row("success rate", success),
+    row(
+      "steps",
+      `${s.steps}  (${s.elapsed_ms > 0 ? s.steps_per_second.toFixed(1) : "-"} steps/s)`
+    ),
+    row("trajectories", output === "-" ? "stdout" : output),
+    ...(s.undeleted > 0
+      ? [
+          row(
+            "undeleted",
+            `${s.undeleted} session(s); they expire after their idle TTL`
+          )
+        ]
+      : [])
+  ].join("\n");
+};
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export interface ProgressOutput {
   write(text: string): void;

@@ -82,8 +82,11 @@ export const rollout = async (
     running: 0,
     steps: 0,
     returns: 0,
+    squares: 0,
     scored: 0,
-    undeleted: 0
+    successes: 0,
+    undeleted: 0,
+    codes: {} as Record<string, number>
   };
   const progress = (): RolloutProgress => {
     const elapsed = now() - started;
@@ -120,10 +123,16 @@ export const rollout = async (
       tally.running--;
       trajectories[index] = trajectory;
       tally.done++;
-      if (trajectory.error) tally.errors++;
-      else {
+      if (trajectory.error) {
+        tally.errors++;
+        const code = trajectory.error.code;
+        tally.codes[code] = (tally.codes[code] ?? 0) + 1;
+      } else {
         tally.returns += trajectory.return;
+        tally.squares += trajectory.return ** 2;
         tally.scored++;
+        if (trajectory.done && !trajectory.truncated && trajectory.return > 0)
+          tally.successes++;
       }
       if (trajectory.session_id && !trajectory.deleted) tally.undeleted++;
       options.onEpisode?.(trajectory);
@@ -137,8 +146,21 @@ export const rollout = async (
   await Promise.all(Array.from({ length: workers }, worker));
   return {
     trajectories: trajectories.filter((t) => t !== undefined),
-    summary: { ...progress(), undeleted: tally.undeleted }
+    summary: {
+      ...progress(),
+      undeleted: tally.undeleted,
+      return_std: spread(tally),
+      successes: tally.successes,
+      error_codes: tally.codes
+    }
   };
+};
+
+/** Population standard deviation from running sums; rounding can dip below 0. */
+const spread = (t: { returns: number; squares: number; scored: number }) => {
+  if (t.scored === 0) return null;
+  const mean = t.returns / t.scored;
+  return Math.sqrt(Math.max(0, t.squares / t.scored - mean ** 2));
 };
 
 interface EpisodeContext {

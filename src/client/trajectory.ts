@@ -45,4 +45,10 @@ export interface RolloutProgress {
 export interface RolloutSummary extends RolloutProgress {
   /** Sessions that could not be deleted. */
   undeleted: number;
+  /** Population standard deviation of those returns; null before the first. */
+  return_std: number | null;
+  /** Episodes the environment ended (done, not truncated) with a positive return. */
+  successes: number;
+  /** Episodes that stopped on an error, by error code. */
+  error_codes: Record<string, number>;
 }

@@ -69,7 +69,10 @@ describe("client against wrangler dev", () => {
       done: 50,
       errors: 0,
       undeleted: 0,
-      mean_return: 1
+      mean_return: 1,
+      return_std: 0,
+      successes: 50,
+      error_codes: {}
     });
     expect(trajectories.map((t) => t.episode)).toEqual([...Array(50).keys()]);
     for (const t of trajectories) {
@@ -111,7 +114,12 @@ describe("client against wrangler dev", () => {
         return scriptedPolicy(observations, tools, history);
       }
     });
-    expect(summary).toMatchObject({ done: 3, errors: 1, undeleted: 0 });
+    expect(summary).toMatchObject({
+      done: 3,
+      errors: 1,
+      undeleted: 0,
+      error_codes: { policy_error: 1 }
+    });
     const broken = trajectories.filter((t) => t.error);
     expect(broken).toHaveLength(1);
     expect(broken[0]?.error).toEqual({

@@ -3,7 +3,11 @@ import { makeProblem, PROBLEM_COUNT } from "../../examples/calculator/problems";
 import { evaluate } from "../../src/client/arithmetic";
 import { parseArgs, UsageError } from "../../src/client/cli-args";
 import { randomPolicy, scriptedPolicy } from "../../src/client/index";
-import { formatProgress, ProgressReporter } from "../../src/client/progress";
+import {
+  formatProgress,
+  formatSummary,
+  ProgressReporter
+} from "../../src/client/progress";
 import { readExpression } from "../../src/client/read-question";
 import { readWordProblem } from "../../src/client/word-problems";
 import type { JsonObject } from "../../src/json";
@@ -243,8 +247,12 @@ describe("roost-edge command line", () => {
       mean_return: 1
     };
     expect(formatProgress(progress)).toBe(
-      `[${"█".repeat(12)}${"░".repeat(12)}] 2/4 episodes  10.0 steps/s  mean reward 1.000  errors 0`
+      `[${"█".repeat(12)}${"░".repeat(12)}] 2/4 episodes  10.0 steps/s  mean return 1.000  errors 0`
     );
+    // No rate and no mean before the first episode finished.
+    expect(
+      formatProgress({ ...progress, done: 0, mean_return: null })
+    ).toContain(" 0/4 episodes  - steps/s  mean return -  errors 0");
     let now = 0;
     const tty: string[] = [];
     const t = new ProgressReporter(
@@ -268,5 +276,54 @@ describe("roost-edge command line", () => {
     l.finish(progress);
     expect(log).toHaveLength(2);
     expect(log.every((s) => s.endsWith("\n") && !s.includes("\r"))).toBe(true);
+  });
+
+  it("ends a run with a summary of what it measured", () => {
+    const summary = {
+      total: 200,
+      done: 200,
+      errors: 3,
+      running: 0,
+      steps: 400,
+      elapsed_ms: 12_300,
+      steps_per_second: 32.52,
+      mean_return: 0.95,
+      return_std: 0.218,
+      successes: 190,
+      undeleted: 0,
+      error_codes: { timeout: 1, policy_error: 2 }
+    };
+    expect(formatSummary(summary, "trajectories.jsonl").split("\n")).toEqual([
+      "Finished 200 episodes in 12.3 s.",
+      "  failed        3  (policy_error ×2, timeout ×1)",
+      "  mean return   0.950 ± 0.218  (197 without error)",
+      "  success rate  95.0 %  (190 of 200 ended by the environment with a positive return)",
+      "  steps         400  (32.5 steps/s)",
+      "  trajectories  trajectories.jsonl"
+    ]);
+    const stopped = formatSummary(
+      {
+        ...summary,
+        done: 0,
+        errors: 0,
+        steps: 0,
+        elapsed_ms: 0,
+        mean_return: null,
+        return_std: null,
+        successes: 0,
+        undeleted: 2,
+        error_codes: {}
+      },
+      "-"
+    );
+    expect(stopped.split("\n")).toEqual([
+      "Stopped after 0 of 200 episodes in 0.0 s.",
+      "  failed        0",
+      "  mean return   -",
+      "  success rate  -",
+      "  steps         0  (- steps/s)",
+      "  trajectories  stdout",
+      "  undeleted     2 session(s); they expire after their idle TTL"
+    ]);
   });
 });

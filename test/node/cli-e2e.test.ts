@@ -1,0 +1,55 @@
+// The README's rollout command, run as a user runs it, against wrangler dev.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, inject, it } from "vitest";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "roost-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("npm run rollout", () => {
+  it("writes the trajectories and ends with a summary of the run", async () => {
+    const out = join(dir, "trajectories.jsonl");
+    const { stderr } = await run(
+      join("node_modules", ".bin", "tsx"),
+      [
+        "src/client/cli.ts",
+        "rollout",
+        "--url",
+        inject("baseUrl"),
+        "--env",
+        "calculator",
+        "--episodes",
+        "6",
+        "--concurrency",
+        "3",
+        "--policy",
+        "scripted",
+        "--out",
+        out
+      ],
+      { env: { ...process.env, NO_COLOR: "1" } }
+    );
+    const lines = readFileSync(out, "utf8").trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).episode)).toEqual([0, 1, 2, 3, 4, 5]);
+    const summary = stderr.slice(stderr.indexOf("Finished"));
+    expect(summary).toMatch(/^Finished 6 episodes in \d+\.\d s\.\n/);
+    expect(summary).toContain("  failed        0\n");
+    expect(summary).toContain(
+      "  mean return   1.000 ± 0.000  (6 without error)"
+    );
+    expect(summary).toContain("  success rate  100.0 %  (6 of 6");
+    expect(summary).toMatch(/ {2}steps {9}12 {2}\(\d+\.\d steps\/s\)/);
+    expect(summary).toContain(`  trajectories  ${out}`);
+    // Log lines (stderr is not a terminal here) never claim a rate or a mean
+    // before the first episode finished.
+    for (const line of stderr
+      .split("\n")
+      .filter((l) => l.includes("/6 episodes")))
+      if (line.includes(" 0/6 episodes"))
+        expect(line).toContain("- steps/s  mean return -");
+  }, 60_000);
+});
