@@ -18,6 +18,6 @@ await build({
   outfile: join(out, "app.js"),
   logLevel: "warning"
 });
-for (const file of ["index.html", "style.css"]) {
+for (const file of ["index.html", "style.css", "favicon.svg"]) {
   copyFileSync(join(root, "inspector", file), join(out, file));
 }

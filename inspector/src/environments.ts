@@ -48,7 +48,11 @@ export const environmentCards = (environments: EnvironmentInfo[]) =>
       h(
         "details",
         {},
-        h("summary", {}, `task schema and ${env.tools.length} tools`),
+        h(
+          "summary",
+          {},
+          `task schema and ${env.tools.length} ${env.tools.length === 1 ? "tool" : "tools"}`
+        ),
         h("pre", {}, JSON.stringify(env.task_schema, null, 1)),
         ...env.tools.map((t) =>
           h(

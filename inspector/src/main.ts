@@ -47,6 +47,21 @@ const renderTaskForm = (): void => {
   taskForm =
     schema && schema.type === "object" ? schemaForm(schema) : undefined;
   fill($("#task-form"), taskForm?.element);
+  // Only an environment with a dataset takes a task index.
+  const index = $<HTMLInputElement>("#task-index");
+  index.value = "";
+  $("#dataset").hidden = env?.dataset_size === undefined;
+  if (env?.dataset_size !== undefined)
+    index.max = String(Math.max(0, env.dataset_size - 1));
+  onTaskIndex();
+};
+
+/** With a dataset index the dataset gives the task: the form is not used, so nothing in it is required. */
+const onTaskIndex = (): void => {
+  const value = $<HTMLInputElement>("#task-index").value;
+  $("#task-form").hidden = value !== "";
+  $("#dataset-hint").textContent =
+    value === "" ? "" : `Task ${value} of the dataset; no fields needed.`;
 };
 
 // ---- session ---------------------------------------------------------------
@@ -57,6 +72,14 @@ const renderStatus = (s: Status): void => {
   $("#reward").textContent = String(s.reward);
   $("#return").textContent = String(s.return);
   $("#done").textContent = s.done ? "yes" : s.truncated ? "truncated" : "no";
+  const hint = $("#step-hint");
+  hint.textContent =
+    s.episode === 0
+      ? "No episode yet: press Reset (above) before Step."
+      : s.done || s.truncated
+        ? "This episode is over: press Reset to start the next."
+        : "";
+  hint.hidden = hint.textContent === "";
 };
 
 const refreshStatus = async (): Promise<void> => {
@@ -116,7 +139,9 @@ const open = async (s: Credentials): Promise<void> => {
   $("#current").hidden = false;
   $("#act").hidden = false;
   $("#live").hidden = false;
-  $("#session-id").textContent = `${s.id} (${status.environment})`;
+  $("#session-id").textContent = s.id;
+  $("#session-id").title = s.id;
+  $("#session-env").textContent = status.environment;
   $("#session-token").textContent = s.token;
   renderStatus(status);
   renderTools();
@@ -206,6 +231,7 @@ const showObservations = (value: unknown): void => {
 // ---- wiring -----------------------------------------------------------------
 
 $("#create-env").addEventListener("change", renderTaskForm);
+$("#task-index").addEventListener("input", onTaskIndex);
 $("#tool").addEventListener("change", renderToolForm);
 
 $("#create-form").addEventListener(

@@ -37,6 +37,21 @@ export const appendNote = (text: string): void => {
   timeline.scrollTop = timeline.scrollHeight;
 };
 
+/** An assistant turn's tool calls as `name(arguments)`, however the arguments were encoded. */
+const callsOf = (calls: unknown): { name: string; args: string }[] =>
+  Array.isArray(calls)
+    ? calls.map((call) => {
+        const fn = (
+          call as { function?: { name?: unknown; arguments?: unknown } }
+        )?.function;
+        const args = fn?.arguments;
+        return {
+          name: String(fn?.name ?? "?"),
+          args: typeof args === "string" ? args : JSON.stringify(args ?? {})
+        };
+      })
+    : [];
+
 /** A transcript message at its index; one already shown (a replay) is skipped. */
 export const addMessage = (message: unknown, index: number): void => {
   const m = message as {
@@ -52,10 +67,10 @@ export const addMessage = (message: unknown, index: number): void => {
       { value: index, "data-index": index },
       h("strong", {}, m.role ?? "?"),
       " ",
-      short(m.content ?? "", 300),
-      m.tool_calls
-        ? h("small", { class: "hint" }, short(m.tool_calls, 200))
-        : null
+      m.content ? short(m.content, 300) : null,
+      ...callsOf(m.tool_calls).map((c) =>
+        h("span", { class: "call" }, `→ ${c.name}(${short(c.args, 160)})`)
+      )
     )
   );
   while (list.childElementCount > MAX_TRANSCRIPT) {

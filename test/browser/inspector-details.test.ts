@@ -1,0 +1,138 @@
+// The inspector's first-hour details, each as a newcomer met it: what shows
+// before a session exists, the create form for environments with and
+// without a dataset, wrapping, the transcript's tool calls, the favicon and
+// the hint that a new session needs a Reset.
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type {} from "../node/global-setup";
+import { type Browser, launch } from "./browser";
+
+const base = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A page on the inspector whose environments have loaded. */
+const openPage = async (width = 1400) => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(base);
+  await page.locator('[data-env="counter"]').waitFor();
+  return page;
+};
+
+const create = async (page: Page, environment: string) => {
+  await page.selectOption("#create-env", environment);
+  await page.click("#create");
+  await page.locator("#current").waitFor();
+};
+
+describe("the inspector's details", () => {
+  it("shows no session panels before a session exists", async () => {
+    const page = await openPage();
+    for (const panel of ["#live", "#act", "#current"])
+      expect(await page.locator(panel).isVisible(), panel).toBe(false);
+    await create(page, "counter");
+    for (const panel of ["#live", "#act", "#current"])
+      expect(await page.locator(panel).isVisible(), panel).toBe(true);
+    await page.close();
+  });
+
+  it("counts tools in the singular and the plural", async () => {
+    const page = await openPage();
+    expect(await page.locator('[data-env="story"] summary').innerText()).toBe(
+      "task schema and 1 tool"
+    );
+    expect(await page.locator('[data-env="counter"] summary').innerText()).toBe(
+      "task schema and 2 tools"
+    );
+    await page.close();
+  });
+
+  it("offers a dataset index only with a dataset, and then needs no task fields", async () => {
+    const page = await openPage();
+    await page.selectOption("#create-env", "counter");
+    expect(await page.locator("#task-index").isVisible()).toBe(false);
+    await page.selectOption("#create-env", "calculator");
+    expect(await page.locator("#task-index").isVisible()).toBe(true);
+    expect(await page.locator("#task-form .req").first().isVisible()).toBe(
+      true
+    );
+    await page.fill("#task-index", "3");
+    // The form's required fields are gone; the dataset gives the task.
+    expect(await page.locator("#task-form").isVisible()).toBe(false);
+    expect(await page.locator("#dataset-hint").innerText()).toContain(
+      "Task 3 of the dataset"
+    );
+    await page.click("#create");
+    await page.locator("#current").waitFor();
+    expect(await page.locator("#error").isVisible()).toBe(false);
+    await page.click("#reset");
+    await expect
+      .poll(() => page.locator("#observations").innerText())
+      .toContain("submit_answer");
+    // Long observation lines wrap inside the panel instead of running off it.
+    const overflow = await page
+      .locator("#observations")
+      .evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it("keeps the session id on one line, whole, in a narrow window", async () => {
+    const page = await openPage(900);
+    await create(page, "counter");
+    const id = page.locator("#session-id");
+    const lines = await id.evaluate((el) => {
+      const line = Number.parseFloat(getComputedStyle(el).fontSize) * 1.6;
+      return el.getBoundingClientRect().height / line;
+    });
+    expect(lines).toBeLessThan(1.5);
+    expect(await id.textContent()).toMatch(/^\S+$/);
+    expect(await page.locator("#session-env").innerText()).toBe("counter");
+    await page.close();
+  });
+
+  it("says a new session needs a Reset before Step, and shows tool calls as calls", async () => {
+    const page = await openPage();
+    await create(page, "counter");
+    const hint = page.locator("#step-hint");
+    expect(await hint.isVisible()).toBe(true);
+    expect(await hint.innerText()).toContain("Reset");
+    await page.click("#reset");
+    await expect.poll(() => hint.isVisible()).toBe(false);
+    await page.selectOption("#tool", "incr");
+    await page.click("#step");
+    const assistant = page.locator("#transcript li", {
+      hasText: "assistant"
+    });
+    await assistant.first().waitFor();
+    const shown = await assistant.first().innerText();
+    expect(shown).toContain("→ incr({})");
+    expect(shown).not.toContain('"function"');
+    await page.close();
+  });
+
+  it("declares a favicon the server has, so no request 404s", async () => {
+    const page = await browser.context.newPage();
+    const missing: string[] = [];
+    page.on("response", (r) => {
+      if (r.status() === 404) missing.push(r.url());
+    });
+    await page.goto(base);
+    await page.locator('[data-env="counter"]').waitFor();
+    const href = await page
+      .locator('link[rel="icon"]')
+      .evaluate((el) => (el as HTMLLinkElement).href);
+    const icon = await fetch(href);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toContain("image/svg+xml");
+    expect(missing).toEqual([]);
+    await page.close();
+  });
+});
