@@ -2,7 +2,7 @@
 
 import type { Context } from "hono";
 import { RoostError } from "../errors";
-import { type IdempotencyKey, requestHash } from "../session/idempotency";
+import { type IdempotencyKey, requestHash } from "../storage/idempotency";
 import type { AppEnv } from "./env";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";

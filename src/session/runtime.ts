@@ -23,27 +23,22 @@ import type {
 import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
-import type { KeyInfo } from "../store/types";
-import type { ExecuteOptions } from "../tools/execute";
-import type { ExecutionHooks } from "../tools/types";
-import { runPass } from "../tree/loop";
-import { ModelError } from "../tree/model-error";
 import {
   committedParts,
   type StorageOptions,
   stagedParts
-} from "./episode-storage";
-import { EventLog, type StoredEvent } from "./event-log";
-import { clearAwaitingUse, isAwaitingUse, markAwaitingUse } from "./first-use";
-import type { IdempotencyKey } from "./idempotency";
-import * as idempotency from "./idempotency";
-import { createModelResolver, type ModelResolver } from "./models";
-import type { ResolvedOptions } from "./options";
-import { MutationQueue } from "./queue";
-import { TokenBucket } from "./rate-limit";
+} from "../storage/episode-parts";
+import { EventLog, type StoredEvent } from "../storage/event-log";
+import {
+  clearAwaitingUse,
+  isAwaitingUse,
+  markAwaitingUse
+} from "../storage/first-use";
+import type { IdempotencyKey } from "../storage/idempotency";
+import * as idempotency from "../storage/idempotency";
+import { purgeEpisodesBefore } from "../storage/purge";
 import {
   activeRun,
-  createRunTables,
   dropTreeRowsBefore,
   type RunRow,
   readRun,
@@ -52,8 +47,8 @@ import {
   runStatus,
   writeRun,
   writeTreeRows
-} from "./run-rows";
-import { Schedule } from "./schedule";
+} from "../storage/run-rows";
+import { migrate, schemaVersion } from "../storage/schema";
 import {
   type Inflight,
   insertSessionRow,
@@ -62,12 +57,20 @@ import {
   touchSession,
   writeEpisode,
   writeInflight
-} from "./session-row";
-import { createSessionTables } from "./session-schema";
+} from "../storage/session-row";
+import { SqliteTranscriptBackend } from "../storage/state-backend";
+import { SqliteStoreBackend } from "../storage/store-backend";
+import type { KeyInfo } from "../store/types";
+import type { ExecuteOptions } from "../tools/execute";
+import type { ExecutionHooks } from "../tools/types";
+import { runPass } from "../tree/loop";
+import { ModelError } from "../tree/model-error";
+import { createModelResolver, type ModelResolver } from "./models";
+import type { ResolvedOptions } from "./options";
+import { MutationQueue } from "./queue";
+import { TokenBucket } from "./rate-limit";
+import { Schedule } from "./schedule";
 import { splitResult } from "./split-result";
-import { createSchema, purgeEpisodesBefore, schemaVersion } from "./sql-schema";
-import { SqliteTranscriptBackend } from "./sqlite-state-backend";
-import { SqliteStoreBackend } from "./sqlite-store-backend";
 
 /** What a mutation's body gets and gives back. */
 interface MutationContext {
@@ -133,8 +136,6 @@ export class SessionRuntime {
   #awaitingUse: boolean | undefined;
   #bucket: TokenBucket | undefined;
   readonly #models: ModelResolver;
-  /** Whether the run tables exist; undefined until first asked. */
-  #runTables: boolean | undefined;
   /** Callers of `waitRun`, woken when their run finishes. */
   readonly #runWaiters = new Map<string, Set<() => void>>();
   #driving = false;
@@ -187,6 +188,8 @@ export class SessionRuntime {
    */
   recover(): void {
     if (schemaVersion(this.#sql) === undefined) return;
+    // A session older code created gets the tables this code added.
+    this.#storage.transactionSync(() => migrate(this.#sql));
     const row = readSessionRow(this.#sql);
     if (row?.inflight == null) return;
     this.#storage.transactionSync(() =>
@@ -227,8 +230,7 @@ export class SessionRuntime {
     this.#registry.get(init.environment);
     const now = this.now();
     this.#storage.transactionSync(() => {
-      createSchema(this.#sql);
-      createSessionTables(this.#sql);
+      migrate(this.#sql);
       insertSessionRow(this.#sql, {
         sessionId: init.sessionId,
         environment: init.environment,
@@ -420,7 +422,6 @@ export class SessionRuntime {
     request: { prompt: string; model?: string },
     idem?: IdempotencyKey
   ): Promise<{ run_id: string }> {
-    this.#ensureRunTables();
     // Answered at once: inside the queue this would wait for the running pass.
     if (
       idem === undefined ||
@@ -483,7 +484,6 @@ export class SessionRuntime {
   readRun(runId: string): RunStatus {
     const row = this.#requireRow();
     this.#seen(row);
-    this.#ensureRunTables();
     const run = readRun(this.#sql, runId);
     if (run === undefined) {
       throw new RoostError("not_found", `No run "${runId}" in this session.`, {
@@ -518,29 +518,7 @@ export class SessionRuntime {
     return this.readRun(runId);
   }
 
-  #ensureRunTables(): void {
-    if (this.#runTables) return;
-    createRunTables(this.#sql);
-    this.#runTables = true;
-  }
-
-  /**
-   * Whether the run tables exist, without creating them: a session that
-   * never ran a tree has nothing to cancel, and every reset asked. Only
-   * this object writes its storage, so the answer is kept.
-   */
-  #hasRunTables(): boolean {
-    this.#runTables ??=
-      this.#sql
-        .exec(
-          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
-        )
-        .toArray().length > 0;
-    return this.#runTables;
-  }
-
   #cancelActiveRunOnCommit(m: MutationContext, why: string): void {
-    if (!this.#hasRunTables()) return;
     const run = activeRun(this.#sql);
     if (run === undefined) return;
     m.emit("tree.completed", {
@@ -574,7 +552,6 @@ export class SessionRuntime {
     this.#driving = true;
     const began = this.now();
     try {
-      this.#ensureRunTables();
       for (;;) {
         // The "run" timer is still set: the next alarm picks the run up.
         if (this.now() - began > RUN_DRIVE_BUDGET_MS) return;
@@ -1038,7 +1015,7 @@ export class SessionRuntime {
       this.#storage.transactionSync(() => {
         staged.flush();
         for (const write of commits) write();
-        if (kind === "reset" && row.episode > 1 && this.#runTables) {
+        if (kind === "reset" && row.episode > 1) {
           dropTreeRowsBefore(this.#sql, row.episode);
         }
         writeEpisode(this.#sql, row);

@@ -11,7 +11,7 @@ import {
   PONG_FRAME
 } from "../protocol";
 import type { HandlerName } from "../state/handlers";
-import type { IdempotencyKey } from "./idempotency";
+import type { IdempotencyKey } from "../storage/idempotency";
 import { createModelResolver } from "./models";
 import {
   patchState,

@@ -7,8 +7,8 @@ import {
   parseClientFrame,
   subprotocolHeaders
 } from "../protocol";
-import type { StoredEvent } from "./event-log";
-import { type IdempotencyKey, requestHash } from "./idempotency";
+import type { StoredEvent } from "../storage/event-log";
+import { type IdempotencyKey, requestHash } from "../storage/idempotency";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
 

@@ -11,18 +11,11 @@ import { runHiddenStoreContract } from "../store/hidden-store.case";
 import { MemoryStoreBackend } from "../store/memory-backend";
 import { runStoreContract } from "../store/store.case";
 import type { EnvironmentStore } from "../store/types";
-import {
-  createSchema,
-  purgeEpisodesBefore,
-  SCHEMA_VERSION,
-  schemaVersion
-} from "./sql-schema";
-import { SqliteHiddenStore } from "./sqlite-hidden-store";
-import {
-  SqliteStateBackend,
-  SqliteTranscriptBackend
-} from "./sqlite-state-backend";
-import { SqliteStoreBackend } from "./sqlite-store-backend";
+import { SqliteHiddenStore } from "./hidden-store";
+import { purgeEpisodesBefore } from "./purge";
+import { migrate } from "./schema";
+import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
+import { SqliteStoreBackend } from "./store-backend";
 
 /**
  * A Durable Object's storage may only be touched from inside that object's
@@ -36,7 +29,7 @@ const inFreshObject = (schema: boolean) =>
     const stub = env.SESSIONS.get(env.SESSIONS.newUniqueId());
     await runInDurableObject(stub, async (_instance, state) => {
       sql = state.storage.sql;
-      if (schema) createSchema(sql);
+      if (schema) migrate(sql);
       await runTest();
     });
   });
@@ -98,31 +91,6 @@ const fill = (episode: number, n: number) => {
   }
   return store;
 };
-
-describe("schema", () => {
-  inFreshObject(false);
-
-  it("reports no version on a fresh object and creates nothing by asking", () => {
-    const objects = count("sqlite_master");
-    expect(schemaVersion(sql)).toBeUndefined();
-    expect(count("sqlite_master")).toBe(objects);
-  });
-
-  it("creates the tables once; a second call is harmless", () => {
-    createSchema(sql);
-    fill(1, 2);
-    createSchema(sql);
-    expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(1);
-    expect(rowsIn().store_keys).toBe(2);
-  });
-
-  it("refuses a database written by a newer schema", () => {
-    createSchema(sql);
-    sql.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
-    expect(codeOf(() => createSchema(sql))).toBe("internal");
-  });
-});
 
 describe("SQLite backends", () => {
   inFreshObject(true);

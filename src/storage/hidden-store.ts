@@ -4,7 +4,7 @@ import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
 import type { HiddenStore } from "../store/types";
 import { EpisodeRows } from "./episode-rows";
-import { fitRow } from "./sql-schema";
+import { fitRow } from "./row-text";
 
 const isPlain = (value: object): boolean => {
   const proto = Object.getPrototypeOf(value);

@@ -10,7 +10,7 @@ import type {
   ObjectFingerprint,
   StoreBackend
 } from "../store/types";
-import { MAX_BOUND_PARAMETERS, toRowText } from "./sql-schema";
+import { MAX_BOUND_PARAMETERS, toRowText } from "./row-text";
 
 type KeyRow = { id: number; entries: number; objects: number };
 type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;

@@ -11,6 +11,7 @@ import { createEnvironmentStore } from "../store/environment-store";
 import { OverlayHiddenStore } from "../store/hidden-overlay";
 import { OverlayStoreBackend } from "../store/overlay-backend";
 import type { SqlExec } from "../tools/types";
+import { SqliteHiddenStore } from "./hidden-store";
 import {
   meterHidden,
   meterState,
@@ -24,12 +25,8 @@ import {
   observeStore,
   observeTranscript
 } from "./observe";
-import { SqliteHiddenStore } from "./sqlite-hidden-store";
-import {
-  SqliteStateBackend,
-  SqliteTranscriptBackend
-} from "./sqlite-state-backend";
-import { SqliteStoreBackend } from "./sqlite-store-backend";
+import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
+import { SqliteStoreBackend } from "./store-backend";
 
 export interface StorageOptions {
   maxStateValueBytes: number;

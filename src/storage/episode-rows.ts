@@ -2,7 +2,7 @@
 
 import type { JsonValue } from "../json";
 
-/** The key/value tables of sql-schema.ts; a fixed set, so naming one in SQL is safe. */
+/** The key/value tables of schema.ts; a fixed set, so naming one in SQL is safe. */
 export type KeyValueTable = "hidden" | "state";
 
 /**

@@ -25,36 +25,6 @@ export interface TreeRows {
   errors: Record<string, string[]>;
 }
 
-/**
- * Created on first use rather than with the session, so sessions created
- * before trees existed can run them too. `IF NOT EXISTS` makes it cheap.
- */
-export const createRunTables = (sql: SqlStorage): void => {
-  sql.exec(`CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY,
-    episode INTEGER NOT NULL,
-    prompt TEXT NOT NULL,
-    model TEXT NOT NULL,
-    state TEXT NOT NULL,
-    passes INTEGER NOT NULL DEFAULT 0,
-    decisions INTEGER NOT NULL DEFAULT 0,
-    cancel_requested INTEGER NOT NULL DEFAULT 0,
-    final_text TEXT,
-    outcome TEXT,
-    error TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  )`);
-  sql.exec(
-    "CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state, created_at)"
-  );
-  sql.exec(`CREATE TABLE IF NOT EXISTS tree_data (
-    episode INTEGER PRIMARY KEY,
-    tasks TEXT NOT NULL,
-    errors TEXT NOT NULL
-  )`);
-};
-
 interface RawRun extends Record<string, SqlStorageValue> {
   run_id: string;
   episode: number;

@@ -4,7 +4,7 @@ import type { JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 import type { StateBackend, TranscriptBackend } from "../state/types";
 import { EpisodeRows } from "./episode-rows";
-import { toRowText } from "./sql-schema";
+import { toRowText } from "./row-text";
 
 /**
  * State values as JSON text, one row per key of the episode. Keys come back

@@ -1,0 +1,79 @@
+/** @module Old episodes' rows, deleted in bounded batches from the alarm. */
+
+/** Deletes rows picked by `pick` (a `SELECT rowid … LIMIT ?` with one more parameter than `params`). */
+const deleteBatch = (
+  sql: SqlStorage,
+  table: string,
+  pick: string,
+  params: (string | number)[],
+  limit: number
+): number =>
+  sql
+    .exec(
+      `DELETE FROM ${table} WHERE rowid IN (${pick}) RETURNING 1`,
+      ...params,
+      limit
+    )
+    .toArray().length;
+
+/** Purges one old key: its objects, then its entries, then the key itself. */
+const purgeKey = (sql: SqlStorage, keyId: number, budget: number): number => {
+  let left = budget;
+  left -= deleteBatch(
+    sql,
+    "store_objects",
+    "SELECT rowid FROM store_objects WHERE key_id = ? LIMIT ?",
+    [keyId],
+    left
+  );
+  if (left === 0) return budget;
+  left -= deleteBatch(
+    sql,
+    "store_entries",
+    "SELECT rowid FROM store_entries WHERE key_id = ? LIMIT ?",
+    [keyId],
+    left
+  );
+  if (left === 0) return budget;
+  sql.exec("DELETE FROM store_keys WHERE id = ?", keyId);
+  return budget - left + 1;
+};
+
+/**
+ * Deletes at most `maxRows` rows of episodes before `episode`, and returns
+ * how many it deleted (0 when nothing old is left). Every statement is an
+ * indexed range, so a batch costs the same however big the session is.
+ * Objects go before their entries and entries before their key, so even a
+ * batch cut short leaves nothing dangling (and old rows are never read).
+ *
+ * @example
+ * while (purgeEpisodesBefore(sql, episode, 1000) > 0) { … next alarm … }
+ */
+export const purgeEpisodesBefore = (
+  sql: SqlStorage,
+  episode: number,
+  maxRows: number
+): number => {
+  let left = Math.max(0, Math.floor(maxRows));
+  while (left > 0) {
+    const key = sql
+      .exec<{ id: number }>(
+        "SELECT id FROM store_keys WHERE episode < ? LIMIT 1",
+        episode
+      )
+      .toArray()[0];
+    if (key === undefined) break;
+    left -= purgeKey(sql, key.id, left);
+  }
+  for (const table of ["store_counters", "hidden", "state", "transcript"]) {
+    if (left === 0) break;
+    left -= deleteBatch(
+      sql,
+      table,
+      `SELECT rowid FROM ${table} WHERE episode < ? LIMIT ?`,
+      [episode],
+      left
+    );
+  }
+  return Math.max(0, Math.floor(maxRows)) - left;
+};

@@ -1,0 +1,107 @@
+/** @module The schema in a real Durable Object: creation, probing, migration from every older version, and refusing a newer one. */
+
+import { env, runInDurableObject } from "cloudflare:test";
+import { aroundEach, describe, expect, it } from "vitest";
+import { createEnvironmentStore } from "../store/environment-store";
+import { codeOf } from "../store/helpers.case";
+import { migrate, migrationOf, SCHEMA_VERSION, schemaVersion } from "./schema";
+import { SqliteStoreBackend } from "./store-backend";
+
+let sql: SqlStorage;
+
+aroundEach(async (runTest) => {
+  const stub = env.SESSIONS.get(env.SESSIONS.newUniqueId());
+  await runInDurableObject(stub, async (_instance, state) => {
+    sql = state.storage.sql;
+    await runTest();
+  });
+});
+
+const tables = (): string[] =>
+  sql
+    .exec<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name"
+    )
+    .toArray()
+    .map((r) => r.name);
+
+/** A database as version `v` of the code left it. */
+const atVersion = (v: number) => {
+  for (let i = 1; i <= v; i++)
+    for (const statement of migrationOf(i)) sql.exec(statement);
+  sql.exec(
+    "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
+    String(v)
+  );
+};
+
+describe("schema", () => {
+  it("reports no version on a fresh object and creates nothing by asking", () => {
+    expect(schemaVersion(sql)).toBeUndefined();
+    expect(tables()).toEqual([]);
+  });
+
+  it("creates every table at once, run tables included; a second call is harmless", () => {
+    migrate(sql);
+    const created = tables();
+    for (const name of [
+      "meta",
+      "session",
+      "events",
+      "idempotency",
+      "schedule",
+      "store_keys",
+      "store_objects",
+      "state",
+      "transcript",
+      "hidden",
+      "runs",
+      "tree_data"
+    ])
+      expect(created).toContain(name);
+    migrate(sql);
+    expect(tables()).toEqual(created);
+    expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
+  });
+
+  it("migrates each older version to the current one and keeps its rows", () => {
+    for (let v = 1; v < SCHEMA_VERSION; v++) {
+      for (const name of tables()) sql.exec(`DROP TABLE ${name}`);
+      atVersion(v);
+      createEnvironmentStore(new SqliteStoreBackend(sql, 1)).addObjects(
+        "tool",
+        "key",
+        [{ kept: v }],
+        {}
+      );
+      migrate(sql);
+      expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
+      expect(tables()).toContain("runs");
+      expect(new SqliteStoreBackend(sql, 1).keys()).toMatchObject([
+        { tool: "tool", name: "key", entries: 1 }
+      ]);
+    }
+  });
+
+  it("migrates a version 1 session whose run tables were already made lazily", () => {
+    atVersion(1);
+    for (const statement of migrationOf(2)) sql.exec(statement);
+    sql.exec(
+      "INSERT INTO runs (run_id, episode, prompt, model, state, created_at, updated_at) VALUES ('r', 1, 'p', 'm', 'completed', 0, 0)"
+    );
+    migrate(sql);
+    expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
+    expect(sql.exec("SELECT run_id FROM runs").toArray()).toEqual([
+      { run_id: "r" }
+    ]);
+  });
+
+  it("refuses a database written by a newer schema and changes nothing", () => {
+    migrate(sql);
+    sql.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    const before = tables();
+    expect(codeOf(() => migrate(sql))).toBe("internal");
+    expect(tables()).toEqual(before);
+    expect(schemaVersion(sql)).toBe(99);
+  });
+});

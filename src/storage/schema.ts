@@ -1,0 +1,189 @@
+/** @module Every table of a session, by schema version: creation, migration and the version check. */
+
+import { RoostError } from "../errors";
+
+// Every data table carries `episode`, so a reset only bumps a number and the
+// old rows go later, in bounded batches (purge.ts).
+const STORE_TABLES = [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)`,
+  `CREATE TABLE IF NOT EXISTS store_keys (
+    id INTEGER PRIMARY KEY,
+    episode INTEGER NOT NULL,
+    tool TEXT NOT NULL,
+    name TEXT NOT NULL,
+    entries INTEGER NOT NULL DEFAULT 0,
+    objects INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (episode, tool, name))`,
+  // Apart from keys: a step that streamed ids and then aborted leaves its
+  // counter raised for a key that was never written.
+  `CREATE TABLE IF NOT EXISTS store_counters (
+    episode INTEGER NOT NULL,
+    tool TEXT NOT NULL,
+    name TEXT NOT NULL,
+    counter INTEGER NOT NULL,
+    PRIMARY KEY (episode, tool, name))`,
+  `CREATE TABLE IF NOT EXISTS store_entries (
+    id INTEGER PRIMARY KEY,
+    episode INTEGER NOT NULL,
+    key_id INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    metadata TEXT NOT NULL,
+    object_count INTEGER NOT NULL,
+    written INTEGER NOT NULL)`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS store_entries_by_key
+    ON store_entries (key_id, ord)`,
+  `CREATE INDEX IF NOT EXISTS store_entries_by_write
+    ON store_entries (episode, written)`,
+  // A rowid table, as SQLite advises for rows this large. `episode` is not
+  // read (a key's id already implies it) but keeps every row attributable.
+  `CREATE TABLE IF NOT EXISTS store_objects (
+    entry_id INTEGER NOT NULL,
+    i INTEGER NOT NULL,
+    episode INTEGER NOT NULL,
+    key_id INTEGER NOT NULL,
+    ref_id TEXT,
+    hash TEXT,
+    body TEXT NOT NULL,
+    PRIMARY KEY (entry_id, i))`,
+  // Serves the [repeat] lookup and, by its key_id prefix, clearing and purging a key.
+  `CREATE INDEX IF NOT EXISTS store_objects_by_hash
+    ON store_objects (key_id, hash)`,
+  `CREATE TABLE IF NOT EXISTS hidden (
+    episode INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (episode, key))`,
+  `CREATE TABLE IF NOT EXISTS state (
+    episode INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (episode, key))`,
+  `CREATE TABLE IF NOT EXISTS transcript (
+    episode INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    PRIMARY KEY (episode, idx))`
+];
+
+/** The session's own tables: its row, event log, idempotency records and schedule. */
+const SESSION_TABLES = [
+  `CREATE TABLE IF NOT EXISTS session (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    session_id TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    task TEXT,
+    episode INTEGER NOT NULL DEFAULT 0,
+    episode_task TEXT,
+    steps INTEGER NOT NULL DEFAULT 0,
+    reward REAL NOT NULL DEFAULT 0,
+    total REAL NOT NULL DEFAULT 0,
+    done INTEGER NOT NULL DEFAULT 0,
+    truncated INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL,
+    inflight TEXT)`,
+  `CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    episode INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    bytes INTEGER NOT NULL)`,
+  // Byte-based retention sums `bytes` without reading the events themselves.
+  "CREATE INDEX IF NOT EXISTS events_bytes ON events (seq, bytes)",
+  `CREATE TABLE IF NOT EXISTS idempotency (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    response TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, key))`,
+  "CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency (expires_at)",
+  `CREATE TABLE IF NOT EXISTS schedule (
+    kind TEXT PRIMARY KEY,
+    due_at INTEGER NOT NULL)`
+];
+
+/** Decision-tree runs and the tree's per-episode task and error records. */
+const RUN_TABLES = [
+  `CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    episode INTEGER NOT NULL,
+    prompt TEXT NOT NULL,
+    model TEXT NOT NULL,
+    state TEXT NOT NULL,
+    passes INTEGER NOT NULL DEFAULT 0,
+    decisions INTEGER NOT NULL DEFAULT 0,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    final_text TEXT,
+    outcome TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL)`,
+  "CREATE INDEX IF NOT EXISTS runs_by_state ON runs (state, created_at)",
+  `CREATE TABLE IF NOT EXISTS tree_data (
+    episode INTEGER PRIMARY KEY,
+    tasks TEXT NOT NULL,
+    errors TEXT NOT NULL)`
+];
+
+/**
+ * What each version adds, in order: `MIGRATIONS[v - 1]` takes a database
+ * from version v - 1 to v. Statements are idempotent (IF NOT EXISTS), so a
+ * version 1 session whose run tables were already made on its first run
+ * (version 1 created them lazily) migrates like any other.
+ */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  [...STORE_TABLES, ...SESSION_TABLES],
+  RUN_TABLES
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * The recorded schema version, or undefined when the tables were never
+ * created. Reads `sqlite_master` first, so probing creates nothing.
+ */
+export const schemaVersion = (sql: SqlStorage): number | undefined => {
+  const meta = sql
+    .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .toArray();
+  if (meta.length === 0) return undefined;
+  const row = sql
+    .exec<{ value: string | null }>(
+      "SELECT value FROM meta WHERE key = 'schema_version'"
+    )
+    .toArray()[0];
+  return row?.value == null ? undefined : Number(row.value);
+};
+
+/**
+ * Brings the tables to SCHEMA_VERSION: creates them all for a new session,
+ * applies the missing migrations to an older one, and costs two reads when
+ * they are current. Call it inside a transaction, so a migration applies
+ * whole or not at all.
+ *
+ * @example
+ * ctx.storage.transactionSync(() => migrate(ctx.storage.sql));
+ */
+export const migrate = (sql: SqlStorage): void => {
+  const found = schemaVersion(sql) ?? 0;
+  if (found === SCHEMA_VERSION) return;
+  if (found > SCHEMA_VERSION) {
+    // Older code writing into a newer layout could corrupt it; refuse instead.
+    throw new RoostError(
+      "internal",
+      `Session storage has schema version ${found}, newer than this code's ${SCHEMA_VERSION}. Deploy the newer version.`,
+      { found, supported: SCHEMA_VERSION }
+    );
+  }
+  for (const statements of MIGRATIONS.slice(found))
+    for (const statement of statements) sql.exec(statement);
+  sql.exec(
+    "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    String(SCHEMA_VERSION)
+  );
+};
+
+/** The statements of one version, for migration tests that build an old database. */
+export const migrationOf = (version: number): readonly string[] =>
+  MIGRATIONS[version - 1] ?? [];
