@@ -166,3 +166,12 @@ export type EventOf<T extends EventType> = Extract<EventFrame, { type: T }>;
 export const EVENT_TYPES: readonly EventType[] = EventFrameSchema.options.map(
   (o) => o.shape.type.value
 );
+
+/** What a producer gives for an event: the log adds `type`, `seq`, `at` and `episode`. */
+export type EventData<T extends EventType> = Omit<
+  EventOf<T>,
+  "type" | "seq" | "at" | "episode"
+>;
+
+/** Emits one event of a known type with exactly that type's fields. */
+export type Emit = <T extends EventType>(type: T, data: EventData<T>) => void;

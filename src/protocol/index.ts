@@ -43,7 +43,9 @@ export {
   issuesToErrorBody
 } from "./error-body";
 export {
+  type Emit,
   EVENT_TYPES,
+  type EventData,
   type EventFrame,
   EventFrameSchema,
   type EventOf,

@@ -1,6 +1,7 @@
 /** @module A session's parts for one episode: direct SQLite views for reads, overlays for a mutation. */
 
 import type { SessionParts } from "../environment/episode";
+import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
 import {
   OverlayStateBackend,
@@ -19,12 +20,7 @@ import {
   meterTranscript,
   StepMeter
 } from "./meter";
-import {
-  type Emit,
-  observeState,
-  observeStore,
-  observeTranscript
-} from "./observe";
+import { observeState, observeStore, observeTranscript } from "./observe";
 import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
 import { SqliteStoreBackend } from "./store-backend";
 

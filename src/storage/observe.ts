@@ -1,10 +1,9 @@
 /** @module Taps on a mutation's backends: every write becomes an event, as it happens. */
 
 import type { Message } from "../messages/schema";
+import type { Emit } from "../protocol";
 import type { StateBackend, TranscriptBackend } from "../state/types";
 import type { StoreBackend } from "../store/types";
-
-export type Emit = (type: string, data: Record<string, unknown>) => void;
 
 type Tap = (args: unknown[], result: unknown) => void;
 
@@ -33,18 +32,30 @@ export const tap = <T extends object>(
     }
   });
 
+const key = (
+  op: "add" | "replace" | "remove",
+  tool: unknown,
+  name: unknown,
+  index?: unknown
+) => ({
+  op,
+  tool: tool as string,
+  name: name as string,
+  ...(index === undefined ? {} : { index: index as number })
+});
+
 export const observeStore = <T extends StoreBackend>(
   backend: T,
   emit: Emit
 ): T =>
   tap(backend, {
     append: ([tool, name], index) =>
-      emit("store.changed", { op: "add", tool, name, index }),
+      emit("store.changed", key("add", tool, name, index)),
     set: ([tool, name, index]) =>
-      emit("store.changed", { op: "replace", tool, name, index }),
+      emit("store.changed", key("replace", tool, name, index)),
     removeAt: ([tool, name, index]) =>
-      emit("store.changed", { op: "remove", tool, name, index }),
-    clear: ([tool, name]) => emit("store.changed", { op: "remove", tool, name })
+      emit("store.changed", key("remove", tool, name, index)),
+    clear: ([tool, name]) => emit("store.changed", key("remove", tool, name))
   });
 
 export const observeState = <T extends StateBackend>(
@@ -52,7 +63,8 @@ export const observeState = <T extends StateBackend>(
   emit: Emit
 ): T =>
   tap(backend, {
-    set: ([key, value]) => emit("state.changed", { key, value })
+    set: ([key, value]) =>
+      emit("state.changed", { key: key as string, value: value as never })
   });
 
 export const observeTranscript = <T extends TranscriptBackend>(
@@ -65,7 +77,7 @@ export const observeTranscript = <T extends TranscriptBackend>(
       // Indexes continue from what the transcript held before this append.
       const first = backend.count() - list.length;
       list.forEach((message, i) => {
-        emit("message", { message, index: first + i });
+        emit("message", { message: message as never, index: first + i });
       });
     }
   });

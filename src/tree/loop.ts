@@ -6,6 +6,7 @@ import { createEpisodeControl } from "../environment/episode-control";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import type { Message } from "../messages/schema";
+import type { Emit } from "../protocol";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import {
   optionsAt,
@@ -60,7 +61,7 @@ export interface PassInput {
   model: DecisionModel;
   progress: RunProgress;
   /** Streams a tree event (`tree.decision`, `update`). */
-  emit(type: string, data: Record<string, unknown>): void;
+  emit: Emit;
   execute: ExecuteOptions;
   /** Re-asks after a model names an option that is not offered (default 2). */
   maxRetries?: number;

@@ -1,0 +1,267 @@
+/**
+ * @module The commit protocol: a mutation stages its writes in overlays
+ * under an in-flight marker, and either commits them, its events and its
+ * idempotent response in one transaction, or is abandoned (its streamed
+ * events marked `step.aborted`).
+ */
+
+import type { Environment } from "../environment/define-environment";
+import type { SessionParts } from "../environment/episode";
+import { RoostError } from "../errors";
+import type { Emit } from "../protocol";
+import type { StateDefinition } from "../state/define-state";
+import { stagedParts } from "../storage/episode-parts";
+import type { IdempotencyKey } from "../storage/idempotency";
+import * as idempotency from "../storage/idempotency";
+import { dropTreeRowsBefore } from "../storage/run-rows";
+import {
+  type Inflight,
+  type SessionRow,
+  writeEpisode,
+  writeInflight
+} from "../storage/session-row";
+import { SqliteStoreBackend } from "../storage/store-backend";
+import type { ExecutionHooks } from "../tools/types";
+import type { SessionCore } from "./core";
+import { TokenBucket } from "./rate-limit";
+import { toolHooks } from "./tool-events";
+
+export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
+
+/** What a mutation's body gets: a staged view of the session and ways to add to its commit. */
+export interface MutationContext {
+  /** The session row as this mutation will commit it. */
+  row: SessionRow;
+  env: Environment;
+  parts: SessionParts;
+  hooks: ExecutionHooks;
+  emit: Emit;
+  /** Runs inside the commit's transaction, after the staged writes. */
+  onCommit(write: () => void): void;
+  /** Runs once the commit is durable (wakes waiters, never writes). */
+  afterCommit(fn: () => void): void;
+}
+
+/** What each kind needs of the committed episode before it may run. */
+const NEEDS: Record<MutationKind, "nothing" | "episode" | "running"> = {
+  reset: "nothing",
+  step: "running",
+  call: "episode",
+  edit: "episode",
+  run: "episode",
+  pass: "episode"
+};
+
+const checkPrecondition = (kind: MutationKind, row: SessionRow): void => {
+  const need = NEEDS[kind];
+  if (need === "nothing") return;
+  if (row.episode === 0) {
+    throw new RoostError(
+      "episode_not_running",
+      need === "running"
+        ? "Reset the session before stepping."
+        : "Reset the session first: it has no episode yet."
+    );
+  }
+  if (need === "running" && (row.done || row.truncated)) {
+    throw new RoostError(
+      "episode_not_running",
+      "The episode has ended; reset to start another."
+    );
+  }
+};
+
+export class Committer {
+  readonly #core: SessionCore;
+  /** Keyed mutations in progress: a retry meanwhile gets the first's answer. */
+  readonly #running = new Map<
+    string,
+    { hash: string; done: Promise<unknown> }
+  >();
+  #bucket: TokenBucket | undefined;
+
+  constructor(core: SessionCore) {
+    this.#core = core;
+  }
+
+  /** Sets (or, with `undefined`, removes) the per-session rate of mutating calls. */
+  setRateLimit(perSecond: number | undefined): void {
+    this.#bucket =
+      perSecond === undefined
+        ? undefined
+        : new TokenBucket(perSecond, this.#core.now());
+  }
+
+  /**
+   * Runs a mutation through the queue: a stored response for a repeated
+   * key, the running one for a retry in flight, else a throttled commit.
+   */
+  async run<T>(
+    kind: MutationKind,
+    idem: IdempotencyKey | undefined,
+    body: (m: MutationContext) => Promise<T>
+  ): Promise<T> {
+    const core = this.#core;
+    core.requireRow();
+    if (idem === undefined) {
+      this.#throttle();
+      return core.queue.run(() => this.commit(kind, undefined, body));
+    }
+    const stored = idempotency.lookup(core.sql, idem, core.now());
+    if (stored !== undefined) return stored as T;
+    const id = `${idem.scope}\u0000${idem.key}`;
+    const running = this.#running.get(id);
+    if (running !== undefined) {
+      if (running.hash !== idem.hash) {
+        throw new RoostError(
+          "idempotency_mismatch",
+          `Idempotency-Key "${idem.key}" is in use by a request with a different body.`
+        );
+      }
+      return running.done as Promise<T>;
+    }
+    this.#throttle();
+    const done = core.queue.run(() => this.commit(kind, idem, body));
+    this.#running.set(id, { hash: idem.hash, done });
+    try {
+      return await done;
+    } finally {
+      this.#running.delete(id);
+    }
+  }
+
+  /** One mutation, staged and committed whole or not at all. Call it inside the queue. */
+  async commit<T>(
+    kind: MutationKind,
+    idem: IdempotencyKey | undefined,
+    body: (m: MutationContext) => Promise<T>
+  ): Promise<T> {
+    const core = this.#core;
+    const committed = core.requireRow();
+    if (idem !== undefined) {
+      // It may have committed while this request waited in the queue.
+      const stored = idempotency.lookup(core.sql, idem, core.now());
+      if (stored !== undefined) return stored as T;
+    }
+    checkPrecondition(kind, committed);
+    const row: SessionRow = { ...committed };
+    const env = core.registry.get(row.environment);
+    if (kind === "reset") row.episode++;
+    const inflight: Inflight = {
+      kind,
+      episode: row.episode,
+      firstSeq: core.events.lastSeq + 1,
+      ...(kind === "step" ? { step: row.steps + 1 } : {}),
+      counters: {}
+    };
+    writeInflight(core.sql, inflight);
+    const emit: Emit = (type, data) => core.emit(row.episode, type, data);
+    const staged = stagedParts(
+      core.sql,
+      row.episode,
+      env.state as StateDefinition<never>,
+      core.storageOptions,
+      {
+        onCounter: (tool, name, value) => {
+          inflight.counters[`${tool}\u0000${name}`] = value;
+          writeInflight(core.sql, inflight);
+        },
+        emit
+      }
+    );
+    const commits: (() => void)[] = [];
+    const after: (() => void)[] = [];
+    let response: T;
+    try {
+      response = await body({
+        row,
+        env,
+        parts: staged.parts,
+        hooks: toolHooks(emit),
+        emit,
+        onCommit: (write) => commits.push(write),
+        afterCommit: (fn) => after.push(fn)
+      });
+      // A tool may have caught the refusal; the mutation is refused anyway.
+      if (staged.meter.exceeded !== undefined) throw staged.meter.exceeded;
+      row.lastUsedAt = core.now();
+      core.storage.transactionSync(() => {
+        staged.flush();
+        for (const write of commits) write();
+        this.#bookkeeping(kind, row, idem, response);
+        writeInflight(core.sql, null);
+      });
+    } catch (error) {
+      staged.discard();
+      core.storage.transactionSync(() =>
+        this.abandon(inflight, committed.episode)
+      );
+      throw error;
+    }
+    core.committed(row);
+    for (const fn of after) fn();
+    await core.schedule.arm();
+    return response;
+  }
+
+  /** What every commit writes besides the mutation's own: row, key, timers, retention. */
+  #bookkeeping(
+    kind: MutationKind,
+    row: SessionRow,
+    idem: IdempotencyKey | undefined,
+    response: unknown
+  ): void {
+    const core = this.#core;
+    const now = core.now();
+    if (kind === "reset" && row.episode > 1) {
+      dropTreeRowsBefore(core.sql, row.episode);
+      // Only a later reset leaves an old episode to purge. The idle timer
+      // is not moved per commit: the alarm re-checks last use when it fires.
+      core.schedule.set("purge", now);
+    }
+    writeEpisode(core.sql, row);
+    if (idem !== undefined) {
+      idempotency.record(core.sql, idem, response, now);
+      // The earliest record expires first: an existing timer stays right.
+      core.schedule.setIfAbsent(
+        "idempotency",
+        now + idempotency.IDEMPOTENCY_TTL_MS
+      );
+    }
+    const limits = core.options.limits;
+    core.events.trim(limits.eventsRetained, limits.eventsRetainedBytes);
+  }
+
+  /**
+   * Closes a mutation that will never commit: its events are marked aborted,
+   * and the `_REF_ID` counters it handed out are kept, because those ids
+   * were already streamed and must not be reused.
+   */
+  abandon(inflight: Inflight, episode: number): void {
+    const core = this.#core;
+    const store = new SqliteStoreBackend(core.sql, inflight.episode);
+    for (const [key, value] of Object.entries(inflight.counters)) {
+      const [tool, name] = key.split("\u0000") as [string, string];
+      store.setEntryCounter(tool, name, value);
+    }
+    if (core.events.lastSeq >= inflight.firstSeq) {
+      core.emit(episode, "step.aborted", {
+        first_seq: inflight.firstSeq,
+        ...(inflight.step === undefined ? {} : { step: inflight.step })
+      });
+    }
+    writeInflight(core.sql, null);
+  }
+
+  /** Retries of stored responses are free; everything that may run costs a token. */
+  #throttle(): void {
+    const taken = this.#bucket?.take(this.#core.now());
+    if (taken !== undefined && !taken.ok) {
+      throw new RoostError(
+        "rate_limited",
+        `Over ${this.#bucket!.perSecond} mutating calls a second for this session; retry after ${taken.retryAfter} s.`,
+        { retry_after_seconds: taken.retryAfter }
+      );
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/** @module What a session's modules share: storage, registry, options, clock, event log and the committed row. */
+
+import type { Registry } from "../environment/registry";
+import { RoostError } from "../errors";
+import type { EventData, EventType } from "../protocol";
+import type { StorageOptions } from "../storage/episode-parts";
+import { EventLog, type StoredEvent } from "../storage/event-log";
+import { clearAwaitingUse, isAwaitingUse } from "../storage/first-use";
+import { schemaVersion } from "../storage/schema";
+import {
+  readSessionRow,
+  type SessionRow,
+  touchSession
+} from "../storage/session-row";
+import type { ExecuteOptions } from "../tools/execute";
+import type { ExecutionHooks } from "../tools/types";
+import type { ResolvedOptions } from "./options";
+import { MutationQueue } from "./queue";
+import { Schedule } from "./schedule";
+import { splitResult } from "./split-result";
+
+export class SessionCore {
+  /** Injectable clock: tests move time instead of waiting. */
+  now: () => number = Date.now;
+  /** Called with every event after it is written (the socket layer listens). */
+  onEvent: (event: StoredEvent) => void = () => {};
+
+  readonly storage: DurableObjectStorage;
+  readonly sql: SqlStorage;
+  readonly registry: Registry;
+  options: ResolvedOptions;
+  readonly queue = new MutationQueue();
+  readonly events: EventLog;
+  readonly schedule: Schedule;
+  #row: SessionRow | undefined;
+  #lastSeen = 0;
+  /** Whether the session awaits its first real use (first-use.ts); undefined until read. */
+  #awaitingUse: boolean | undefined;
+
+  constructor(
+    storage: DurableObjectStorage,
+    registry: Registry,
+    options: ResolvedOptions
+  ) {
+    this.storage = storage;
+    this.sql = storage.sql;
+    this.registry = registry;
+    this.options = options;
+    this.events = new EventLog(this.sql);
+    this.schedule = new Schedule(storage);
+  }
+
+  get storageOptions(): StorageOptions {
+    const l = this.options.limits;
+    return {
+      maxStateValueBytes: l.stateValueBytes,
+      llmViewBytes: l.llmViewBytes,
+      maxObjectsPerResult: l.objectsPerResult,
+      maxStagedBytes: l.stagedBytesPerStep,
+      maxEntries: l.storeEntriesPerSession
+    };
+  }
+
+  /** How every tool call of a mutation runs: this session's timeout and limits. */
+  executeOptions(hooks: ExecutionHooks): ExecuteOptions {
+    return {
+      hooks,
+      defaultTimeoutMs: this.options.toolTimeoutMs,
+      maxContentBytes: this.options.limits.toolContentBytes,
+      jsonLimits: this.options.limits
+    };
+  }
+
+  /** The committed row, read once per object; undefined without a session. */
+  loadRow(): SessionRow | undefined {
+    if (this.#row === undefined && schemaVersion(this.sql) !== undefined) {
+      this.#row = readSessionRow(this.sql);
+    }
+    return this.#row;
+  }
+
+  requireRow(): SessionRow {
+    const row = this.loadRow();
+    if (row === undefined) {
+      throw new RoostError(
+        "not_found",
+        "This session does not exist (it was deleted or expired)."
+      );
+    }
+    return row;
+  }
+
+  /** After a commit: the row as it now stands in storage. */
+  committed(row: SessionRow): void {
+    this.#row = row;
+  }
+
+  /** After every row was deleted: the object holds no session any more. */
+  forget(): void {
+    this.#row = undefined;
+    this.#awaitingUse = undefined;
+    this.events.reset();
+    this.schedule.forget();
+  }
+
+  /** Last use as this object knows it: written lazily (see `seen`). */
+  lastUsed(row: SessionRow): number {
+    return Math.max(row.lastUsedAt, this.#lastSeen);
+  }
+
+  isAwaitingUse(): boolean {
+    this.#awaitingUse ??= isAwaitingUse(this.sql);
+    return this.#awaitingUse;
+  }
+
+  awaitingUse(): void {
+    this.#awaitingUse = true;
+  }
+
+  /**
+   * Records use lazily: a write at most every quarter TTL, not one per read
+   * — and at once for the first use of a session awaiting it, whose short
+   * TTL then gives way to the full one.
+   */
+  seen(row: SessionRow): void {
+    const now = this.now();
+    this.#lastSeen = now;
+    if (this.isAwaitingUse()) {
+      clearAwaitingUse(this.sql);
+      this.#awaitingUse = false;
+      touchSession(this.sql, now);
+      row.lastUsedAt = now;
+    } else if (now - row.lastUsedAt > this.options.idleTtlMs / 4) {
+      touchSession(this.sql, now);
+      row.lastUsedAt = now;
+    }
+  }
+
+  /** Appends an event and hands it to the sockets; a large result goes in parts. */
+  emit<T extends EventType>(
+    episode: number,
+    type: T,
+    data: EventData<T>
+  ): void {
+    const parts =
+      type === "result"
+        ? splitResult(data as unknown as EventData<"result">)
+        : [data as Record<string, unknown>];
+    for (const part of parts) {
+      this.onEvent(this.events.append(episode, type, part));
+    }
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * @module Decision-tree runs: queued by a request, driven pass by pass from
+ * the alarm (each pass one commit), cancelled by a flag the loop reads
+ * between passes, and waited on by readers until they end.
+ */
+
+import { type ErrorBody, RoostError, toErrorBody } from "../errors";
+import type { JsonObject } from "../json";
+import type { RunState, RunStatus } from "../protocol";
+import type { IdempotencyKey } from "../storage/idempotency";
+import * as idempotency from "../storage/idempotency";
+import {
+  activeRun,
+  type RunRow,
+  readRun,
+  readTreeRows,
+  requestCancel,
+  runStatus,
+  writeRun,
+  writeTreeRows
+} from "../storage/run-rows";
+import { runPass } from "../tree/loop";
+import { ModelError } from "../tree/model-error";
+import type { Committer, MutationContext } from "./commit";
+import type { SessionCore } from "./core";
+import type { ModelResolver } from "./models";
+
+/** A pass that dies with its object is retried this long after it started. */
+const RUN_RESUME_MS = 1000;
+/**
+ * Wall time one alarm spends driving passes before it hands over to the
+ * next alarm: the platform ends an alarm handler after 15 minutes, and a
+ * pass with a slow model can take minutes.
+ */
+const RUN_DRIVE_BUDGET_MS = 5 * 60_000;
+
+/** A model's failure is reported as such; anything else unexpected stays opaque. */
+const runError = (error: unknown): ErrorBody => {
+  if (error instanceof ModelError) {
+    return {
+      code: "model_error",
+      message: `The decision model failed: ${error.message}`,
+      ...(error.status === undefined
+        ? {}
+        : { details: { status: error.status } })
+    };
+  }
+  if (!(error instanceof RoostError))
+    console.error("Roost: a run failed", error);
+  return toErrorBody(error);
+};
+
+const isActive = (state: RunState): boolean =>
+  state === "queued" || state === "running";
+
+export class TreeRuns {
+  readonly #core: SessionCore;
+  readonly #commits: Committer;
+  readonly #models: ModelResolver;
+  /** Callers of `wait`, woken when their run finishes. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #driving = false;
+
+  constructor(core: SessionCore, commits: Committer, models: ModelResolver) {
+    this.#core = core;
+    this.#commits = commits;
+    this.#models = models;
+  }
+
+  /** Queues a run: 202 at once; passes run from the alarm, each committed alone. */
+  start(
+    request: { prompt: string; model?: string },
+    idem?: IdempotencyKey
+  ): Promise<{ run_id: string }> {
+    const core = this.#core;
+    // Answered at once: inside the queue this would wait for the running pass.
+    if (
+      idem === undefined ||
+      idempotency.lookup(core.sql, idem, core.now()) === undefined
+    ) {
+      this.#refuseWhileRunning();
+    }
+    return this.#commits.run("run", idem, async (m) => {
+      if (m.env.tree === undefined) {
+        throw new RoostError(
+          "invalid_request",
+          `Environment ${m.env.name} defines no decision tree; runs need one.`
+        );
+      }
+      this.#refuseWhileRunning();
+      const { name } = this.#models(request.model, m.env);
+      const now = core.now();
+      const run: RunRow = {
+        runId: crypto.randomUUID(),
+        episode: m.row.episode,
+        prompt: request.prompt,
+        model: name,
+        state: "running",
+        passes: 0,
+        decisions: 0,
+        cancelRequested: false,
+        createdAt: now,
+        updatedAt: now
+      };
+      m.parts.state.set("messages", { role: "user", content: request.prompt });
+      m.onCommit(() => {
+        writeRun(core.sql, run);
+        core.schedule.set("run", now);
+      });
+      return { run_id: run.runId };
+    });
+  }
+
+  read(runId: string): RunStatus {
+    const core = this.#core;
+    core.seen(core.requireRow());
+    const run = readRun(core.sql, runId);
+    if (run === undefined) {
+      throw new RoostError("not_found", `No run "${runId}" in this session.`, {
+        run_id: runId
+      });
+    }
+    return runStatus(run, readTreeRows(core.sql, run.episode));
+  }
+
+  /** The run's status once it finished, or after `ms`, whichever is first. */
+  async wait(runId: string, ms: number): Promise<RunStatus> {
+    const status = this.read(runId);
+    if (ms <= 0 || !isActive(status.state)) return status;
+    await new Promise<void>((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set();
+      this.#waiters.set(runId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+    return this.read(runId);
+  }
+
+  /** Bypasses the queue: a flag the loop reads between passes. */
+  cancel(runId: string): RunStatus {
+    this.read(runId);
+    requestCancel(this.#core.sql, runId);
+    return this.read(runId);
+  }
+
+  /** A reset ends the episode's run with it, in the reset's own commit. */
+  cancelActiveOnCommit(m: MutationContext, why: string): void {
+    const core = this.#core;
+    const run = activeRun(core.sql);
+    if (run === undefined) return;
+    m.emit("tree.completed", {
+      run_id: run.runId,
+      payload: { state: "cancelled", reason: why }
+    });
+    m.onCommit(() => {
+      writeRun(core.sql, { ...run, state: "cancelled", updatedAt: core.now() });
+    });
+    m.afterCommit(() => this.#wake(run.runId));
+  }
+
+  /**
+   * Runs passes until no run is active. Called from the alarm; before each
+   * pass the alarm is set a little ahead, so a pass that dies with its object
+   * is picked up again by the next instance.
+   */
+  async drive(): Promise<void> {
+    if (this.#driving) return;
+    this.#driving = true;
+    const core = this.#core;
+    const began = core.now();
+    try {
+      for (;;) {
+        // The "run" timer is still set: the next alarm picks the run up.
+        if (core.now() - began > RUN_DRIVE_BUDGET_MS) return;
+        const run = activeRun(core.sql);
+        if (run === undefined || run.episode !== core.requireRow().episode) {
+          core.schedule.clear("run");
+          return;
+        }
+        if (run.cancelRequested) {
+          this.#finish(run, { state: "cancelled" });
+          continue;
+        }
+        // Moved only when it comes near: a pass that dies with its object
+        // is still picked up within RUN_RESUME_MS, and quick passes do not
+        // each pay a timer write and an alarm write.
+        const resumeAt = core.schedule.dueAt("run");
+        if (
+          resumeAt === undefined ||
+          resumeAt < core.now() + RUN_RESUME_MS / 2
+        ) {
+          core.schedule.set("run", core.now() + RUN_RESUME_MS);
+          await core.schedule.arm();
+        }
+        try {
+          await core.queue.run(async () => {
+            // A reset or cancel may have come first while this waited.
+            const latest = readRun(core.sql, run.runId);
+            if (
+              latest === undefined ||
+              !isActive(latest.state) ||
+              latest.cancelRequested
+            ) {
+              return;
+            }
+            await this.#commits.commit("pass", undefined, (m) =>
+              this.#pass(m, latest)
+            );
+          });
+        } catch (error) {
+          const latest = readRun(core.sql, run.runId);
+          if (latest !== undefined && isActive(latest.state)) {
+            this.#finish(latest, { state: "failed", error: runError(error) });
+          }
+        }
+      }
+    } finally {
+      this.#driving = false;
+    }
+  }
+
+  /** A run that ends outside a pass (cancelled between passes, or failed). */
+  #finish(
+    run: RunRow,
+    end: { state: "cancelled" | "failed"; error?: ErrorBody }
+  ): void {
+    const core = this.#core;
+    const episode = core.requireRow().episode;
+    core.storage.transactionSync(() => {
+      writeRun(core.sql, {
+        ...run,
+        state: end.state,
+        ...(end.error ? { error: end.error } : {}),
+        updatedAt: core.now()
+      });
+      core.emit(episode, "tree.completed", {
+        run_id: run.runId,
+        payload: end.error
+          ? { state: end.state, error: { ...end.error } as JsonObject }
+          : { state: end.state }
+      });
+    });
+    this.#wake(run.runId);
+  }
+
+  async #pass(m: MutationContext, run: RunRow): Promise<void> {
+    const core = this.#core;
+    const tree = m.env.tree;
+    if (tree === undefined) {
+      throw new RoostError(
+        "invalid_request",
+        `Environment ${m.env.name} no longer defines a decision tree.`
+      );
+    }
+    const { model } = this.#models(run.model, m.env);
+    const rows = readTreeRows(core.sql, run.episode);
+    const result = await runPass({
+      env: m.env,
+      tree,
+      parts: m.parts,
+      task: m.row.episodeTask,
+      model,
+      progress: {
+        runId: run.runId,
+        prompt: run.prompt,
+        passes: run.passes,
+        decisions: run.decisions,
+        tasks: rows.tasks,
+        errors: rows.errors
+      },
+      emit: m.emit,
+      execute: core.executeOptions(m.hooks)
+    });
+    const p = result.progress;
+    const next: RunRow = {
+      ...run,
+      passes: p.passes,
+      decisions: p.decisions,
+      updatedAt: core.now(),
+      ...(result.end
+        ? {
+            state: "completed",
+            outcome: result.end.outcome,
+            finalText: result.end.text
+          }
+        : {})
+    };
+    if (result.end) {
+      m.emit("tree.completed", {
+        run_id: run.runId,
+        payload: {
+          state: "completed",
+          outcome: result.end.outcome,
+          text: result.end.text,
+          passes: p.passes
+        }
+      });
+      m.afterCommit(() => this.#wake(run.runId));
+    }
+    m.onCommit(() => {
+      writeRun(core.sql, next);
+      writeTreeRows(core.sql, run.episode, {
+        tasks: p.tasks,
+        errors: p.errors
+      });
+    });
+  }
+
+  #refuseWhileRunning(): void {
+    const running = activeRun(this.#core.sql);
+    if (running !== undefined) {
+      throw new RoostError(
+        "conflict",
+        `Run ${running.runId} is still going; wait for it or cancel it first.`,
+        { run_id: running.runId }
+      );
+    }
+  }
+
+  #wake(runId: string): void {
+    for (const wake of [...(this.#waiters.get(runId) ?? [])]) wake();
+    this.#waiters.delete(runId);
+  }
+}
