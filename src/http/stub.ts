@@ -32,6 +32,7 @@ export type SessionStub = Pick<
   | "startRun"
   | "readRun"
   | "cancelRun"
+  | "op"
   | "fetch"
 >;
 

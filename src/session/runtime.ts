@@ -1,32 +1,17 @@
 /** @module A session's logic: lifecycle, the episode's mutations and reads — over the commit protocol, tree runs and the alarm. */
 
 import type { Environment } from "../environment/define-environment";
-import {
-  invokeTool,
-  runReset,
-  runStep,
-  type SessionParts
-} from "../environment/episode";
+import type { SessionParts } from "../environment/episode";
 import type { Registry } from "../environment/registry";
-import { resolveTask } from "../environment/task";
 import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
-import type { AssistantMessage } from "../messages/schema";
-import type {
-  Emit,
-  ResetResponse,
-  RunStatus,
-  SessionStatus,
-  StepResponse,
-  ToolInvocationResponse
-} from "../protocol";
+import type { SessionStatus } from "../protocol";
 import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
 import { committedParts } from "../storage/episode-parts";
 import type { EventLog, StoredEvent } from "../storage/event-log";
 import { markAwaitingUse } from "../storage/first-use";
-import type { IdempotencyKey } from "../storage/idempotency";
 import { migrate, schemaVersion } from "../storage/schema";
 import {
   insertSessionRow,
@@ -44,9 +29,10 @@ import type { ResolvedOptions } from "./options";
 import { TreeRuns } from "./tree-runs";
 
 export class SessionRuntime {
-  readonly #core: SessionCore;
-  readonly #commits: Committer;
-  readonly #runs: TreeRuns;
+  /** Shared by the operations (operations/), which are the session's logic. */
+  readonly core: SessionCore;
+  readonly commits: Committer;
+  readonly runs: TreeRuns;
 
   constructor(
     storage: DurableObjectStorage,
@@ -54,33 +40,36 @@ export class SessionRuntime {
     options: ResolvedOptions,
     models: ModelResolver = createModelResolver({})
   ) {
-    this.#core = new SessionCore(storage, registry, options);
-    this.#commits = new Committer(this.#core);
-    this.#runs = new TreeRuns(this.#core, this.#commits, models);
+    this.core = new SessionCore(storage, registry, options);
+    this.commits = new Committer(this.core);
+    this.runs = new TreeRuns(this.core, this.commits, models);
     if (options.rateLimit) this.setRateLimit(options.limits.mutationsPerSecond);
   }
 
   /** Injectable clock: tests move time instead of waiting. */
   get now(): () => number {
-    return this.#core.now;
+    return this.core.now;
   }
   set now(clock: () => number) {
-    this.#core.now = clock;
+    this.core.now = clock;
   }
 
   /** Called with every event after it is written (the socket layer listens). */
   set onEvent(listener: (event: StoredEvent) => void) {
-    this.#core.onEvent = listener;
+    this.core.onEvent = listener;
   }
+
+  /** Called once the session was deleted (the socket layer closes its sockets). */
+  onGone: () => void = () => {};
 
   /** Sets (or, with `undefined`, removes) the per-session rate of mutating calls. */
   setRateLimit(perSecond: number | undefined): void {
-    this.#commits.setRateLimit(perSecond);
+    this.commits.setRateLimit(perSecond);
   }
 
   /** Overrides some limits in this object only, until it restarts (tests tighten them). */
   setLimits(limits: Partial<Limits>): void {
-    const core = this.#core;
+    const core = this.core;
     const merged = LimitsSchema.parse({ ...core.options.limits, ...limits });
     core.options = { ...core.options, limits: merged };
   }
@@ -92,13 +81,13 @@ export class SessionRuntime {
    * else was written before its commit.
    */
   recover(): void {
-    const core = this.#core;
+    const core = this.core;
     if (schemaVersion(core.sql) === undefined) return;
     core.storage.transactionSync(() => migrate(core.sql));
     const row = readSessionRow(core.sql);
     if (row?.inflight == null) return;
     core.storage.transactionSync(() =>
-      this.#commits.abandon(row.inflight!, row.episode)
+      this.commits.abandon(row.inflight!, row.episode)
     );
   }
 
@@ -109,7 +98,7 @@ export class SessionRuntime {
     environment: string;
     task: unknown;
   }): Promise<SessionStatus> {
-    const core = this.#core;
+    const core = this.core;
     if (schemaVersion(core.sql) !== undefined) {
       throw new RoostError("conflict", "This session already exists.");
     }
@@ -139,7 +128,7 @@ export class SessionRuntime {
   }
 
   status(): SessionStatus {
-    const core = this.#core;
+    const core = this.core;
     const row = core.requireRow();
     core.seen(row);
     const phase =
@@ -170,7 +159,7 @@ export class SessionRuntime {
    * deleted after `unusedTtlMs` idle instead of `idleTtlMs` (first-use.ts).
    */
   async expectUse(): Promise<void> {
-    const core = this.#core;
+    const core = this.core;
     core.requireRow();
     const now = core.now();
     core.storage.transactionSync(() => {
@@ -185,141 +174,13 @@ export class SessionRuntime {
 
   /** Deletes every row and the alarm; later requests find no session (404). */
   async destroy(): Promise<void> {
-    const core = this.#core;
+    const core = this.core;
     core.requireRow();
     await core.queue.run(async () => {
       await core.storage.deleteAll();
       core.forget();
     });
-  }
-
-  // ---- mutations ---------------------------------------------------------
-
-  reset(
-    request: { task?: unknown },
-    idem?: IdempotencyKey
-  ): Promise<ResetResponse> {
-    return this.#commits.run("reset", idem, async (m) => {
-      // The creation task is the default; either way it goes through the
-      // environment's schema, so defaults apply to an omitted task too.
-      const task = resolveTask(m.env, {
-        task: request.task === undefined ? m.row.task : request.task
-      });
-      m.emit("reset", {});
-      this.#runs.cancelActiveOnCommit(m, "The session was reset.");
-      const { observations } = await runReset(m.env, m.parts, task, {
-        hooks: m.hooks
-      });
-      Object.assign(m.row, {
-        episodeTask: task,
-        steps: 0,
-        reward: 0,
-        total: 0,
-        done: false,
-        truncated: false
-      });
-      return { observations, tools: [...m.env.toolSchemas] };
-    });
-  }
-
-  step(action: AssistantMessage, idem?: IdempotencyKey): Promise<StepResponse> {
-    const core = this.#core;
-    return this.#commits.run("step", idem, async (m) => {
-      const max = core.options.limits.toolCallsPerAction;
-      if ((action.tool_calls?.length ?? 0) > max) {
-        throw new RoostError(
-          "payload_too_large",
-          `An action may make at most ${max} tool calls.`,
-          { limit: "toolCallsPerAction", max }
-        );
-      }
-      const step = m.row.steps + 1;
-      const out = await runStep(
-        m.env,
-        m.parts,
-        m.row.episodeTask,
-        step,
-        action,
-        core.executeOptions(m.hooks)
-      );
-      Object.assign(m.row, {
-        steps: step,
-        reward: out.reward,
-        total: m.row.total + out.reward,
-        done: out.done,
-        truncated: out.truncated
-      });
-      m.emit("step", {
-        step,
-        reward: out.reward,
-        done: out.done,
-        truncated: out.truncated
-      });
-      return {
-        observations: out.observations,
-        reward: out.reward,
-        done: out.done,
-        truncated: out.truncated
-      };
-    });
-  }
-
-  callTool(
-    call: { tool: string; arguments: Record<string, unknown> },
-    idem?: IdempotencyKey
-  ): Promise<ToolInvocationResponse> {
-    const core = this.#core;
-    return this.#commits.run("call", idem, async (m) => {
-      if (!m.env.tools.has(call.tool)) {
-        throw new RoostError(
-          "not_found",
-          `Environment ${m.env.name} has no tool "${call.tool}".`,
-          { tool: call.tool }
-        );
-      }
-      const id = `direct_${core.events.lastSeq + 1}`;
-      const out = await invokeTool(
-        m.env,
-        m.parts,
-        m.row.episodeTask,
-        { id, ...call },
-        core.executeOptions(m.hooks)
-      );
-      return {
-        content: out.message.content,
-        is_error: out.message.is_error,
-        results: out.results
-      };
-    });
-  }
-
-  /** A store edit or a state write from a route: a mutation like any other. */
-  edit<T>(
-    apply: (parts: SessionParts, emit: Emit) => T,
-    idem?: IdempotencyKey
-  ): Promise<T> {
-    return this.#commits.run("edit", idem, async (m) => apply(m.parts, m.emit));
-  }
-
-  // ---- decision-tree runs --------------------------------------------------
-
-  startRun(
-    request: { prompt: string; model?: string },
-    idem?: IdempotencyKey
-  ): Promise<{ run_id: string }> {
-    return this.#runs.start(request, idem);
-  }
-
-  readRun(runId: string): RunStatus {
-    return this.#runs.read(runId);
-  }
-
-  waitRun(runId: string, ms: number): Promise<RunStatus> {
-    return this.#runs.wait(runId, ms);
-  }
-
-  cancelRun(runId: string): RunStatus {
-    return this.#runs.cancel(runId);
+    this.onGone();
   }
 
   // ---- reads (bypass the queue: they see what was committed) -------------
@@ -327,7 +188,7 @@ export class SessionRuntime {
   read<T>(
     fn: (parts: SessionParts, env: Environment, row: SessionRow) => T
   ): T {
-    const core = this.#core;
+    const core = this.core;
     const row = core.requireRow();
     core.seen(row);
     const env = core.registry.get(row.environment);
@@ -342,12 +203,12 @@ export class SessionRuntime {
 
   /** Whether this object holds a session (a probe creates nothing). */
   exists(): boolean {
-    return this.#core.loadRow() !== undefined;
+    return this.core.loadRow() !== undefined;
   }
 
   /** The event log, for replays. */
   get events(): EventLog {
-    return this.#core.events;
+    return this.core.events;
   }
 
   /** What a new socket sees first: status, state and store keys with counts — never entries. */
@@ -362,7 +223,7 @@ export class SessionRuntime {
       status,
       state: parts.state.toJSON(),
       keys: parts.environment.keys(),
-      last_seq: this.#core.events.lastSeq
+      last_seq: this.core.events.lastSeq
     }));
   }
 
@@ -371,7 +232,7 @@ export class SessionRuntime {
     after: number,
     limit: number
   ): { events: StoredEvent[]; next_after: number } {
-    const core = this.#core;
+    const core = this.core;
     core.seen(core.requireRow());
     const oldest = core.events.oldestSeq;
     if (oldest > 0 && after < oldest - 1) {
@@ -387,13 +248,13 @@ export class SessionRuntime {
 
   /** The committed transcript, read a page at a time. */
   readTranscript<T>(fn: (transcript: TranscriptBackend) => T): T {
-    const core = this.#core;
+    const core = this.core;
     const row = core.requireRow();
     core.seen(row);
     return fn(new SqliteTranscriptBackend(core.sql, row.episode));
   }
 
   alarm(openSockets: number): Promise<void> {
-    return runAlarm(this.#core, this.#runs, openSockets);
+    return runAlarm(this.core, this.runs, openSockets);
   }
 }

@@ -4,22 +4,15 @@ import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
 import type { JsonObject, JsonValue } from "../json";
 import type { AssistantMessage } from "../messages/schema";
-import {
-  CLOSE_CODES,
-  closeReplyCode,
-  PING_FRAME,
-  PONG_FRAME
-} from "../protocol";
+import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
 import type { HandlerName } from "../state/handlers";
 import type { IdempotencyKey } from "../storage/idempotency";
 import { createModelResolver } from "./models";
 import {
-  patchState,
-  readFrame,
-  readMessages,
-  readState,
-  readStore,
-  type StoreQuery
+  dispatch,
+  type OperationInput,
+  type OperationName,
+  runBound
 } from "./operations";
 import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
@@ -94,121 +87,92 @@ export class SessionObject extends DurableObject {
     }
   }
 
-  events(query: { after: number; limit: number }) {
-    return settle(() => this.runtime.readEvents(query.after, query.limit));
+  /**
+   * Every transport's way in: operation `name` from the table
+   * (operations/), with the client's Idempotency-Key if it sent one.
+   */
+  op<N extends OperationName>(name: N, input: OperationInput<N>, key?: string) {
+    return settle(() => dispatch(this.runtime, name, input, key));
   }
 
+  // Typed shorthands over the same table, for tests and scripts that hold
+  // a stub; `idem` is a key already bound (scope and hash).
+  events(query: { after: number; limit: number }) {
+    return this.#bound("events", query);
+  }
   create(init: { sessionId: string; environment: string; task: unknown }) {
-    return settle(() => this.runtime.create(init));
+    return this.#bound("create", init);
   }
   status() {
-    return settle(() => this.runtime.status());
+    return this.#bound("status", {});
   }
-  /** A session a client opened unasked (MCP initialize): short TTL until used. */
   expectUse() {
-    return settle(() => this.runtime.expectUse());
+    return this.#bound("expectUse", {});
   }
-  reset(body: { task?: unknown }, idem?: IdempotencyKey) {
-    return settle(() => this.runtime.reset(body, idem));
+  reset(body: { task?: JsonValue }, idem?: IdempotencyKey) {
+    return this.#bound("reset", body, idem);
   }
   step(action: AssistantMessage, idem?: IdempotencyKey) {
-    return settle(() => this.runtime.step(action, idem));
+    return this.#bound("step", { action }, idem);
   }
   callTool(
-    call: { tool: string; arguments: Record<string, unknown> },
+    call: { tool: string; arguments: JsonObject },
     idem?: IdempotencyKey
   ) {
-    return settle(() => this.runtime.callTool(call, idem));
+    return this.#bound("call", call, idem);
   }
-  readStore(query: StoreQuery) {
-    return settle(() => readStore(this.runtime, query));
+  readStore(query: OperationInput<"readStore">) {
+    return this.#bound("readStore", query);
   }
-  /** The store's keys with counts, never entries: what MCP lists as resources. */
   storeKeys() {
-    return settle(() => this.runtime.read((parts) => parts.environment.keys()));
+    return this.#bound("storeKeys", {});
   }
   addEntry(w: StoreWrite, idem?: IdempotencyKey) {
-    return settle(() =>
-      this.runtime.edit((p, emit) => {
-        const entry = p.environment.addObjects(
-          w.tool,
-          w.name,
-          w.objects,
-          w.metadata ?? {}
-        );
-        // Clients see an added entry like a tool's Result, objects included.
-        emit("result", {
-          tool: entry.tool,
-          name: entry.name,
-          index: entry.index,
-          objects: entry.objects,
-          metadata: entry.metadata,
-          display: true
-        });
-        return { entry };
-      }, idem)
-    );
+    return this.#bound("addEntry", w, idem);
   }
   replaceEntry(w: StoreWrite & { index?: number }, idem?: IdempotencyKey) {
-    return settle(() =>
-      this.runtime.edit(
-        (p) => ({
-          entry: p.environment.replace(
-            w.tool,
-            w.name,
-            w.objects,
-            w.metadata ?? {},
-            w.index
-          )
-        }),
-        idem
-      )
-    );
+    return this.#bound("replaceEntry", w, idem);
   }
   removeEntry(
     k: { tool: string; name: string; index?: number },
     idem?: IdempotencyKey
   ) {
-    return settle(() =>
-      this.runtime.edit((p) => {
-        const before = p.environment.slice(k.tool, k.name, 0, 0).total;
-        p.environment.remove(k.tool, k.name, k.index);
-        return { removed: k.index === undefined ? before : 1 };
-      }, idem)
-    );
+    return this.#bound("removeEntry", k, idem);
   }
   readState() {
-    return settle(() => readState(this.runtime));
+    return this.#bound("readState", {});
   }
   patchState(
     body: { key: string; value: JsonValue; handler?: HandlerName },
     idem?: IdempotencyKey
   ) {
-    return settle(() => patchState(this.runtime, body, idem));
+    return this.#bound("patchState", body, idem);
   }
   messages(query: { cursor?: string; limit?: number }) {
-    return settle(() => readMessages(this.runtime, query));
+    return this.#bound("messages", query);
   }
   frame() {
-    return settle(() => readFrame(this.runtime));
+    return this.#bound("frame", {});
   }
   startRun(body: { prompt: string; model?: string }, idem?: IdempotencyKey) {
-    return settle(() => this.runtime.startRun(body, idem));
+    return this.#bound("startRun", body, idem);
   }
   readRun(runId: string, waitSeconds = 0) {
-    return settle(() => this.runtime.waitRun(runId, waitSeconds * 1000));
+    return this.#bound("readRun", { run_id: runId, wait: waitSeconds });
   }
   cancelRun(runId: string) {
-    return settle(() => this.runtime.cancelRun(runId));
+    return this.#bound("cancelRun", { run_id: runId });
   }
   destroy() {
-    return settle(async () => {
-      await this.runtime.destroy();
-      this.sockets.closeAll(
-        CLOSE_CODES.session_gone,
-        "The session was deleted."
-      );
-    });
+    return this.#bound("destroy", {});
+  }
+
+  #bound<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>,
+    idem?: IdempotencyKey
+  ) {
+    return settle(() => runBound(this.runtime, name, input, idem));
   }
 
   override async alarm(): Promise<void> {

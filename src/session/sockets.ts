@@ -8,7 +8,7 @@ import {
   subprotocolHeaders
 } from "../protocol";
 import type { StoredEvent } from "../storage/event-log";
-import { type IdempotencyKey, requestHash } from "../storage/idempotency";
+import { dispatch } from "./operations";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
 
@@ -40,6 +40,8 @@ export class SocketHub {
     this.#runtime = runtime;
     this.#options = options;
     runtime.onEvent = (event) => this.broadcast(event);
+    runtime.onGone = () =>
+      this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.");
   }
 
   /** Accepts an upgrade the worker already authenticated. */
@@ -120,39 +122,31 @@ export class SocketHub {
     this.#send(ws, reply);
   }
 
+  /** A client's request: the same operation, and key binding, as over HTTP. */
   async #request(
-    frame: Exclude<ClientFrame, { type: "ping" | "resume" }>
+    frame: Exclude<ClientFrame, { type: "ping" | "resume" | "ack" }>
   ): Promise<unknown> {
-    const idem = async (
-      scope: string,
-      body: unknown
-    ): Promise<IdempotencyKey | undefined> =>
-      "idempotency_key" in frame && frame.idempotency_key !== undefined
-        ? {
-            scope,
-            key: frame.idempotency_key,
-            hash: await requestHash(body)
-          }
-        : undefined;
+    const rt = this.#runtime;
+    const key = "idempotency_key" in frame ? frame.idempotency_key : undefined;
     switch (frame.type) {
       case "step":
-        return this.#runtime.step(
-          frame.action,
-          await idem("step", { action: frame.action })
+        return dispatch(rt, "step", { action: frame.action }, key);
+      case "reset":
+        return dispatch(
+          rt,
+          "reset",
+          frame.task === undefined ? {} : { task: frame.task },
+          key
         );
-      case "reset": {
-        const body = frame.task === undefined ? {} : { task: frame.task };
-        return this.#runtime.reset(body, await idem("reset", body));
-      }
-      case "call": {
-        const body = { arguments: frame.arguments };
-        return this.#runtime.callTool(
+      case "call":
+        return dispatch(
+          rt,
+          "call",
           { tool: frame.tool, arguments: frame.arguments },
-          await idem(`tools/${frame.tool}`, body)
+          key
         );
-      }
       case "cancel":
-        return this.#runtime.cancelRun(frame.run_id);
+        return dispatch(rt, "cancelRun", { run_id: frame.run_id });
     }
   }
 

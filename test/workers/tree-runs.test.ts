@@ -321,7 +321,7 @@ describe("decision-tree runs", () => {
     const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
     // Queued behind the waiting pass before the gate opens.
     await inside(stub, (o) => {
-      void o.runtime.reset({}).catch(() => {});
+      void o.reset({}).catch(() => {});
     });
     flags.open.add(id);
     expect((await finished(s, runId)).state).toBe("cancelled");

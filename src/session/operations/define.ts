@@ -1,0 +1,30 @@
+/** @module What an operation declares: its input, whether it writes, how an Idempotency-Key binds to it, its events, and one handler. */
+
+import type { z } from "zod";
+import type { EventType } from "../../protocol";
+import type { IdempotencyKey } from "../../storage/idempotency";
+import type { SessionRuntime } from "../runtime";
+
+export interface Operation<I, O> {
+  /** The input every transport hands over (each validated it already with these schemas or stricter ones). */
+  readonly input: z.ZodType<I>;
+  /** What it answers, for documentation; the handler's type is the contract. */
+  readonly output?: z.ZodType;
+  /** Whether it writes: a mutation runs through the queue and the commit. */
+  readonly mutates: boolean;
+  /**
+   * How an Idempotency-Key binds: the scope it is stored under and the part
+   * of the input its hash covers. Only mutations that declare it take keys.
+   */
+  readonly idempotency?: {
+    scope(input: I): string;
+    hashed(input: I): unknown;
+  };
+  /** The event types it may emit, for documentation and tests. */
+  readonly events: readonly EventType[];
+  run(rt: SessionRuntime, input: I, idem?: IdempotencyKey): Promise<O> | O;
+}
+
+/** Declares an operation; the identity, for inference. */
+export const defineOperation = <I, O>(op: Operation<I, O>): Operation<I, O> =>
+  op;

@@ -1,0 +1,135 @@
+/** @module The episode's operations: reset, step, and a tool called directly. */
+
+import { z } from "zod";
+import { invokeTool, runReset, runStep } from "../../environment/episode";
+import { resolveTask } from "../../environment/task";
+import { RoostError } from "../../errors";
+import {
+  JsonObjectSchema,
+  NameSchema,
+  ResetRequestSchema,
+  ResetResponseSchema,
+  StepRequestSchema,
+  StepResponseSchema,
+  ToolInvocationResponseSchema
+} from "../../protocol";
+import { defineOperation } from "./define";
+
+const TOOL_EVENTS = [
+  "tool.started",
+  "result",
+  "update",
+  "tool.finished"
+] as const;
+const WRITE_EVENTS = ["store.changed", "state.changed", "message"] as const;
+
+export const reset = defineOperation({
+  input: ResetRequestSchema,
+  output: ResetResponseSchema,
+  mutates: true,
+  idempotency: { scope: () => "reset", hashed: (input) => input },
+  events: ["reset", "tree.completed", ...TOOL_EVENTS, ...WRITE_EVENTS],
+  run: (rt, request, idem) =>
+    rt.commits.run("reset", idem, async (m) => {
+      // The creation task is the default; either way it goes through the
+      // environment's schema, so defaults apply to an omitted task too.
+      const task = resolveTask(m.env, {
+        task: request.task === undefined ? m.row.task : request.task
+      });
+      m.emit("reset", {});
+      rt.runs.cancelActiveOnCommit(m, "The session was reset.");
+      const { observations } = await runReset(m.env, m.parts, task, {
+        hooks: m.hooks
+      });
+      Object.assign(m.row, {
+        episodeTask: task,
+        steps: 0,
+        reward: 0,
+        total: 0,
+        done: false,
+        truncated: false
+      });
+      return { observations, tools: [...m.env.toolSchemas] };
+    })
+});
+
+export const step = defineOperation({
+  input: StepRequestSchema,
+  output: StepResponseSchema,
+  mutates: true,
+  idempotency: { scope: () => "step", hashed: ({ action }) => ({ action }) },
+  events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
+  run: (rt, { action }, idem) =>
+    rt.commits.run("step", idem, async (m) => {
+      const max = rt.core.options.limits.toolCallsPerAction;
+      if ((action.tool_calls?.length ?? 0) > max) {
+        throw new RoostError(
+          "payload_too_large",
+          `An action may make at most ${max} tool calls.`,
+          { limit: "toolCallsPerAction", max }
+        );
+      }
+      const n = m.row.steps + 1;
+      const out = await runStep(
+        m.env,
+        m.parts,
+        m.row.episodeTask,
+        n,
+        action,
+        rt.core.executeOptions(m.hooks)
+      );
+      Object.assign(m.row, {
+        steps: n,
+        reward: out.reward,
+        total: m.row.total + out.reward,
+        done: out.done,
+        truncated: out.truncated
+      });
+      m.emit("step", {
+        step: n,
+        reward: out.reward,
+        done: out.done,
+        truncated: out.truncated
+      });
+      return {
+        observations: out.observations,
+        reward: out.reward,
+        done: out.done,
+        truncated: out.truncated
+      };
+    })
+});
+
+export const call = defineOperation({
+  input: z.object({ tool: NameSchema, arguments: JsonObjectSchema }),
+  output: ToolInvocationResponseSchema,
+  mutates: true,
+  idempotency: {
+    scope: ({ tool }) => `tools/${tool}`,
+    hashed: (input) => ({ arguments: input.arguments })
+  },
+  events: [...TOOL_EVENTS, ...WRITE_EVENTS],
+  run: (rt, c, idem) =>
+    rt.commits.run("call", idem, async (m) => {
+      if (!m.env.tools.has(c.tool)) {
+        throw new RoostError(
+          "not_found",
+          `Environment ${m.env.name} has no tool "${c.tool}".`,
+          { tool: c.tool }
+        );
+      }
+      const id = `direct_${rt.core.events.lastSeq + 1}`;
+      const out = await invokeTool(
+        m.env,
+        m.parts,
+        m.row.episodeTask,
+        { id, tool: c.tool, arguments: c.arguments },
+        rt.core.executeOptions(m.hooks)
+      );
+      return {
+        content: out.message.content,
+        is_error: out.message.is_error,
+        results: out.results
+      };
+    })
+});

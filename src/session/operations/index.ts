@@ -1,0 +1,115 @@
+/**
+ * @module The operation table: every session operation declared once. The
+ * Durable Object's RPC, HTTP, the session WebSocket and MCP all reach a
+ * session through `dispatch`, so an idempotency key, a limit or a
+ * precondition is enforced once, whatever the transport.
+ */
+
+import { RoostError } from "../../errors";
+import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
+import type { SessionRuntime } from "../runtime";
+import type { Operation } from "./define";
+import { call, reset, step } from "./episode";
+import { create, destroy, events, expectUse, status } from "./lifecycle";
+import { cancelRun, readRun, startRun } from "./runs";
+import { frame, messages, patchState, readState } from "./state";
+import {
+  addEntry,
+  readStore,
+  removeEntry,
+  replaceEntry,
+  storeKeys
+} from "./store";
+
+export const OPERATIONS = {
+  create,
+  status,
+  expectUse,
+  destroy,
+  events,
+  reset,
+  step,
+  call,
+  readStore,
+  storeKeys,
+  addEntry,
+  replaceEntry,
+  removeEntry,
+  readState,
+  patchState,
+  messages,
+  frame,
+  startRun,
+  readRun,
+  cancelRun
+} as const;
+
+export type OperationName = keyof typeof OPERATIONS;
+type Table = typeof OPERATIONS;
+export type OperationInput<N extends OperationName> = Parameters<
+  Table[N]["run"]
+>[1];
+export type OperationOutput<N extends OperationName> = Awaited<
+  ReturnType<Table[N]["run"]>
+>;
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+// Visible ASCII only: the key is echoed in messages and stored as text.
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Binds a client's Idempotency-Key to an operation: checked, scoped by the
+ * operation, and hashed over the part of the input it declares (canonical
+ * JSON), so the same request over HTTP or the WebSocket is one request.
+ * An operation that declares no binding (a read, a cancel) ignores keys,
+ * as its HTTP route always has.
+ */
+export const bindKey = async <I>(
+  op: Operation<I, unknown>,
+  input: I,
+  key: string
+): Promise<IdempotencyKey | undefined> => {
+  if (!KEY_PATTERN.test(key)) {
+    throw new RoostError(
+      "invalid_request",
+      `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters.`,
+      { field: IDEMPOTENCY_HEADER }
+    );
+  }
+  if (op.idempotency === undefined) return undefined;
+  return {
+    scope: op.idempotency.scope(input),
+    key,
+    hash: await requestHash(op.idempotency.hashed(input))
+  };
+};
+
+/** Runs operation `name` on a session; `key` is the client's Idempotency-Key, if it sent one. */
+export const dispatch = async <N extends OperationName>(
+  rt: SessionRuntime,
+  name: N,
+  input: OperationInput<N>,
+  key?: string
+): Promise<OperationOutput<N>> => {
+  const op = OPERATIONS[name] as unknown as Operation<
+    OperationInput<N>,
+    OperationOutput<N>
+  >;
+  const idem = key === undefined ? undefined : await bindKey(op, input, key);
+  return op.run(rt, input, idem);
+};
+
+/** Runs an operation with a key already bound (the typed RPC shorthands take one). */
+export const runBound = <N extends OperationName>(
+  rt: SessionRuntime,
+  name: N,
+  input: OperationInput<N>,
+  idem?: IdempotencyKey
+): Promise<OperationOutput<N>> => {
+  const op = OPERATIONS[name] as unknown as Operation<
+    OperationInput<N>,
+    OperationOutput<N>
+  >;
+  return Promise.resolve(op.run(rt, input, idem));
+};

@@ -1,0 +1,55 @@
+/** @module A session's lifecycle and log: create, status, probation, delete, and the event log read over HTTP. */
+
+import { z } from "zod";
+import {
+  EventsResponseSchema,
+  NameSchema,
+  SessionStatusSchema
+} from "../../protocol";
+import { defineOperation } from "./define";
+
+export const create = defineOperation({
+  input: z.object({
+    sessionId: z.string(),
+    environment: NameSchema,
+    task: z.unknown()
+  }),
+  output: SessionStatusSchema,
+  mutates: true,
+  events: [],
+  run: (rt, init) => rt.create(init)
+});
+
+export const status = defineOperation({
+  input: z.object({}),
+  output: SessionStatusSchema,
+  mutates: false,
+  events: [],
+  run: (rt) => rt.status()
+});
+
+/** A session a client opened unasked (MCP initialize): short TTL until used. */
+export const expectUse = defineOperation({
+  input: z.object({}),
+  mutates: true,
+  events: [],
+  run: (rt) => rt.expectUse()
+});
+
+export const destroy = defineOperation({
+  input: z.object({}),
+  mutates: true,
+  events: [],
+  run: (rt) => rt.destroy()
+});
+
+export const events = defineOperation({
+  input: z.object({
+    after: z.number().int(),
+    limit: z.number().int().positive()
+  }),
+  output: EventsResponseSchema,
+  mutates: false,
+  events: [],
+  run: (rt, q) => rt.readEvents(q.after, q.limit)
+});

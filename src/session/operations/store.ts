@@ -1,0 +1,152 @@
+/** @module The environment store's operations: paged reads, keys, and add, replace and remove under `[tool][name]`. */
+
+import { z } from "zod";
+import { RoostError } from "../../errors";
+import {
+  CursorSchema,
+  JsonObjectSchema,
+  NameSchema,
+  StoreEntryResponseSchema,
+  StoreKeysResponseSchema,
+  StoreRemoveResponseSchema
+} from "../../protocol";
+import { resultEvent } from "../tool-events";
+import { defineOperation } from "./define";
+import { offsetOf } from "./paging";
+
+const Index = z.number().int();
+
+const KeySchema = z.object({
+  tool: NameSchema,
+  name: NameSchema,
+  index: Index.optional()
+});
+type Key = z.infer<typeof KeySchema>;
+
+const WriteSchema = KeySchema.extend({
+  objects: z.array(JsonObjectSchema),
+  metadata: JsonObjectSchema.optional()
+});
+type Write = z.infer<typeof WriteSchema>;
+
+/** Keys are per operation and entry, so one key cannot answer another edit. */
+const scopeOf =
+  (op: string) =>
+  <K extends Key>(k: K) =>
+    `environment/${op}/${k.tool}/${k.name}${k.index === undefined ? "" : `/${k.index}`}`;
+
+/** The request body a key's hash covers, as HTTP sends it. */
+const body = <W extends Pick<Write, "objects" | "metadata">>({
+  objects,
+  metadata
+}: W) => (metadata === undefined ? { objects } : { objects, metadata });
+
+export const readStore = defineOperation({
+  input: z.object({
+    tool: NameSchema.optional(),
+    name: NameSchema.optional(),
+    index: Index.optional(),
+    cursor: CursorSchema.optional(),
+    limit: z.number().int().positive().optional()
+  }),
+  mutates: false,
+  events: [],
+  run: (rt, q) =>
+    rt.read((parts) => {
+      const store = parts.environment;
+      if (q.tool === undefined && q.name === undefined) {
+        const page = store.page({
+          ...(q.cursor ? { cursor: q.cursor } : {}),
+          ...(q.limit ? { limit: q.limit } : {})
+        });
+        return {
+          store: page.store,
+          ...(page.nextCursor ? { next_cursor: page.nextCursor } : {})
+        };
+      }
+      if (q.tool === undefined || q.name === undefined) {
+        throw new RoostError(
+          "invalid_request",
+          "Give both tool and name to read one key.",
+          { field: q.tool === undefined ? "tool" : "name" }
+        );
+      }
+      const { tool, name } = q;
+      if (q.index !== undefined)
+        return { entry: store.locate(tool, name, q.index) };
+      const offset = offsetOf(q.cursor);
+      const { entries, total } = store.slice(
+        tool,
+        name,
+        offset,
+        q.limit ?? 100
+      );
+      const next = offset + entries.length;
+      return {
+        entries,
+        ...(next < total ? { next_cursor: String(next) } : {})
+      };
+    })
+});
+
+/** The store's keys with counts, never entries: what MCP lists as resources. */
+export const storeKeys = defineOperation({
+  input: z.object({}),
+  output: StoreKeysResponseSchema,
+  mutates: false,
+  events: [],
+  run: (rt) => rt.read((parts) => parts.environment.keys())
+});
+
+export const addEntry = defineOperation({
+  input: WriteSchema.omit({ index: true }),
+  output: StoreEntryResponseSchema,
+  mutates: true,
+  idempotency: { scope: scopeOf("add"), hashed: body },
+  events: ["result", "store.changed"],
+  run: (rt, w, idem) =>
+    rt.commits.run("edit", idem, async (m) => {
+      const entry = m.parts.environment.addObjects(
+        w.tool,
+        w.name,
+        w.objects,
+        w.metadata ?? {}
+      );
+      // Clients see an added entry like a tool's Result, objects included.
+      m.emit("result", resultEvent(entry));
+      return { entry };
+    })
+});
+
+export const replaceEntry = defineOperation({
+  input: WriteSchema,
+  output: StoreEntryResponseSchema,
+  mutates: true,
+  idempotency: { scope: scopeOf("replace"), hashed: body },
+  events: ["store.changed"],
+  run: (rt, w, idem) =>
+    rt.commits.run("edit", idem, async (m) => ({
+      entry: m.parts.environment.replace(
+        w.tool,
+        w.name,
+        w.objects,
+        w.metadata ?? {},
+        w.index
+      )
+    }))
+});
+
+export const removeEntry = defineOperation({
+  input: KeySchema,
+  output: StoreRemoveResponseSchema,
+  mutates: true,
+  idempotency: { scope: scopeOf("remove"), hashed: () => ({}) },
+  events: ["store.changed"],
+  run: (rt, k, idem) =>
+    rt.commits.run("edit", idem, async (m) => {
+      const store = m.parts.environment;
+      const before = store.slice(k.tool, k.name, 0, 0).total;
+      store.remove(k.tool, k.name, k.index);
+      return { removed: k.index === undefined ? before : 1 };
+    })
+});
