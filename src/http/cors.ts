@@ -3,8 +3,8 @@
 import { cors as honoCors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { MCP_SESSION_HEADER, MCP_VERSION_HEADER } from "../protocol";
+import { IDEMPOTENCY_HEADER } from "../session/operations";
 import { type AppEnv, isDev, listSetting, type RoostBindings } from "./env";
-import { IDEMPOTENCY_HEADER } from "./idempotency";
 
 const LOCALHOST = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 

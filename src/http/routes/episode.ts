@@ -9,7 +9,6 @@ import {
   StepResponseSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { idempotencyKey } from "../idempotency";
 import {
   errors,
   jsonContent,
@@ -18,7 +17,7 @@ import {
   type RoostApp,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 export const resetRoute = createRoute({
   method: "post",
@@ -63,21 +62,13 @@ export const stepRoute = createRoute({
 
 export const registerEpisodeRoutes = (app: RoostApp): void => {
   app.openapi(resetRoute, async (c) => {
-    const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, "reset", body);
-    const value = await withSession(c, (s) => s.reset(body, idem), {
-      retry: idem !== undefined
-    });
+    const value = await runOperation(c, "reset", c.req.valid("json"));
     return c.json(value, 200);
   });
 
   app.openapi(stepRoute, async (c) => {
-    const body = c.req.valid("json");
-    const { action } = body;
-    const idem = await idempotencyKey(c, "step", body);
-    const value = await withSession(c, (s) => s.step(action, idem), {
-      retry: idem !== undefined
-    });
+    const { action } = c.req.valid("json");
+    const value = await runOperation(c, "step", { action });
     return c.json(value, 200);
   });
 };

@@ -19,7 +19,7 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 export const eventsRoute = createRoute({
   security: SESSION_SECURITY,
@@ -95,8 +95,7 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
 
 export const registerEventRoutes = (app: RoostApp): void => {
   app.openapi(eventsRoute, async (c) => {
-    const query = c.req.valid("query");
-    const value = await withSession(c, (s) => s.events(query), { retry: true });
+    const value = await runOperation(c, "events", c.req.valid("query"));
     return c.json(value as never, 200);
   });
 };

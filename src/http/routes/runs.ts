@@ -10,7 +10,6 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { idempotencyKey } from "../idempotency";
 import {
   errors,
   jsonContent,
@@ -20,7 +19,7 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 const common = { tags: ["runs"], security: SESSION_SECURITY };
 
@@ -72,27 +71,19 @@ export const runCancelRoute = createRoute({
 
 export const registerRunRoutes = (app: RoostApp): void => {
   app.openapi(runStartRoute, async (c) => {
-    const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, "runs", body);
-    const value = await withSession(c, (s) => s.startRun(body, idem), {
-      retry: idem !== undefined
-    });
+    const value = await runOperation(c, "startRun", c.req.valid("json"));
     return c.json(value, 202);
   });
   app.openapi(runReadRoute, async (c) => {
     const { run_id } = c.req.valid("param");
     const { wait } = c.req.valid("query");
-    const value = await withSession(c, (s) => s.readRun(run_id, wait), {
-      retry: true
-    });
+    const value = await runOperation(c, "readRun", { run_id, wait });
     return c.json(value, 200);
   });
   app.openapi(runCancelRoute, async (c) => {
     const { run_id } = c.req.valid("param");
     // Setting a flag twice is harmless, so a retry is safe.
-    const value = await withSession(c, (s) => s.cancelRun(run_id), {
-      retry: true
-    });
+    const value = await runOperation(c, "cancelRun", { run_id });
     return c.json(value, 200);
   });
 };

@@ -27,7 +27,7 @@ import {
   SESSION_SECURITY
 } from "../route-kit";
 import { signingKeys } from "../secrets";
-import { withSession } from "../session-call";
+import { runOperation, withSession } from "../session-call";
 import { callSession } from "../stub";
 import { signToken } from "../token";
 
@@ -167,7 +167,7 @@ export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
   });
 
   app.openapi(sessionStatusRoute, async (c) =>
-    c.json(await withSession(c, (s) => s.status(), { retry: true }), 200)
+    c.json(await runOperation(c, "status", {}), 200)
   );
 
   app.openapi(deleteSessionRoute, async (c) => {

@@ -11,7 +11,6 @@ import {
   StateResponseSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { idempotencyKey } from "../idempotency";
 import {
   errors,
   jsonContent,
@@ -21,7 +20,7 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 const common = {
   security: SESSION_SECURITY,
@@ -93,27 +92,20 @@ export const frameRoute = createRoute({
 
 export const registerStateRoutes = (app: RoostApp): void => {
   app.openapi(stateReadRoute, async (c) =>
-    c.json(await withSession(c, (s) => s.readState(), { retry: true }), 200)
+    c.json(await runOperation(c, "readState", {}), 200)
   );
 
   app.openapi(statePatchRoute, async (c) => {
-    const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, "state", body);
-    const value = await withSession(c, (s) => s.patchState(body, idem), {
-      retry: idem !== undefined
-    });
+    const value = await runOperation(c, "patchState", c.req.valid("json"));
     return c.json(value, 200);
   });
 
   app.openapi(messagesRoute, async (c) => {
-    const query = c.req.valid("query");
-    const value = await withSession(c, (s) => s.messages(query), {
-      retry: true
-    });
+    const value = await runOperation(c, "messages", c.req.valid("query"));
     return c.json(value, 200);
   });
 
   app.openapi(frameRoute, async (c) =>
-    c.json(await withSession(c, (s) => s.frame(), { retry: true }), 200)
+    c.json(await runOperation(c, "frame", {}), 200)
   );
 };

@@ -9,7 +9,6 @@ import {
   StoreWriteRequestSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { idempotencyKey } from "../idempotency";
 import {
   errors,
   jsonContent,
@@ -18,7 +17,7 @@ import {
   type RoostApp,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 const KEY_PATH = "/v1/sessions/{id}/environment/{tool}/{name}";
 const ENTRY_PATH = `${KEY_PATH}/{index}`;
@@ -117,71 +116,46 @@ export const storeRemoveOneRoute = createRoute({
   }
 });
 
-/** Keys are per operation and entry, so one key cannot answer another edit. */
-const scope = (op: string, p: { tool: string; name: string; index?: number }) =>
-  `environment/${op}/${p.tool}/${p.name}${p.index === undefined ? "" : `/${p.index}`}`;
-
 export const registerStoreEditRoutes = (app: RoostApp): void => {
   app.openapi(storeAddRoute, async (c) => {
-    const p = c.req.valid("param");
+    const { tool, name } = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, scope("add", p), body);
-    const value = await withSession(
-      c,
-      (s) => s.addEntry({ tool: p.tool, name: p.name, ...body }, idem),
-      { retry: idem !== undefined }
-    );
+    const value = await runOperation(c, "addEntry", { tool, name, ...body });
     return c.json(value, 201);
   });
 
   app.openapi(storeReplaceAllRoute, async (c) => {
-    const p = c.req.valid("param");
+    const { tool, name } = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, scope("replace", p), body);
-    const value = await withSession(
-      c,
-      (s) => s.replaceEntry({ tool: p.tool, name: p.name, ...body }, idem),
-      { retry: idem !== undefined }
-    );
+    const value = await runOperation(c, "replaceEntry", {
+      tool,
+      name,
+      ...body
+    });
     return c.json(value, 200);
   });
 
   app.openapi(storeReplaceOneRoute, async (c) => {
-    const p = c.req.valid("param");
+    const { tool, name, index } = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, scope("replace", p), body);
-    const value = await withSession(
-      c,
-      (s) =>
-        s.replaceEntry(
-          { tool: p.tool, name: p.name, index: p.index, ...body },
-          idem
-        ),
-      { retry: idem !== undefined }
-    );
+    const value = await runOperation(c, "replaceEntry", {
+      tool,
+      name,
+      index,
+      ...body
+    });
     return c.json(value, 200);
   });
 
   app.openapi(storeRemoveAllRoute, async (c) => {
-    const p = c.req.valid("param");
-    const idem = await idempotencyKey(c, scope("remove", p));
-    const value = await withSession(
-      c,
-      (s) => s.removeEntry({ tool: p.tool, name: p.name }, idem),
-      { retry: idem !== undefined }
-    );
+    const { tool, name } = c.req.valid("param");
+    const value = await runOperation(c, "removeEntry", { tool, name });
     return c.json(value, 200);
   });
 
   app.openapi(storeRemoveOneRoute, async (c) => {
-    const p = c.req.valid("param");
-    const idem = await idempotencyKey(c, scope("remove", p));
-    const value = await withSession(
-      c,
-      (s) =>
-        s.removeEntry({ tool: p.tool, name: p.name, index: p.index }, idem),
-      { retry: idem !== undefined }
-    );
+    const { tool, name, index } = c.req.valid("param");
+    const value = await runOperation(c, "removeEntry", { tool, name, index });
     return c.json(value, 200);
   });
 };

@@ -17,7 +17,7 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 export const storeReadRoute = createRoute({
   method: "get",
@@ -58,14 +58,11 @@ export const storeKeysRoute = createRoute({
 
 export const registerStoreReadRoutes = (app: RoostApp): void => {
   app.openapi(storeKeysRoute, async (c) => {
-    const keys = await withSession(c, (s) => s.storeKeys(), { retry: true });
+    const keys = await runOperation(c, "storeKeys", {});
     return c.json({ keys }, 200);
   });
   app.openapi(storeReadRoute, async (c) => {
-    const query = c.req.valid("query");
-    const value = await withSession(c, (s) => s.readStore(query), {
-      retry: true
-    });
+    const value = await runOperation(c, "readStore", c.req.valid("query"));
     return c.json(value, 200);
   });
 };

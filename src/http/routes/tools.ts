@@ -7,7 +7,6 @@ import {
   ToolParamsSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { idempotencyKey } from "../idempotency";
 import {
   errors,
   jsonContent,
@@ -16,7 +15,7 @@ import {
   type RoostApp,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
+import { runOperation } from "../session-call";
 
 export const toolCallRoute = createRoute({
   method: "post",
@@ -44,12 +43,10 @@ export const registerToolRoutes = (app: RoostApp): void => {
   app.openapi(toolCallRoute, async (c) => {
     const { tool } = c.req.valid("param");
     const body = c.req.valid("json");
-    const idem = await idempotencyKey(c, `tools/${tool}`, body);
-    const value = await withSession(
-      c,
-      (s) => s.callTool({ tool, arguments: body.arguments }, idem),
-      { retry: idem !== undefined }
-    );
+    const value = await runOperation(c, "call", {
+      tool,
+      arguments: body.arguments
+    });
     return c.json(value, 200);
   });
 };
