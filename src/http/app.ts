@@ -9,16 +9,8 @@ import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
 import { openapiDocument, registerSecurity } from "./openapi";
 import type { RoostApp } from "./route-kit";
-import { registerEpisodeRoutes } from "./routes/episode";
-import { registerEventRoutes, webSocketGate } from "./routes/events";
-import { registerMcpRoutes } from "./routes/mcp";
-import { registerMetaRoutes } from "./routes/meta";
-import { registerRunRoutes } from "./routes/runs";
-import { registerSessionRoutes } from "./routes/sessions";
-import { registerStateRoutes } from "./routes/state";
-import { registerStoreEditRoutes } from "./routes/store-edit";
-import { registerStoreReadRoutes } from "./routes/store-read";
-import { registerToolRoutes } from "./routes/tools";
+import { ROUTES } from "./routes";
+import { webSocketGate } from "./routes/events";
 import { throwOnInvalid } from "./validation";
 
 export interface AppOptions {
@@ -36,8 +28,11 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   app.onError(onError);
   app.notFound(notFound);
   app.use("*", cors);
+  const document = openapiDocument(app);
   app.use("*", async (c, next) => {
     c.set("limits", limits);
+    c.set("registry", registry);
+    c.set("openapi", document);
     await next();
   });
   // The socket carries its token in the subprotocol and answers refusals
@@ -46,15 +41,6 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   app.use("/v1/sessions/:id", sessionAuth);
   app.use("/v1/sessions/:id/*", sessionAuth);
   registerSecurity(app);
-  registerMetaRoutes(app, { registry }, openapiDocument(app));
-  registerSessionRoutes(app, { registry });
-  registerEpisodeRoutes(app);
-  registerToolRoutes(app);
-  registerStoreReadRoutes(app);
-  registerStoreEditRoutes(app);
-  registerStateRoutes(app);
-  registerEventRoutes(app);
-  registerRunRoutes(app);
-  registerMcpRoutes(app, { registry });
+  for (const { route, handler } of ROUTES) app.openapi(route, handler);
   return app;
 };

@@ -1,5 +1,6 @@
 /** @module The worker's bindings and the one Hono environment every route and middleware is typed with. */
 
+import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
 import type { SessionObject } from "../session/session-object";
 
@@ -24,6 +25,10 @@ export interface RoostVariables {
   durableId: DurableObjectId;
   /** This deployment's limits (the body reader needs requestBodyBytes). */
   limits: Limits;
+  /** The environments sessions can be created from. */
+  registry: Registry;
+  /** The OpenAPI document, built on first use. */
+  openapi: () => Record<string, unknown>;
 }
 
 export type AppEnv = { Bindings: RoostBindings; Variables: RoostVariables };

@@ -2,17 +2,11 @@
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { z } from "zod";
-import type { Registry } from "../environment/registry";
 import type { ErrorStatus } from "../errors";
 import { ErrorResponseSchema } from "../protocol";
 import type { AppEnv } from "./env";
 
 export type RoostApp = OpenAPIHono<AppEnv>;
-
-/** What route handlers need besides the request. */
-export interface RouteDeps {
-  registry: Registry;
-}
 
 /** The name of the bearer security scheme in `/openapi.json`. */
 export const BEARER_SCHEME = "bearer";

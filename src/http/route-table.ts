@@ -1,39 +1,7 @@
-/** @module Every route of the API with its method, path and credentials: for 405 answers and auth-matrix tests. */
+/** @module Every route of the API with its method, path and credentials, derived from the route list: for 405 answers and auth-matrix tests. */
 
 import { CREATE_SECURITY, SESSION_SECURITY } from "./route-kit";
-import { resetRoute, stepRoute } from "./routes/episode";
-import { eventsRoute } from "./routes/events";
-import {
-  MCP_BODY_ROUTES,
-  mcpEnvironmentDeleteRoute,
-  mcpEnvironmentGetRoute,
-  mcpEnvironmentRoute,
-  mcpSessionDeleteRoute,
-  mcpSessionGetRoute,
-  mcpSessionRoute
-} from "./routes/mcp";
-import { environmentsRoute, healthRoute, openapiRoute } from "./routes/meta";
-import { runCancelRoute, runReadRoute, runStartRoute } from "./routes/runs";
-import {
-  createSessionRoute,
-  deleteSessionRoute,
-  sessionStatusRoute
-} from "./routes/sessions";
-import {
-  frameRoute,
-  messagesRoute,
-  statePatchRoute,
-  stateReadRoute
-} from "./routes/state";
-import {
-  storeAddRoute,
-  storeRemoveAllRoute,
-  storeRemoveOneRoute,
-  storeReplaceAllRoute,
-  storeReplaceOneRoute
-} from "./routes/store-edit";
-import { storeKeysRoute, storeReadRoute } from "./routes/store-read";
-import { toolCallRoute } from "./routes/tools";
+import { ROUTES } from "./routes";
 
 /**
  * `public`: no credentials. `create`: an API key when ROOST_API_KEYS is
@@ -50,46 +18,6 @@ export interface RouteInfo {
   body: boolean;
 }
 
-interface Definition {
-  method: string;
-  path: string;
-  security?: unknown;
-  request?: object;
-}
-
-const DEFINITIONS: Definition[] = [
-  healthRoute,
-  environmentsRoute,
-  openapiRoute,
-  createSessionRoute,
-  sessionStatusRoute,
-  deleteSessionRoute,
-  resetRoute,
-  stepRoute,
-  toolCallRoute,
-  storeReadRoute,
-  storeKeysRoute,
-  eventsRoute,
-  storeAddRoute,
-  storeReplaceAllRoute,
-  storeReplaceOneRoute,
-  storeRemoveAllRoute,
-  storeRemoveOneRoute,
-  stateReadRoute,
-  statePatchRoute,
-  messagesRoute,
-  frameRoute,
-  runStartRoute,
-  runReadRoute,
-  runCancelRoute,
-  mcpSessionRoute,
-  mcpSessionGetRoute,
-  mcpSessionDeleteRoute,
-  mcpEnvironmentRoute,
-  mcpEnvironmentGetRoute,
-  mcpEnvironmentDeleteRoute
-];
-
 const authOf = (security: unknown): RouteAuth =>
   security === SESSION_SECURITY
     ? "session"
@@ -97,14 +25,14 @@ const authOf = (security: unknown): RouteAuth =>
       ? "create"
       : "public";
 
-export const ROUTE_TABLE: readonly RouteInfo[] = DEFINITIONS.map((route) => ({
-  method: route.method.toUpperCase() as RouteInfo["method"],
-  path: route.path,
-  auth: authOf(route.security),
-  body:
-    (route.request !== undefined && "body" in route.request) ||
-    (MCP_BODY_ROUTES as Definition[]).includes(route)
-}));
+export const ROUTE_TABLE: readonly RouteInfo[] = ROUTES.map(
+  ({ route, readsBody }) => ({
+    method: route.method.toUpperCase() as RouteInfo["method"],
+    path: route.path,
+    auth: authOf(route.security),
+    body: readsBody
+  })
+);
 
 const PATTERNS = ROUTE_TABLE.map((route) => ({
   method: route.method,

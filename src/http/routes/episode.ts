@@ -9,12 +9,12 @@ import {
   StepResponseSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
+import { defineRoute, type RouteEntry } from "../define-route";
 import {
   errors,
   jsonContent,
   jsonRequest,
   MUTATION_ERRORS,
-  type RoostApp,
   SESSION_SECURITY
 } from "../route-kit";
 import { runOperation } from "../session-call";
@@ -60,15 +60,15 @@ export const stepRoute = createRoute({
   }
 });
 
-export const registerEpisodeRoutes = (app: RoostApp): void => {
-  app.openapi(resetRoute, async (c) => {
+export const episodeRoutes: readonly RouteEntry[] = [
+  defineRoute(resetRoute, async (c) => {
     const value = await runOperation(c, "reset", c.req.valid("json"));
     return c.json(value, 200);
-  });
+  }),
 
-  app.openapi(stepRoute, async (c) => {
+  defineRoute(stepRoute, async (c) => {
     const { action } = c.req.valid("json");
     const value = await runOperation(c, "step", { action });
     return c.json(value, 200);
-  });
-};
+  })
+];

@@ -11,11 +11,11 @@ import {
   tokenFromSubprotocols
 } from "../../protocol";
 import { admit } from "../auth";
+import { defineRoute, type RouteEntry } from "../define-route";
 import type { AppEnv } from "../env";
 import {
   errors,
   jsonContent,
-  type RoostApp,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
@@ -93,9 +93,9 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
   return stub.fetch(c.req.raw);
 });
 
-export const registerEventRoutes = (app: RoostApp): void => {
-  app.openapi(eventsRoute, async (c) => {
+export const eventRoutes: readonly RouteEntry[] = [
+  defineRoute(eventsRoute, async (c) => {
     const value = await runOperation(c, "events", c.req.valid("query"));
     return c.json(value as never, 200);
-  });
-};
+  })
+];

@@ -11,6 +11,7 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { createAuth } from "../auth";
+import { defineRoute, type RouteEntry } from "../define-route";
 import type { AppEnv } from "../env";
 import { fromRoost, isSessionGone } from "../mcp/failure";
 import { sessionTarget } from "../mcp/target";
@@ -18,8 +19,6 @@ import { noStream, readMcp, rpcError } from "../mcp/transport";
 import {
   CREATE_SECURITY,
   errors,
-  type RoostApp,
-  type RouteDeps,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
@@ -133,9 +132,6 @@ export const mcpEnvironmentDeleteRoute = createRoute({
   }
 });
 
-/** Routes whose POST body is read by the MCP transport rather than a zod validator. */
-export const MCP_BODY_ROUTES = [mcpSessionRoute, mcpEnvironmentRoute];
-
 const unknownSession = (status: 400 | 404, message: string) =>
   rpcError(status, JSONRPC_ERRORS.invalidRequest, message);
 
@@ -186,96 +182,111 @@ const orGone = async (answer: () => Promise<Response>): Promise<Response> => {
   }
 };
 
-export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
-  app.openapi(mcpSessionRoute, async (c) => {
-    const read = await readMcp(c.req.raw, c.get("limits"));
-    if (read.kind === "answered") return read.response as never;
-    if (read.kind === "accepted") return c.body(null, 202) as never;
-    // A session that is gone throws on to Roost's own 404.
-    const target = sessionTarget(deps.registry, (call, options) =>
-      withSession(c, call, options)
-    );
-    return (await read.answer(target, {
-      [MCP_SESSION_HEADER]: c.get("sessionId")
-    })) as never;
-  });
-  app.openapi(mcpSessionGetRoute, () => noStream(["POST"]));
-  app.openapi(mcpSessionDeleteRoute, () => {
+// The POST routes read JSON-RPC bodies through the MCP transport rather
+// than a zod validator, so they say so (readsBody).
+export const mcpRoutes: readonly RouteEntry[] = [
+  defineRoute(
+    mcpSessionRoute,
+    async (c) => {
+      const read = await readMcp(c.req.raw, c.get("limits"));
+      if (read.kind === "answered") return read.response as never;
+      if (read.kind === "accepted") return c.body(null, 202) as never;
+      // A session that is gone throws on to Roost's own 404.
+      const target = sessionTarget(c.get("registry"), (call, options) =>
+        withSession(c, call, options)
+      );
+      return (await read.answer(target, {
+        [MCP_SESSION_HEADER]: c.get("sessionId")
+      })) as never;
+    },
+    { readsBody: true }
+  ),
+  defineRoute(mcpSessionGetRoute, () => noStream(["POST"])),
+  defineRoute(mcpSessionDeleteRoute, () => {
     throw new RoostError(
       "method_not_allowed",
       "This MCP session is the Roost session itself: end it with DELETE /v1/sessions/{id}.",
       { allow: ["POST"] }
     );
-  });
+  }),
 
-  app.openapi(mcpEnvironmentRoute, async (c) => {
-    const { name } = c.req.valid("param");
-    const environment = deps.registry.get(name);
-    const read = await readMcp(c.req.raw, c.get("limits"));
-    if (read.kind === "answered") return read.response as never;
-    const creates =
-      read.kind === "request" &&
-      read.method === "initialize" &&
-      c.req.header(MCP_SESSION_HEADER) === undefined;
-    if (!creates) {
-      // Notifications too: nothing is accepted for a session not proven.
-      const found = await headerSession(c);
-      if (found instanceof Response) return found as never;
-      if (read.kind === "accepted") return c.body(null, 202) as never;
-      // Served as that session's /mcp, whichever environment it runs.
-      const target = sessionTarget(deps.registry, (call, options) =>
-        callSession(c.env.SESSIONS, found.id, call, options)
-      );
-      return (await orGone(() =>
-        read.answer(target, { [MCP_SESSION_HEADER]: found.header })
-      )) as never;
-    }
-    if (read.kind !== "request") return c.body(null, 202) as never;
-    let started: Awaited<ReturnType<typeof startSession>> | undefined;
-    try {
-      started = await startSession(c, {
-        environment: environment.name,
-        // An MCP client has no way to give a task: the environment's default.
-        task: resolveTask(environment, {})
-      });
-      const { durableId } = started;
-      await callSession(c.env.SESSIONS, durableId, (s) => s.reset({}), {
-        retry: false
-      });
-    } catch (error) {
-      // Nothing half-made outlives a failed initialize.
-      if (started) {
-        const { durableId } = started;
-        await callSession(c.env.SESSIONS, durableId, (s) => s.destroy(), {
-          retry: true
-        }).catch(() => undefined);
+  defineRoute(
+    mcpEnvironmentRoute,
+    async (c) => {
+      const { name } = c.req.valid("param");
+      const environment = c.get("registry").get(name);
+      const read = await readMcp(c.req.raw, c.get("limits"));
+      if (read.kind === "answered") return read.response as never;
+      const creates =
+        read.kind === "request" &&
+        read.method === "initialize" &&
+        c.req.header(MCP_SESSION_HEADER) === undefined;
+      if (!creates) {
+        // Notifications too: nothing is accepted for a session not proven.
+        const found = await headerSession(c);
+        if (found instanceof Response) return found as never;
+        if (read.kind === "accepted") return c.body(null, 202) as never;
+        // Served as that session's /mcp, whichever environment it runs.
+        const target = sessionTarget(c.get("registry"), (call, options) =>
+          callSession(c.env.SESSIONS, found.id, call, options)
+        );
+        return (await orGone(() =>
+          read.answer(target, { [MCP_SESSION_HEADER]: found.header })
+        )) as never;
       }
-      if (!(error instanceof RoostError)) throw error;
-      const rpc = fromRoost(error);
-      return rpcError(
-        200,
-        rpc.code,
-        `The session could not be started: ${rpc.message}`,
-        read.id,
-        rpc.data
-      ) as never;
-    }
-    const target = sessionTarget(deps.registry, (call, options) =>
-      callSession(c.env.SESSIONS, started.durableId, call, options)
-    );
-    const answer = await read.answer(target, {
-      [MCP_SESSION_HEADER]: `${started.sessionId}.${started.token}`
-    });
-    // A client that initializes and never comes back (a curl, a probe)
-    // must not leave a session for the full idle TTL. Best effort: the
-    // session stands either way, so a failure here only keeps it longer.
-    await callSession(c.env.SESSIONS, started.durableId, (s) => s.expectUse(), {
-      retry: true
-    }).catch(() => undefined);
-    return answer as never;
-  });
-  app.openapi(mcpEnvironmentGetRoute, () => noStream(["POST", "DELETE"]));
-  app.openapi(mcpEnvironmentDeleteRoute, async (c) => {
+      if (read.kind !== "request") return c.body(null, 202) as never;
+      let started: Awaited<ReturnType<typeof startSession>> | undefined;
+      try {
+        started = await startSession(c, {
+          environment: environment.name,
+          // An MCP client has no way to give a task: the environment's default.
+          task: resolveTask(environment, {})
+        });
+        const { durableId } = started;
+        await callSession(c.env.SESSIONS, durableId, (s) => s.reset({}), {
+          retry: false
+        });
+      } catch (error) {
+        // Nothing half-made outlives a failed initialize.
+        if (started) {
+          const { durableId } = started;
+          await callSession(c.env.SESSIONS, durableId, (s) => s.destroy(), {
+            retry: true
+          }).catch(() => undefined);
+        }
+        if (!(error instanceof RoostError)) throw error;
+        const rpc = fromRoost(error);
+        return rpcError(
+          200,
+          rpc.code,
+          `The session could not be started: ${rpc.message}`,
+          read.id,
+          rpc.data
+        ) as never;
+      }
+      const target = sessionTarget(c.get("registry"), (call, options) =>
+        callSession(c.env.SESSIONS, started.durableId, call, options)
+      );
+      const answer = await read.answer(target, {
+        [MCP_SESSION_HEADER]: `${started.sessionId}.${started.token}`
+      });
+      // A client that initializes and never comes back (a curl, a probe)
+      // must not leave a session for the full idle TTL. Best effort: the
+      // session stands either way, so a failure here only keeps it longer.
+      await callSession(
+        c.env.SESSIONS,
+        started.durableId,
+        (s) => s.expectUse(),
+        {
+          retry: true
+        }
+      ).catch(() => undefined);
+      return answer as never;
+    },
+    { readsBody: true }
+  ),
+  defineRoute(mcpEnvironmentGetRoute, () => noStream(["POST", "DELETE"])),
+  defineRoute(mcpEnvironmentDeleteRoute, async (c) => {
     const found = await headerSession(c);
     if (found instanceof Response) return found as never;
     return (await orGone(async () => {
@@ -284,5 +295,5 @@ export const registerMcpRoutes = (app: RoostApp, deps: RouteDeps): void => {
       });
       return new Response(null, { status: 204 });
     })) as never;
-  });
-};
+  })
+];

@@ -6,12 +6,8 @@ import {
   EnvironmentsResponseSchema,
   HealthResponseSchema
 } from "../../protocol";
-import {
-  errors,
-  jsonContent,
-  type RoostApp,
-  type RouteDeps
-} from "../route-kit";
+import { defineRoute, type RouteEntry } from "../define-route";
+import { errors, jsonContent } from "../route-kit";
 
 export const healthRoute = createRoute({
   method: "get",
@@ -49,21 +45,18 @@ export const openapiRoute = createRoute({
   }
 });
 
-export const registerMetaRoutes = (
-  app: RoostApp,
-  deps: RouteDeps,
-  document: () => Record<string, unknown>
-): void => {
-  app.openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200));
-  app.openapi(environmentsRoute, (c) =>
+export const metaRoutes: readonly RouteEntry[] = [
+  defineRoute(healthRoute, (c) => c.json({ status: "ok" as const }, 200)),
+  defineRoute(environmentsRoute, (c) =>
     c.json(
       {
-        environments: deps.registry
+        environments: c
+          .get("registry")
           .describe()
           .map((info) => ({ ...info, tools: [...info.tools] }))
       },
       200
     )
-  );
-  app.openapi(openapiRoute, (c) => c.json(document(), 200));
-};
+  ),
+  defineRoute(openapiRoute, (c) => c.json(c.get("openapi")(), 200))
+];

@@ -10,12 +10,12 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
+import { defineRoute, type RouteEntry } from "../define-route";
 import {
   errors,
   jsonContent,
   jsonRequest,
   MUTATION_ERRORS,
-  type RoostApp,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
@@ -69,21 +69,21 @@ export const runCancelRoute = createRoute({
   }
 });
 
-export const registerRunRoutes = (app: RoostApp): void => {
-  app.openapi(runStartRoute, async (c) => {
+export const runRoutes: readonly RouteEntry[] = [
+  defineRoute(runStartRoute, async (c) => {
     const value = await runOperation(c, "startRun", c.req.valid("json"));
     return c.json(value, 202);
-  });
-  app.openapi(runReadRoute, async (c) => {
+  }),
+  defineRoute(runReadRoute, async (c) => {
     const { run_id } = c.req.valid("param");
     const { wait } = c.req.valid("query");
     const value = await runOperation(c, "readRun", { run_id, wait });
     return c.json(value, 200);
-  });
-  app.openapi(runCancelRoute, async (c) => {
+  }),
+  defineRoute(runCancelRoute, async (c) => {
     const { run_id } = c.req.valid("param");
     // Setting a flag twice is harmless, so a retry is safe.
     const value = await runOperation(c, "cancelRun", { run_id });
     return c.json(value, 200);
-  });
-};
+  })
+];

@@ -15,14 +15,13 @@ import {
 import type { SessionObject } from "../../session/session-object";
 import { createAuth } from "../auth";
 import { jsonBody } from "../body";
+import { defineRoute, type RouteEntry } from "../define-route";
 import type { AppEnv } from "../env";
 import {
   CREATE_SECURITY,
   errors,
   jsonContent,
   jsonRequest,
-  type RoostApp,
-  type RouteDeps,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
@@ -145,10 +144,10 @@ export const startSession = async (
   };
 };
 
-export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
-  app.openapi(createSessionRoute, async (c) => {
+export const sessionRoutes: readonly RouteEntry[] = [
+  defineRoute(createSessionRoute, async (c) => {
     const body = c.req.valid("json");
-    const environment = deps.registry.get(body.environment);
+    const environment = c.get("registry").get(body.environment);
     const { sessionId, token } = await startSession(c, {
       environment: environment.name,
       task: resolveTask(environment, body),
@@ -164,13 +163,13 @@ export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
       },
       201
     );
-  });
+  }),
 
-  app.openapi(sessionStatusRoute, async (c) =>
+  defineRoute(sessionStatusRoute, async (c) =>
     c.json(await runOperation(c, "status", {}), 200)
-  );
+  ),
 
-  app.openapi(deleteSessionRoute, async (c) => {
+  defineRoute(deleteSessionRoute, async (c) => {
     await withSession(
       c,
       async (stub, attempt) => {
@@ -186,5 +185,5 @@ export const registerSessionRoutes = (app: RoostApp, deps: RouteDeps): void => {
       { session_id: c.get("sessionId"), deleted: true as const },
       200
     );
-  });
-};
+  })
+];

@@ -11,12 +11,12 @@ import {
   StateResponseSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
+import { defineRoute, type RouteEntry } from "../define-route";
 import {
   errors,
   jsonContent,
   jsonRequest,
   MUTATION_ERRORS,
-  type RoostApp,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
@@ -90,22 +90,22 @@ export const frameRoute = createRoute({
   }
 });
 
-export const registerStateRoutes = (app: RoostApp): void => {
-  app.openapi(stateReadRoute, async (c) =>
+export const stateRoutes: readonly RouteEntry[] = [
+  defineRoute(stateReadRoute, async (c) =>
     c.json(await runOperation(c, "readState", {}), 200)
-  );
+  ),
 
-  app.openapi(statePatchRoute, async (c) => {
+  defineRoute(statePatchRoute, async (c) => {
     const value = await runOperation(c, "patchState", c.req.valid("json"));
     return c.json(value, 200);
-  });
+  }),
 
-  app.openapi(messagesRoute, async (c) => {
+  defineRoute(messagesRoute, async (c) => {
     const value = await runOperation(c, "messages", c.req.valid("query"));
     return c.json(value, 200);
-  });
+  }),
 
-  app.openapi(frameRoute, async (c) =>
+  defineRoute(frameRoute, async (c) =>
     c.json(await runOperation(c, "frame", {}), 200)
-  );
-};
+  )
+];

@@ -9,12 +9,12 @@ import {
   StoreWriteRequestSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
+import { defineRoute, type RouteEntry } from "../define-route";
 import {
   errors,
   jsonContent,
   jsonRequest,
   MUTATION_ERRORS,
-  type RoostApp,
   SESSION_SECURITY
 } from "../route-kit";
 import { runOperation } from "../session-call";
@@ -116,15 +116,15 @@ export const storeRemoveOneRoute = createRoute({
   }
 });
 
-export const registerStoreEditRoutes = (app: RoostApp): void => {
-  app.openapi(storeAddRoute, async (c) => {
+export const storeEditRoutes: readonly RouteEntry[] = [
+  defineRoute(storeAddRoute, async (c) => {
     const { tool, name } = c.req.valid("param");
     const body = c.req.valid("json");
     const value = await runOperation(c, "addEntry", { tool, name, ...body });
     return c.json(value, 201);
-  });
+  }),
 
-  app.openapi(storeReplaceAllRoute, async (c) => {
+  defineRoute(storeReplaceAllRoute, async (c) => {
     const { tool, name } = c.req.valid("param");
     const body = c.req.valid("json");
     const value = await runOperation(c, "replaceEntry", {
@@ -133,9 +133,9 @@ export const registerStoreEditRoutes = (app: RoostApp): void => {
       ...body
     });
     return c.json(value, 200);
-  });
+  }),
 
-  app.openapi(storeReplaceOneRoute, async (c) => {
+  defineRoute(storeReplaceOneRoute, async (c) => {
     const { tool, name, index } = c.req.valid("param");
     const body = c.req.valid("json");
     const value = await runOperation(c, "replaceEntry", {
@@ -145,17 +145,17 @@ export const registerStoreEditRoutes = (app: RoostApp): void => {
       ...body
     });
     return c.json(value, 200);
-  });
+  }),
 
-  app.openapi(storeRemoveAllRoute, async (c) => {
+  defineRoute(storeRemoveAllRoute, async (c) => {
     const { tool, name } = c.req.valid("param");
     const value = await runOperation(c, "removeEntry", { tool, name });
     return c.json(value, 200);
-  });
+  }),
 
-  app.openapi(storeRemoveOneRoute, async (c) => {
+  defineRoute(storeRemoveOneRoute, async (c) => {
     const { tool, name, index } = c.req.valid("param");
     const value = await runOperation(c, "removeEntry", { tool, name, index });
     return c.json(value, 200);
-  });
-};
+  })
+];

@@ -10,10 +10,10 @@ import {
   StorePageResponseSchema,
   StoreQuerySchema
 } from "../../protocol";
+import { defineRoute, type RouteEntry } from "../define-route";
 import {
   errors,
   jsonContent,
-  type RoostApp,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
@@ -56,13 +56,13 @@ export const storeKeysRoute = createRoute({
   }
 });
 
-export const registerStoreReadRoutes = (app: RoostApp): void => {
-  app.openapi(storeKeysRoute, async (c) => {
-    const keys = await runOperation(c, "storeKeys", {});
-    return c.json({ keys }, 200);
-  });
-  app.openapi(storeReadRoute, async (c) => {
+export const storeReadRoutes: readonly RouteEntry[] = [
+  defineRoute(storeReadRoute, async (c) => {
     const value = await runOperation(c, "readStore", c.req.valid("query"));
     return c.json(value, 200);
-  });
-};
+  }),
+  defineRoute(storeKeysRoute, async (c) => {
+    const keys = await runOperation(c, "storeKeys", {});
+    return c.json({ keys }, 200);
+  })
+];

@@ -7,12 +7,12 @@ import {
   ToolParamsSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
+import { defineRoute, type RouteEntry } from "../define-route";
 import {
   errors,
   jsonContent,
   jsonRequest,
   MUTATION_ERRORS,
-  type RoostApp,
   SESSION_SECURITY
 } from "../route-kit";
 import { runOperation } from "../session-call";
@@ -39,8 +39,8 @@ export const toolCallRoute = createRoute({
   }
 });
 
-export const registerToolRoutes = (app: RoostApp): void => {
-  app.openapi(toolCallRoute, async (c) => {
+export const toolRoutes: readonly RouteEntry[] = [
+  defineRoute(toolCallRoute, async (c) => {
     const { tool } = c.req.valid("param");
     const body = c.req.valid("json");
     const value = await runOperation(c, "call", {
@@ -48,5 +48,5 @@ export const registerToolRoutes = (app: RoostApp): void => {
       arguments: body.arguments
     });
     return c.json(value, 200);
-  });
-};
+  })
+];

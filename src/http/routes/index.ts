@@ -1,0 +1,26 @@
+/** @module Every route of the API, in DESIGN's order: the one list the app registers, the route table lists and the OpenAPI document shows. */
+
+import type { RouteEntry } from "../define-route";
+import { episodeRoutes } from "./episode";
+import { eventRoutes } from "./events";
+import { mcpRoutes } from "./mcp";
+import { metaRoutes } from "./meta";
+import { runRoutes } from "./runs";
+import { sessionRoutes } from "./sessions";
+import { stateRoutes } from "./state";
+import { storeEditRoutes } from "./store-edit";
+import { storeReadRoutes } from "./store-read";
+import { toolRoutes } from "./tools";
+
+export const ROUTES: readonly RouteEntry[] = [
+  ...metaRoutes,
+  ...sessionRoutes,
+  ...episodeRoutes,
+  ...toolRoutes,
+  ...storeReadRoutes,
+  ...eventRoutes,
+  ...storeEditRoutes,
+  ...stateRoutes,
+  ...runRoutes,
+  ...mcpRoutes
+];
