@@ -17,7 +17,7 @@ import { callSession, type SessionStub } from "./stub";
  * platform error may be retried: true for reads and keyed mutations.
  *
  * @example
- * const status = await withSession(c, (s) => s.status(), { retry: true });
+ * const status = await withSession(c, (s) => s.op("status", {}), { retry: true });
  */
 export const withSession = <T>(
   c: Context<AppEnv>,

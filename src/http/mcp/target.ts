@@ -38,16 +38,18 @@ export const sessionTarget = (
   call: SessionCaller
 ): McpTarget => ({
   environment: async () =>
-    registry.get((await call((s) => s.status(), { retry: true })).environment),
+    registry.get(
+      (await call((s) => s.op("status", {}), { retry: true })).environment
+    ),
   // Not retried, like POST …/tools/:tool without an Idempotency-Key: the
   // first attempt may have run the tool.
   callTool: (tool, args) =>
-    call((s) => s.callTool({ tool, arguments: args }), { retry: false }),
-  storeKeys: () => call((s) => s.storeKeys(), { retry: true }),
+    call((s) => s.op("call", { tool, arguments: args }), { retry: false }),
+  storeKeys: () => call((s) => s.op("storeKeys", {}), { retry: true }),
   readKey: (tool, name, limit) =>
     call(
       (s) =>
-        s.readStore({ tool, name, limit }) as Promise<
+        s.op("readStore", { tool, name, limit }) as Promise<
           RpcResult<StoreEntriesResponse>
         >,
       { retry: true }

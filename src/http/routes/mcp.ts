@@ -243,16 +243,21 @@ export const mcpRoutes: readonly RouteEntry[] = [
           task: resolveTask(environment, {})
         });
         const { durableId } = started;
-        await callSession(c.env.SESSIONS, durableId, (s) => s.reset({}), {
+        await callSession(c.env.SESSIONS, durableId, (s) => s.op("reset", {}), {
           retry: false
         });
       } catch (error) {
         // Nothing half-made outlives a failed initialize.
         if (started) {
           const { durableId } = started;
-          await callSession(c.env.SESSIONS, durableId, (s) => s.destroy(), {
-            retry: true
-          }).catch(() => undefined);
+          await callSession(
+            c.env.SESSIONS,
+            durableId,
+            (s) => s.op("destroy", {}),
+            {
+              retry: true
+            }
+          ).catch(() => undefined);
         }
         if (!(error instanceof RoostError)) throw error;
         const rpc = fromRoost(error);
@@ -276,7 +281,7 @@ export const mcpRoutes: readonly RouteEntry[] = [
       await callSession(
         c.env.SESSIONS,
         started.durableId,
-        (s) => s.expectUse(),
+        (s) => s.op("expectUse", {}),
         {
           retry: true
         }
@@ -290,7 +295,7 @@ export const mcpRoutes: readonly RouteEntry[] = [
     const found = await headerSession(c);
     if (found instanceof Response) return found as never;
     return (await orGone(async () => {
-      await callSession(c.env.SESSIONS, found.id, (s) => s.destroy(), {
+      await callSession(c.env.SESSIONS, found.id, (s) => s.op("destroy", {}), {
         retry: true
       });
       return new Response(null, { status: 204 });

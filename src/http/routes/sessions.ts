@@ -122,7 +122,7 @@ export const startSession = async (
     namespace,
     id,
     async (stub, attempt) => {
-      const created = await stub.create({
+      const created = await stub.op("create", {
         sessionId,
         environment: init.environment,
         task: init.task
@@ -130,7 +130,7 @@ export const startSession = async (
       // A retry that finds the session made the first attempt count.
       const ours =
         !created.ok && attempt > 1 && created.error.code === "conflict";
-      return ours ? stub.status() : created;
+      return ours ? stub.op("status", {}) : created;
     },
     {
       retry: true,
@@ -173,7 +173,7 @@ export const sessionRoutes: readonly RouteEntry[] = [
     await withSession(
       c,
       async (stub, attempt) => {
-        const result = await stub.destroy();
+        const result = await stub.op("destroy", {});
         // A retry that finds nothing means the first attempt deleted it.
         const ours =
           !result.ok && attempt > 1 && result.error.code === "not_found";
