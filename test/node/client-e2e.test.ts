@@ -11,6 +11,7 @@ import {
   scriptedPolicy
 } from "../../src/client/index";
 import type { CreateSessionResponse } from "../../src/protocol/index";
+import { createSignal } from "../shared/signal";
 import { ManualClock } from "./helpers/manual-clock";
 
 // The client against the real runtime under wrangler dev.
@@ -224,13 +225,9 @@ describe("client against wrangler dev", () => {
     }
     const seqs: number[] = [];
     const statuses: SocketStatus[] = [];
-    const waiters: (() => void)[] = [];
-    const changed = () => {
-      for (const w of waiters.splice(0)) w();
-    };
-    const until = async (predicate: () => boolean) => {
-      while (!predicate()) await new Promise<void>((r) => waiters.push(r));
-    };
+    const signal = createSignal();
+    const changed = signal.notify;
+    const until = (predicate: () => boolean) => signal.until(predicate);
     const stepEvents: number[] = [];
     const socket = connectSession({
       baseUrl,

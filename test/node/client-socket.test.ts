@@ -8,6 +8,7 @@ import {
   type SocketStatus,
   type StatusDetail
 } from "../../src/client/index";
+import { createSignal } from "../shared/signal";
 import { FakeRoost, snapshot, stepEvent } from "./helpers/fake-roost";
 import { ManualClock } from "./helpers/manual-clock";
 
@@ -37,10 +38,8 @@ const connect = (options: Partial<ConnectOptions> = {}) => {
   const statuses: [SocketStatus, StatusDetail][] = [];
   const errors: Error[] = [];
   const expired: number[] = [];
-  const waiters: (() => void)[] = [];
-  const changed = () => {
-    for (const w of waiters.splice(0)) w();
-  };
+  const signal = createSignal();
+  const changed = signal.notify;
   let constructed = 0;
   // Counts sockets made, so "no reconnect yet" is checked without waiting.
   class CountingWebSocket extends WebSocket {
@@ -80,9 +79,7 @@ const connect = (options: Partial<ConnectOptions> = {}) => {
     },
     ...options
   });
-  const until = async (predicate: () => boolean) => {
-    while (!predicate()) await new Promise<void>((r) => waiters.push(r));
-  };
+  const until = (predicate: () => boolean) => signal.until(predicate);
   const status = () => statuses.at(-1)?.[0];
   return {
     socket,

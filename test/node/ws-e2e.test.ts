@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
+import { createSignal } from "../shared/signal";
 
 // Resume over a real network socket against wrangler dev, with the `ws` client.
 const base = inject("baseUrl");
@@ -34,13 +35,15 @@ const incr = {
 const open = (url: string, token: string) => {
   const ws = new WebSocket(url, ["roost.v1", `roost.token.${token}`]);
   const frames: Frame[] = [];
-  const waiters: (() => void)[] = [];
+  const signal = createSignal();
   ws.on("message", (data) => {
     frames.push(JSON.parse(String(data)) as Frame);
-    for (const w of waiters.splice(0)) w();
+    signal.notify();
   });
   const until = async (predicate: (f: Frame[]) => boolean) => {
-    while (!predicate(frames)) await new Promise<void>((r) => waiters.push(r));
+    await signal.until(() => predicate(frames), {
+      what: "the expected frames"
+    });
     return frames;
   };
   const opened = new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 /** @module A WebSocket test client over the pool's SELF.fetch upgrade. */
 
 import { expect } from "vitest";
+import { createSignal } from "../shared/signal";
 import { type Caller, call } from "./helpers";
 
 export interface Frame {
@@ -36,18 +37,18 @@ export const openSocket = async (
   expect(response.status).toBe(101);
   const ws = response.webSocket!;
   const frames: Frame[] = [];
-  const waiters: (() => void)[] = [];
+  const signal = createSignal();
   let onClose!: (v: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((r) => {
     onClose = r;
   });
   ws.addEventListener("message", (event) => {
     frames.push(JSON.parse(String(event.data)) as Frame);
-    for (const w of waiters.splice(0)) w();
+    signal.notify();
   });
   ws.addEventListener("close", (event) => {
     onClose({ code: event.code, reason: event.reason });
-    for (const w of waiters.splice(0)) w();
+    signal.notify();
   });
   ws.accept();
   let closedWith: { code: number; reason: string } | undefined;
@@ -55,14 +56,12 @@ export const openSocket = async (
     closedWith = c;
   });
   const until = async (predicate: (f: Frame[]) => boolean) => {
-    while (!predicate(frames)) {
-      if (closedWith) {
-        throw new Error(
-          `socket closed (${closedWith.code} ${closedWith.reason}) before the expected frames arrived`
-        );
-      }
-      await new Promise<void>((r) => waiters.push(r));
-    }
+    await signal.until(() => predicate(frames), {
+      what: "the expected frames",
+      stop: () =>
+        closedWith &&
+        `socket closed (${closedWith.code} ${closedWith.reason}) before the expected frames arrived`
+    });
     return frames;
   };
   return {
