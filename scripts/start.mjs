@@ -45,7 +45,7 @@ console.warn(
     line,
     files.length > 0
       ? `Serving the environments exported by ${files.join(", ")}.`
-      : "Serving the example environments (src/worker.ts lists them).",
+      : "Serving the example environments (examples/worker.ts lists them).",
     "Starting wrangler dev…",
     ""
   ].join("\n")

@@ -1,7 +1,7 @@
 /** @module The Node end-to-end tests' worker: the deployable worker, plus an abort route for fault injection. */
 
+import worker, { Session as RoostSession } from "../../examples/worker";
 import type { RoostBindings } from "../../src/http/env";
-import worker, { Session as RoostSession } from "../../src/worker";
 
 const ABORT_PATH = "/__e2e/abort";
 const SESSION_ABORT = /^\/__e2e\/sessions\/([0-9a-f]{64})\/abort$/;

@@ -1,5 +1,5 @@
 // `npm start`: "Listening" only once the server answers, and a user's own
-// environment file served without editing src/worker.ts.
+// environment file served without editing examples/worker.ts.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,0 +1,21 @@
+/**
+ * @module The demo worker `npm start` and `wrangler deploy` serve: Roost
+ * with the bundled example environments. It lives beside the examples, not
+ * in the library: a worker of your own lists your environments instead
+ * (see own-worker/).
+ */
+
+import { createRoost, type RoostBindings } from "roost-edge";
+import { calculator } from "./calculator/index";
+import { catalog } from "./catalog/index";
+import { counter } from "./counter/index";
+import { story } from "./story/index";
+
+const roost = createRoost({
+  environments: [counter, story, calculator, catalog]
+});
+
+/** The session Durable Object; `wrangler.toml` binds `SESSIONS` to it. */
+export const Session = roost.Session;
+
+export default { fetch: roost.fetch } satisfies ExportedHandler<RoostBindings>;
