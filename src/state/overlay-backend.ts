@@ -14,12 +14,23 @@ import type { StateBackend, TranscriptBackend } from "./types";
  * state.set("docs", ["a"]);
  * ctx.storage.transactionSync(() => state.flush());
  */
+/** Typed taps on a mutation's writes of one kind: before (a throw refuses it) and after. */
+export interface WriteWatch<A extends unknown[]> {
+  before?(...args: A): void;
+  after?(...args: A): void;
+}
+
 export class OverlayStateBackend implements StateBackend {
   readonly #base: StateBackend;
+  readonly #watch: WriteWatch<[key: string, value: JsonValue]>;
   #pending = new Map<string, JsonValue>();
 
-  constructor(base: StateBackend) {
+  constructor(
+    base: StateBackend,
+    watch: WriteWatch<[key: string, value: JsonValue]> = {}
+  ) {
     this.#base = base;
+    this.#watch = watch;
   }
 
   /** True once a value waits to be flushed. */
@@ -33,7 +44,9 @@ export class OverlayStateBackend implements StateBackend {
   }
 
   set(key: string, value: JsonValue): void {
+    this.#watch.before?.(key, value);
     this.#pending.set(key, cloneJson(value));
+    this.#watch.after?.(key, value);
   }
 
   has(key: string): boolean {
@@ -71,10 +84,16 @@ export class OverlayStateBackend implements StateBackend {
  */
 export class OverlayTranscriptBackend implements TranscriptBackend {
   readonly #base: TranscriptBackend;
+  /** `after` gets the index of the first appended message. */
+  readonly #watch: WriteWatch<[messages: Message[], first: number]>;
   #pending: Message[] = [];
 
-  constructor(base: TranscriptBackend) {
+  constructor(
+    base: TranscriptBackend,
+    watch: WriteWatch<[messages: Message[], first: number]> = {}
+  ) {
     this.#base = base;
+    this.#watch = watch;
   }
 
   /** True once a message waits to be flushed. */
@@ -83,7 +102,10 @@ export class OverlayTranscriptBackend implements TranscriptBackend {
   }
 
   append(messages: Message[]): void {
+    const first = this.count();
+    this.#watch.before?.(messages, first);
     for (const message of messages) this.#pending.push(cloneJson(message));
+    this.#watch.after?.(messages, first);
   }
 
   count(): number {

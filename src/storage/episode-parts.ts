@@ -13,16 +13,10 @@ import { OverlayHiddenStore } from "../store/hidden-overlay";
 import { OverlayStoreBackend } from "../store/overlay-backend";
 import type { SqlExec } from "../tools/types";
 import { SqliteHiddenStore } from "./hidden-store";
-import {
-  meterHidden,
-  meterState,
-  meterStore,
-  meterTranscript,
-  StepMeter
-} from "./meter";
-import { observeState, observeStore, observeTranscript } from "./observe";
+import { StepMeter } from "./meter";
 import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
 import { SqliteStoreBackend } from "./store-backend";
+import { watches } from "./write-watch";
 
 export interface StorageOptions {
   maxStateValueBytes: number;
@@ -81,38 +75,39 @@ export const stagedParts = (
   }
 ): Staged => {
   const { onCounter, emit } = hooks;
-  const store = new OverlayStoreBackend(new SqliteStoreBackend(sql, episode), {
-    onCounter
-  });
-  const hidden = new OverlayHiddenStore(new SqliteHiddenStore(sql, episode));
-  const state = new OverlayStateBackend(new SqliteStateBackend(sql, episode));
-  const transcript = new OverlayTranscriptBackend(
-    new SqliteTranscriptBackend(sql, episode)
-  );
-  const all = [store, hidden, state, transcript];
   const meter = new StepMeter({
     stagedBytes: options.maxStagedBytes,
     entries: options.maxEntries
   });
+  const watch = watches(meter, emit);
+  const store = new OverlayStoreBackend(new SqliteStoreBackend(sql, episode), {
+    onCounter,
+    watch: watch.store
+  });
+  const hidden = new OverlayHiddenStore(
+    new SqliteHiddenStore(sql, episode),
+    watch.hidden
+  );
+  const state = new OverlayStateBackend(
+    new SqliteStateBackend(sql, episode),
+    watch.state
+  );
+  const transcript = new OverlayTranscriptBackend(
+    new SqliteTranscriptBackend(sql, episode),
+    watch.transcript
+  );
+  const all = [store, hidden, state, transcript];
   return {
     meter,
     parts: {
-      environment: createEnvironmentStore(
-        observeStore(meterStore(store, meter), emit),
-        {
-          llmViewBytes: options.llmViewBytes,
-          maxObjectsPerResult: options.maxObjectsPerResult
-        }
-      ),
-      hidden: meterHidden(hidden, meter),
-      state: new State(
-        definition,
-        observeState(meterState(state, meter), emit),
-        observeTranscript(meterTranscript(transcript, meter), emit),
-        {
-          maxValueBytes: options.maxStateValueBytes
-        }
-      ),
+      environment: createEnvironmentStore(store, {
+        llmViewBytes: options.llmViewBytes,
+        maxObjectsPerResult: options.maxObjectsPerResult
+      }),
+      hidden,
+      state: new State(definition, state, transcript, {
+        maxValueBytes: options.maxStateValueBytes
+      }),
       sql: sqlExec(sql)
     },
     flush: () => {

@@ -1,10 +1,7 @@
 /** @module What one mutation may stage: bytes written and environment entries, refused past their limits. */
 
 import { RoostError } from "../errors";
-import type { Message } from "../messages/schema";
-import type { StateBackend, TranscriptBackend } from "../state/types";
-import type { HiddenStore, StoreBackend } from "../store/types";
-import { tap } from "./observe";
+import type { StoreBackend } from "../store/types";
 
 export interface MeterLimits {
   /** Bytes of JSON one mutation may stage across store, state, transcript and hidden store. */
@@ -75,39 +72,3 @@ export class StepMeter {
 
 const countEntries = (store: StoreBackend): number =>
   store.keys().reduce((n, k) => n + k.entries, 0);
-
-export const meterStore = <T extends StoreBackend>(
-  backend: T,
-  meter: StepMeter
-): T =>
-  tap(
-    backend,
-    {},
-    {
-      append: ([, , entry]) => {
-        meter.addEntry(backend);
-        meter.charge(entry);
-      },
-      set: ([, , , entry]) => meter.charge(entry)
-    }
-  );
-
-export const meterState = <T extends StateBackend>(
-  backend: T,
-  meter: StepMeter
-): T => tap(backend, {}, { set: ([, value]) => meter.charge(value) });
-
-export const meterTranscript = <T extends TranscriptBackend>(
-  backend: T,
-  meter: StepMeter
-): T =>
-  tap(
-    backend,
-    {},
-    { append: ([messages]) => meter.charge(messages as Message[]) }
-  );
-
-export const meterHidden = <T extends HiddenStore>(
-  backend: T,
-  meter: StepMeter
-): T => tap(backend, {}, { set: ([, value]) => meter.charge(value) });

@@ -23,8 +23,15 @@ export class OverlayHiddenStore implements HiddenStore {
   /** Pending keys that go after the base's keys. */
   #fresh = new Set<string>();
 
-  constructor(base: HiddenStore) {
+  /** Before each set (a throw refuses it): the mutation's meter. */
+  readonly #beforeSet: ((key: string, value: JsonValue) => void) | undefined;
+
+  constructor(
+    base: HiddenStore,
+    beforeSet?: (key: string, value: JsonValue) => void
+  ) {
     this.#base = base;
+    this.#beforeSet = beforeSet;
   }
 
   /** True once a set or delete waits to be flushed. */
@@ -38,6 +45,7 @@ export class OverlayHiddenStore implements HiddenStore {
   }
 
   set(key: string, value: JsonValue): void {
+    this.#beforeSet?.(key, value);
     const first = !this.#pending.has(key);
     // Throws on a value that is not JSON before anything here changes.
     this.#pending.set(key, value);

@@ -39,6 +39,21 @@ const newState = (
 export interface OverlayStoreOptions {
   /** Called with every entry number handed out, so ids streamed before a crash are never reused. */
   onCounter?: (tool: string, name: string, value: number) => void;
+  /** Told of each write: before it (a throw refuses it) and after it. */
+  watch?: StoreWriteWatch;
+}
+
+/** Typed taps on a mutation's store writes: a meter before, events after. */
+export interface StoreWriteWatch {
+  /** Before an entry goes in (appended or replacing one); throw to refuse. */
+  beforeWrite?(store: StoreBackend, entry: Entry, append: boolean): void;
+  /** After a write, with the position it touched (none when a key was cleared). */
+  afterWrite?(
+    op: "add" | "replace" | "remove",
+    tool: string,
+    name: string,
+    position?: number
+  ): void;
 }
 
 const keyOf = (tool: string, name: string): string =>
@@ -58,6 +73,7 @@ const keyOf = (tool: string, name: string): string =>
 export class OverlayStoreBackend implements StoreBackend {
   readonly #base: StoreBackend;
   readonly #onCounter: OverlayStoreOptions["onCounter"];
+  readonly #watch: StoreWriteWatch;
   #keys = new Map<string, KeyState>();
   #log = new OverlayLog();
   #seq = 0;
@@ -66,6 +82,7 @@ export class OverlayStoreBackend implements StoreBackend {
   constructor(base: StoreBackend, options: OverlayStoreOptions = {}) {
     this.#base = base;
     this.#onCounter = options.onCounter;
+    this.#watch = options.watch ?? {};
   }
 
   /** True once anything (an entry, a key, a counter) waits to be flushed. */
@@ -156,13 +173,16 @@ export class OverlayStoreBackend implements StoreBackend {
   }
 
   append(tool: string, name: string, entry: Entry, prints: Prints): number {
+    this.#watch.beforeWrite?.(this, entry, true);
     const state = this.#touch(tool, name);
     const slot = this.#newSlot(entry, prints);
     state.slots.append(slot);
     this.#link(state, slot);
     const copy = { entry: slot.entry, prints: slot.fingerprints };
     this.#log.push({ op: "append", tool, name, ...copy });
-    return state.slots.length - 1;
+    const index = state.slots.length - 1;
+    this.#watch.afterWrite?.("add", tool, name, index);
+    return index;
   }
 
   set(
@@ -172,18 +192,21 @@ export class OverlayStoreBackend implements StoreBackend {
     entry: Entry,
     prints: Prints
   ): void {
+    this.#watch.beforeWrite?.(this, entry, false);
     const state = this.#touch(tool, name);
     const slot = this.#newSlot(entry, prints);
     this.#drop(state, state.slots.set(position, slot));
     this.#link(state, slot);
     const copy = { entry: slot.entry, prints: slot.fingerprints };
     this.#log.push({ op: "set", tool, name, position, ...copy });
+    this.#watch.afterWrite?.("replace", tool, name, position);
   }
 
   removeAt(tool: string, name: string, position: number): void {
     const state = this.#touch(tool, name);
     this.#drop(state, state.slots.removeAt(position));
     this.#log.push({ op: "removeAt", tool, name, position });
+    this.#watch.afterWrite?.("remove", tool, name, position);
   }
 
   clear(tool: string, name: string): void {
@@ -193,6 +216,7 @@ export class OverlayStoreBackend implements StoreBackend {
     state.slots.clear();
     state.repeats.clear();
     this.#log.push({ op: "clear", tool, name });
+    this.#watch.afterWrite?.("remove", tool, name);
   }
 
   findRepeat(
