@@ -5,36 +5,12 @@ import type { RpcResult } from "../session/rpc";
 import type { SessionObject } from "../session/session-object";
 
 /**
- * The object's RPC methods as the class declares them. Workers' own stub
- * typing recurses through the JSON and message types deeper than tsc
- * allows; the methods take and return plain data, so at runtime the shapes
- * are exactly these.
+ * What the worker may call on a session: `op` (every operation, through
+ * the table) and `fetch` (the socket upgrade). Workers' own stub typing
+ * recurses through the JSON and message types deeper than tsc allows; the
+ * methods take and return plain data, so at runtime the shapes are these.
  */
-export type SessionStub = Pick<
-  SessionObject,
-  | "create"
-  | "status"
-  | "expectUse"
-  | "reset"
-  | "step"
-  | "callTool"
-  | "readStore"
-  | "storeKeys"
-  | "addEntry"
-  | "replaceEntry"
-  | "removeEntry"
-  | "readState"
-  | "patchState"
-  | "messages"
-  | "frame"
-  | "destroy"
-  | "events"
-  | "startRun"
-  | "readRun"
-  | "cancelRun"
-  | "op"
-  | "fetch"
->;
+export type SessionStub = Pick<SessionObject, "op" | "fetch">;
 
 const stubOf = (
   namespace: DurableObjectNamespace<SessionObject>,

@@ -12,7 +12,7 @@ import type { TranscriptBackend } from "../state/types";
 import { committedParts } from "../storage/episode-parts";
 import type { EventLog, StoredEvent } from "../storage/event-log";
 import { markAwaitingUse } from "../storage/first-use";
-import { migrate, schemaVersion } from "../storage/schema";
+import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import {
   insertSessionRow,
   readSessionRow,
@@ -82,8 +82,11 @@ export class SessionRuntime {
    */
   recover(): void {
     const core = this.core;
-    if (schemaVersion(core.sql) === undefined) return;
-    core.storage.transactionSync(() => migrate(core.sql));
+    const version = schemaVersion(core.sql);
+    if (version === undefined) return;
+    // A session older code created gets the tables this code added.
+    if (version !== SCHEMA_VERSION)
+      core.storage.transactionSync(() => migrate(core.sql));
     const row = readSessionRow(core.sql);
     if (row?.inflight == null) return;
     core.storage.transactionSync(() =>

@@ -1,7 +1,6 @@
 /** @module Helpers for tests that drive session objects over RPC. */
 
 import { env, runInDurableObject } from "cloudflare:test";
-import type { SessionStub } from "../../src/http/stub";
 import { toolCalls } from "../../src/messages/build";
 import type { RpcResult } from "../../src/session/rpc";
 import type { SessionObject } from "../../src/session/session-object";
@@ -17,8 +16,32 @@ export const err = <T>(r: RpcResult<T>) => {
   return r.error;
 };
 
-/** The object's RPC methods, typed as the worker calls them (see stub.ts). */
-export type SessionApi = SessionStub;
+/** The object's RPC methods: `op` and the typed shorthands over the same table. */
+export type SessionApi = Pick<
+  SessionObject,
+  | "op"
+  | "create"
+  | "status"
+  | "expectUse"
+  | "reset"
+  | "step"
+  | "callTool"
+  | "readStore"
+  | "storeKeys"
+  | "addEntry"
+  | "replaceEntry"
+  | "removeEntry"
+  | "readState"
+  | "patchState"
+  | "messages"
+  | "frame"
+  | "destroy"
+  | "events"
+  | "startRun"
+  | "readRun"
+  | "cancelRun"
+  | "fetch"
+>;
 type Stub = DurableObjectStub<SessionObject>;
 
 export const api = (stub: Stub): SessionApi => stub as unknown as SessionApi;

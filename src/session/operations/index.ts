@@ -92,16 +92,19 @@ export const dispatch = async <N extends OperationName>(
   input: OperationInput<N>,
   key?: string
 ): Promise<OperationOutput<N>> => {
-  const op = OPERATIONS[name] as unknown as Operation<
-    OperationInput<N>,
-    OperationOutput<N>
-  >;
-  const idem = key === undefined ? undefined : await bindKey(op, input, key);
-  return op.run(rt, input, idem);
+  const idem =
+    key === undefined
+      ? undefined
+      : await bindKey(
+          OPERATIONS[name] as Operation<unknown, unknown>,
+          input,
+          key
+        );
+  return runBound(rt, name, input, idem);
 };
 
 /** Runs an operation with a key already bound (the typed RPC shorthands take one). */
-export const runBound = <N extends OperationName>(
+export const runBound = async <N extends OperationName>(
   rt: SessionRuntime,
   name: N,
   input: OperationInput<N>,
@@ -111,5 +114,5 @@ export const runBound = <N extends OperationName>(
     OperationInput<N>,
     OperationOutput<N>
   >;
-  return Promise.resolve(op.run(rt, input, idem));
+  return op.run(rt, input, idem);
 };
