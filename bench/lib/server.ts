@@ -13,10 +13,11 @@ import {
   rmSync,
   writeFileSync
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../../scripts/free-port.mjs";
+import { waitUntilReady } from "../../scripts/ready.mjs";
 
 export interface Server {
   baseUrl: string;
@@ -24,20 +25,6 @@ export interface Server {
   pgid: number;
   stop(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port"))
-      );
-    });
-  });
 
 const stopGroup = async (child: ChildProcess): Promise<void> => {
   const pid = child.pid;
@@ -136,22 +123,13 @@ export const startServer = async (
     rmSync(dir, { recursive: true, force: true });
   };
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`wrangler dev exited:\n${output}`);
-    }
-    try {
-      if ((await fetch(`${baseUrl}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler dev did not start in 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
+  try {
+    await waitUntilReady(`${baseUrl}/health`, {
+      stopped: () => child.exitCode !== null
+    });
+  } catch (error) {
+    await stop();
+    throw new Error(`wrangler dev: ${(error as Error).message}\n${output}`);
   }
   return { baseUrl, pgid: child.pid!, stop };
 };

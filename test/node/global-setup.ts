@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../../scripts/free-port.mjs";
+import { waitUntilReady } from "../../scripts/ready.mjs";
 import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
-import { freePort } from "./helpers/free-port";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -66,19 +67,13 @@ export default async function setup(project: TestProject) {
     output += String(d);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`wrangler dev exited:\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline)
-      throw new Error(`wrangler dev did not start in 90 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
+  try {
+    await waitUntilReady(`${baseUrl}/health`, {
+      timeoutMs: 90_000,
+      stopped: () => child?.exitCode !== null
+    });
+  } catch (error) {
+    throw new Error(`wrangler dev: ${(error as Error).message}\n${output}`);
   }
   project.provide("baseUrl", baseUrl);
   return teardown;

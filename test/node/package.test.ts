@@ -153,13 +153,34 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     expect(seen.local).toMatchObject({ reward: 1, done: true });
   });
 
-  it("runs its command line", async () => {
-    const { stdout } = await run(
+  it("runs its command line: a rollout against a server, trajectories to stdout, a summary to stderr", async () => {
+    const { stdout, stderr } = await run(
       join(project, "node_modules", ".bin", "roost-edge"),
-      ["--help"],
+      [
+        "rollout",
+        "--url",
+        inject("baseUrl"),
+        "--env",
+        "counter",
+        "--episodes",
+        "2",
+        "--policy",
+        "scripted",
+        "--out",
+        "-"
+      ],
       { cwd: project }
     );
-    expect(stdout).toContain("roost-edge rollout");
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((t) => [t.episode, t.error])).toEqual([
+      [0, null],
+      [1, null]
+    ]);
+    expect(stderr).toContain("Finished 2 episodes");
+    expect(stderr).toContain("  trajectories  stdout");
   });
 
   // Strict, nodenext resolution and no skipLibCheck: a declaration that

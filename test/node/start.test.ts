@@ -3,15 +3,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-// @ts-expect-error a plain-Node script without declarations
-import { waitUntilReady } from "../../scripts/ready.mjs";
-import { freePort } from "./helpers/free-port";
-
-type Wait = (
-  url: string,
-  options?: { timeoutMs?: number; intervalMs?: number; stopped?: () => boolean }
-) => Promise<void>;
-const wait = waitUntilReady as Wait;
+import { freePort } from "../../scripts/free-port.mjs";
+import { waitUntilReady as wait } from "../../scripts/ready.mjs";
 
 const listen = async (answer: (n: number) => number) => {
   let n = 0;

@@ -1,8 +1,9 @@
+// A port nothing listens on right now: for npm start's tests, the Node
+// end-to-end server and the benchmarks' server.
 import { createServer } from "node:net";
 
-/** A port nothing listens on right now, on 127.0.0.1. */
 export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+  new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
