@@ -1,5 +1,10 @@
 import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
+import {
+  createSession,
+  expected,
+  HANDSHAKE_CASES
+} from "../shared/handshake-cases";
 
 // The handshake as the `ws` package checks it, which is stricter than the
 // platform's test harness: a server may only select a protocol the client
@@ -17,19 +22,7 @@ interface Outcome {
   error?: string;
 }
 
-const created = async () => {
-  const res = await fetch(`${base}/v1/sessions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ environment: "counter" })
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as {
-    session_id: string;
-    token: string;
-    ws_url: string;
-  };
-};
+const created = () => createSession(base);
 
 /** Connects, waits for the first frame (then closes cleanly) or the server's close. */
 const connect = (url: string, protocols: string[]): Promise<Outcome> =>
@@ -50,76 +43,13 @@ const connect = (url: string, protocols: string[]): Promise<Outcome> =>
   });
 
 describe("WebSocket handshake with the ws client", () => {
-  it("opens with the token as a subprotocol and selects roost.v1", async () => {
-    const s = await created();
-    const out = await connect(s.ws_url, ["roost.v1", `roost.token.${s.token}`]);
-    expect(out).toEqual({
-      protocol: "roost.v1",
-      first: "session.snapshot",
-      code: 1000
+  for (const c of HANDSHAKE_CASES)
+    it(c.name, async () => {
+      const [s, other] = [await created(), await created()];
+      const { url, protocols } = c.offer(s, other);
+      const out = await connect(url, protocols);
+      expect({ ...out, first: out.first }).toEqual(expected(c, s));
     });
-  });
-
-  it("opens with ?token= and selects no protocol", async () => {
-    const s = await created();
-    const out = await connect(`${s.ws_url}?token=${s.token}`, []);
-    expect(out).toEqual({
-      protocol: "",
-      first: "session.snapshot",
-      code: 1000
-    });
-  });
-
-  it("opens when only the token protocol is offered, selecting it", async () => {
-    const s = await created();
-    const offer = `roost.token.${s.token}`;
-    const out = await connect(s.ws_url, [offer]);
-    expect(out).toEqual({
-      protocol: offer,
-      first: "session.snapshot",
-      code: 1000
-    });
-  });
-
-  it("selects roost.v1 among unrelated protocols", async () => {
-    const s = await created();
-    const out = await connect(s.ws_url, [
-      "chat",
-      "roost.v1",
-      `roost.token.${s.token}`
-    ]);
-    expect(out.protocol).toBe("roost.v1");
-    expect(out.first).toBe("session.snapshot");
-  });
-
-  it("closes 4401 without credentials, offering nothing", async () => {
-    const s = await created();
-    expect(await connect(s.ws_url, [])).toEqual({ protocol: "", code: 4401 });
-  });
-
-  it("closes 4401 without credentials, offering roost.v1", async () => {
-    const s = await created();
-    expect(await connect(s.ws_url, ["roost.v1"])).toEqual({
-      protocol: "roost.v1",
-      code: 4401
-    });
-  });
-
-  it("closes 4403 for a wrong token in either form", async () => {
-    const s = await created();
-    const other = await created();
-    expect(
-      await connect(s.ws_url, ["roost.v1", `roost.token.${other.token}`])
-    ).toEqual({ protocol: "roost.v1", code: 4403 });
-    expect(await connect(`${s.ws_url}?token=${other.token}`, [])).toEqual({
-      protocol: "",
-      code: 4403
-    });
-    expect(await connect(`${s.ws_url}?token=v1.nope.x`, [])).toEqual({
-      protocol: "",
-      code: 4403
-    });
-  });
 
   it("closes 4404 for a deleted session, selecting the offered protocol", async () => {
     const s = await created();
