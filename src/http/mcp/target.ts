@@ -45,7 +45,8 @@ export const sessionTarget = (
   // first attempt may have run the tool.
   callTool: (tool, args) =>
     call((s) => s.op("call", { tool, arguments: args }), { retry: false }),
-  storeKeys: () => call((s) => s.op("storeKeys", {}), { retry: true }),
+  storeKeys: async () =>
+    (await call((s) => s.op("storeKeys", {}), { retry: true })).keys,
   readKey: (tool, name, limit) =>
     call(
       (s) =>

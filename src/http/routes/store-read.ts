@@ -62,7 +62,7 @@ export const storeReadRoutes: readonly RouteEntry[] = [
     return c.json(value, 200);
   }),
   defineRoute(storeKeysRoute, async (c) => {
-    const keys = await runOperation(c, "storeKeys", {});
-    return c.json({ keys }, 200);
+    const value = await runOperation(c, "storeKeys", {});
+    return c.json(value, 200);
   })
 ];

@@ -95,7 +95,7 @@ export const storeKeys = defineOperation({
   output: StoreKeysResponseSchema,
   mutates: false,
   events: [],
-  run: (rt) => rt.read((parts) => parts.environment.keys())
+  run: (rt) => rt.read((parts) => ({ keys: parts.environment.keys() }))
 });
 
 export const addEntry = defineOperation({
