@@ -44,6 +44,15 @@ export {
   userMessage
 } from "./messages/index";
 export { DEFAULT_LIMITS, type Limits } from "./protocol/limits";
+export {
+  ModelError,
+  openAIModel,
+  type PartialDecision,
+  type ScriptedModelOptions,
+  scriptedModel,
+  withRetries,
+  workersAIModel
+} from "./runner/index";
 export type { ModelFactory } from "./session/models";
 export type { RoostOptions } from "./session/options";
 export {
@@ -80,13 +89,8 @@ export {
   type DecisionModel,
   type DecisionRequest,
   type HistoryMessage,
-  ModelError,
-  openAIModel,
-  type PartialDecision,
   type PromptTasks,
   type ResolvedTree,
-  type ScriptedModelOptions,
-  scriptedModel,
   type TaskRecord,
   TEXT_RESPONSE,
   type TextRequest,
@@ -94,7 +98,5 @@ export {
   type TreeData,
   type TreeNode,
   type TreeOption,
-  type UnavailableOption,
-  withRetries,
-  workersAIModel
+  type UnavailableOption
 } from "./tree/index";

@@ -1,7 +1,7 @@
 /** @module Choosing and validating a session's task: given directly or picked from the dataset. */
 
 import { RoostError } from "../errors";
-import { describeIssues } from "../tools/arguments";
+import { describeIssues } from "../issues";
 import type { Environment } from "./define-environment";
 
 /** The task of a create or reset request; `task_index` picks from the environment's dataset. */

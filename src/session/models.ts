@@ -2,10 +2,10 @@
 
 import type { Environment } from "../environment/define-environment";
 import { RoostError } from "../errors";
-import { openAIModelFromEnv } from "../tree/openai-model";
-import { withRetries } from "../tree/retry";
+import { openAIModelFromEnv } from "../runner/openai-model";
+import { withRetries } from "../runner/retry";
+import { workersAIModelFromEnv } from "../runner/workers-ai-model";
 import type { DecisionModel } from "../tree/types";
-import { workersAIModelFromEnv } from "../tree/workers-ai-model";
 
 /** Builds a model from the worker's bindings and secrets; undefined when not configured. */
 export type ModelFactory = (

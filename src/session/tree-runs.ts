@@ -7,6 +7,8 @@
 import { type ErrorBody, RoostError, toErrorBody } from "../errors";
 import type { JsonObject } from "../json";
 import type { RunState, RunStatus } from "../protocol";
+import { runPass } from "../runner/loop";
+import { ModelError } from "../runner/model-error";
 import type { IdempotencyKey } from "../storage/idempotency";
 import * as idempotency from "../storage/idempotency";
 import {
@@ -19,8 +21,6 @@ import {
   writeRun,
   writeTreeRows
 } from "../storage/run-rows";
-import { runPass } from "../tree/loop";
-import { ModelError } from "../tree/model-error";
 import type { Committer, MutationContext } from "./commit";
 import type { SessionCore } from "./core";
 import type { ModelResolver } from "./models";

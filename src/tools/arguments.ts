@@ -1,6 +1,6 @@
 /** @module A call's arguments: parsed, filled from state, validated against the tool's input. */
 
-import type { z } from "zod";
+import { describeIssues } from "../issues";
 import { checkJsonLimits } from "../protocol/json-value";
 import { DEFAULT_LIMITS, type Limits } from "../protocol/limits";
 import type { StateAccess } from "../state/types";
@@ -9,15 +9,6 @@ import type { Tool } from "./define-tool";
 export type Prepared =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; message: string };
-
-/** One line per problem, each naming its field, so the model can fix the call. */
-export const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>
-  issues
-    .map((issue) => {
-      const path = issue.path.map(String).join(".");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
 
 export type JsonLimits = Pick<Limits, "jsonDepth" | "stringBytes">;
 

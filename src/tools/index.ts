@@ -1,6 +1,6 @@
 /** @module Tools: definitions, the model's JSON schema, and execution. */
 
-export { describeIssues } from "./arguments";
+export { describeIssues } from "../issues";
 export {
   type Tool,
   type ToolConfig,

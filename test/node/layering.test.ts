@@ -1,5 +1,7 @@
-// The library in src/ stands alone: it ships in the package without the
-// examples, tests or benchmarks, so it must never import them.
+// The library's folders form layers: a folder imports only from the layers
+// below it, so the core (store, state, tree, tools, environment) runs
+// without the runner, the Durable Object or the HTTP app, and src/ as a
+// whole ships in the package without the examples, tests or benchmarks.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,17 +18,66 @@ const sources = (dir: string): string[] =>
       : [];
   });
 
+/** Shared by everything: errors, JSON, names, messages and the wire shapes. */
+const BASE = ["errors", "issues", "json", "names", "messages", "protocol"];
+
+/** The core: runs anywhere, without the Durable Object or the HTTP app. */
+const CORE = ["store", "state", "tree", "tools", "environment"];
+
+/** What each folder may import besides itself and BASE. Entry files (index, core, roost) may import anything. */
+const MAY_IMPORT: Record<string, string[]> = {
+  ...Object.fromEntries(BASE.map((b) => [b, []])),
+  store: [],
+  state: [],
+  tree: [],
+  tools: ["store", "state", "tree"],
+  environment: ["store", "state", "tree", "tools"],
+  runner: CORE,
+  storage: CORE,
+  session: [...CORE, "runner", "storage"],
+  http: [...CORE, "runner", "session"],
+  client: [],
+  cli: ["client"]
+};
+const ENTRY_FILES = ["index", "core", "roost"];
+
+/** Every relative import in src/ as [importing file, its layer, the imported path relative to src]. */
+const imports = (): [string, string, string][] =>
+  sources(src).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)].map(
+      ([, spec]): [string, string, string] => [
+        relative(root, file),
+        relative(src, file).split("/")[0]!.replace(/\.ts$/, ""),
+        relative(src, resolve(dirname(file), spec!))
+      ]
+    )
+  );
+
 describe("layering", () => {
   it("src/ imports nothing outside src/ but packages", () => {
-    const outside: string[] = [];
-    for (const file of sources(src)) {
-      const text = readFileSync(file, "utf8");
-      for (const [, spec] of text.matchAll(/from\s+"(\.[^"]+)"/g)) {
-        const target = relative(src, resolve(dirname(file), spec!));
-        if (target.startsWith(".."))
-          outside.push(`${relative(root, file)} → ${spec}`);
-      }
-    }
+    const outside = imports()
+      .filter(([, , target]) => target.startsWith(".."))
+      .map(([file, , target]) => `${file} → ${target}`);
     expect(outside).toEqual([]);
+  });
+
+  it("every folder imports only from the layers below it", () => {
+    const upward = imports()
+      .filter(([, layer]) => !ENTRY_FILES.includes(layer))
+      .filter(([, layer, target]) => {
+        const to = target.split("/")[0]!.replace(/\.ts$/, "");
+        const allowed = MAY_IMPORT[layer];
+        if (allowed === undefined) return true;
+        return to !== layer && !BASE.includes(to) && !allowed.includes(to);
+      })
+      .map(([file, , target]) => `${file} → ${target}`);
+    expect(upward).toEqual([]);
+  });
+
+  it("knows every folder of src/", () => {
+    const folders = readdirSync(src, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.filter((f) => MAY_IMPORT[f] === undefined)).toEqual([]);
   });
 });

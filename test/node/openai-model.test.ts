@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, inject, it } from "vitest";
-import { ModelError } from "../../src/tree/model-error";
-import { openAIModel } from "../../src/tree/openai-model";
-import { withRetries } from "../../src/tree/retry";
+import { ModelError } from "../../src/runner/model-error";
+import { openAIModel } from "../../src/runner/openai-model";
+import { withRetries } from "../../src/runner/retry";
 import type {
   DecisionRequest,
   TextRequest,

@@ -2,8 +2,11 @@
 
 import { z } from "zod";
 import type { JsonObject } from "../json";
-import { ModelError } from "./model-error";
-import { renderErrors, renderTasksCompleted, treeCount } from "./tree-data";
+import {
+  renderErrors,
+  renderTasksCompleted,
+  treeCount
+} from "../tree/tree-data";
 import type {
   Atlas,
   Decision,
@@ -11,7 +14,8 @@ import type {
   TextRequest,
   TreeData,
   TreeOption
-} from "./types";
+} from "../tree/types";
+import { ModelError } from "./model-error";
 
 export interface ChatMessage {
   role: "system" | "user";

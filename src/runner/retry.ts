@@ -1,7 +1,7 @@
 /** @module Retries and a time limit around any decision model. */
 
+import type { CallOptions, DecisionModel } from "../tree/types";
 import { ModelError } from "./model-error";
-import type { CallOptions, DecisionModel } from "./types";
 
 export interface RetryOptions {
   /** Tries in all, the first included. Default 3. */

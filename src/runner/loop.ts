@@ -8,12 +8,7 @@ import type { JsonObject } from "../json";
 import type { Message } from "../messages/schema";
 import type { Emit } from "../protocol";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
-import {
-  optionsAt,
-  type ResolvedTree,
-  runIfTools,
-  type TreeNode
-} from "./define-tree";
+import type { ResolvedTree, TreeNode } from "../tree/define-tree";
 import {
   clearErrors,
   conversationHistory,
@@ -21,14 +16,15 @@ import {
   recordError,
   recordTask,
   updateLastTask
-} from "./tree-data";
+} from "../tree/tree-data";
 import type {
   Decision,
   DecisionModel,
   PromptTasks,
   TreeData,
   TreeOption
-} from "./types";
+} from "../tree/types";
+import { optionsAt, runIfTools } from "./options";
 
 /** What a run carries from pass to pass (persisted by the caller). */
 export interface RunProgress {

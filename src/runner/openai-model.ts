@@ -1,6 +1,7 @@
 /** @module A decision model on any OpenAI-compatible chat completions server (OpenAI, LM Studio, vLLM, Ollama…). */
 
 import { RoostError } from "../errors";
+import type { CallOptions, DecisionModel } from "../tree/types";
 import { isRetryableStatus, ModelError } from "./model-error";
 import {
   DECIDE_TOOL,
@@ -9,7 +10,6 @@ import {
   parseDecision,
   textMessages
 } from "./prompt";
-import type { CallOptions, DecisionModel } from "./types";
 
 export interface OpenAIModelConfig {
   /** Up to the version, e.g. `http://127.0.0.1:1234/v1`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { TEXT_RESPONSE } from "./define-tree";
+import { TEXT_RESPONSE } from "../tree/define-tree";
+import type { DecisionRequest, TreeData } from "../tree/types";
 import { scriptedModel } from "./scripted-model";
-import type { DecisionRequest, TreeData } from "./types";
 
 const treeData: TreeData = {
   userPrompt: "find frogs",

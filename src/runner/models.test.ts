@@ -1,4 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type {
+  Decision,
+  DecisionModel,
+  DecisionRequest,
+  TextRequest,
+  TreeData,
+  TreeOption
+} from "../tree/types";
 import { ModelError } from "./model-error";
 import { openAIModel, openAIModelFromEnv } from "./openai-model";
 import {
@@ -8,14 +16,6 @@ import {
   textMessages
 } from "./prompt";
 import { backoffDelay, withRetries } from "./retry";
-import type {
-  Decision,
-  DecisionModel,
-  DecisionRequest,
-  TextRequest,
-  TreeData,
-  TreeOption
-} from "./types";
 import {
   type AiBindingLike,
   workersAIModel,

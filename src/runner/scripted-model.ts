@@ -1,13 +1,13 @@
 /** @module A decision model that replays a script: for tests, demos and replaying recorded runs. */
 
 import { cloneJson, type JsonObject, type JsonValue } from "../json";
-import { TEXT_RESPONSE } from "./define-tree";
+import { TEXT_RESPONSE } from "../tree/define-tree";
 import type {
   Decision,
   DecisionModel,
   DecisionRequest,
   TextRequest
-} from "./types";
+} from "../tree/types";
 
 /** A decision with only `tool` required; the rest default to empty, false and "". */
 export interface PartialDecision {

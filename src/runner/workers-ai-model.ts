@@ -1,6 +1,7 @@
 /** @module A decision model on a Workers AI binding, with the decision schema enforced by JSON mode. */
 
 import { RoostError } from "../errors";
+import type { DecisionModel } from "../tree/types";
 import { ModelError } from "./model-error";
 import {
   decisionMessages,
@@ -8,7 +9,6 @@ import {
   parseDecision,
   textMessages
 } from "./prompt";
-import type { DecisionModel } from "./types";
 
 /**
  * The part of the `Ai` binding this uses, declared here so the core does not

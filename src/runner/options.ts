@@ -1,0 +1,162 @@
+/** @module What the model may pick at a node now: tools filtered by `available`, branches, `text_response`; and the `runIf` tools that run first. */
+
+import { RoostError } from "../errors";
+import { cloneJson, type JsonObject } from "../json";
+import type { Tool } from "../tools/define-tool";
+import { parametersSchema } from "../tools/json-schema";
+import {
+  type ResolvedTree,
+  ROOT_ID,
+  TEXT_RESPONSE,
+  TEXT_RESPONSE_DESCRIPTION,
+  TEXT_RESPONSE_INPUTS,
+  type TreeNode
+} from "../tree/define-tree";
+import type { TreeData, TreeOption, UnavailableOption } from "../tree/types";
+
+const errorText = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** How long an `available` or `runIf` check may take; a check is meant to be a quick look at tree data. */
+export const CHECK_TIMEOUT_MS = 5_000;
+
+/**
+ * A check's answer, or a rejection after CHECK_TIMEOUT_MS: a check that
+ * never settles would otherwise hold the session's queue for good.
+ */
+const checked = async <T>(check: () => T | Promise<T>): Promise<T> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(check),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(`it did not answer within ${CHECK_TIMEOUT_MS} ms`)
+            ),
+          CHECK_TIMEOUT_MS
+        );
+      })
+    ]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+};
+
+/** `available` as a reason, or undefined when the tool may be picked. */
+const unavailableReason = async (
+  tool: Tool,
+  treeData: TreeData
+): Promise<string | undefined> => {
+  if (tool.available === undefined) return undefined;
+  try {
+    const available = tool.available;
+    const verdict = await checked(() => available(treeData));
+    // Only `true` opens a tool: a JavaScript predicate that forgets to return stays closed.
+    if (verdict === true) return undefined;
+    return typeof verdict === "string" && verdict.trim() !== ""
+      ? verdict
+      : "No reason provided.";
+  } catch (error) {
+    return `available() failed: ${errorText(error)}`;
+  }
+};
+
+const hiddenParams = (tool: Tool): string[] =>
+  Object.values(tool.inputsFromState ?? {}).filter(
+    (p): p is string => typeof p === "string"
+  );
+
+/**
+ * What the model may pick at `node`: its tools in order, then its branches,
+ * then `text_response` at the root. Tools whose `available` says no are
+ * listed apart with the reason, so the model knows they exist.
+ */
+export const optionsAt = async (
+  tree: ResolvedTree,
+  node: TreeNode,
+  tools: ReadonlyMap<string, Tool>,
+  treeData: TreeData
+): Promise<{ options: TreeOption[]; unavailable: UnavailableOption[] }> => {
+  // A copy per call: a predicate that mutates what it is shown cannot touch the run's data.
+  const view = cloneJson(treeData);
+  const checked = await Promise.all(
+    node.tools.map(async (name) => {
+      const tool = tools.get(name);
+      if (tool === undefined) {
+        throw new RoostError(
+          "internal",
+          `Tree node "${node.id}" names tool "${name}", which the environment lacks.`
+        );
+      }
+      return { name, tool, reason: await unavailableReason(tool, view) };
+    })
+  );
+  const options: TreeOption[] = [];
+  const unavailable: UnavailableOption[] = [];
+  for (const { name, tool, reason } of checked) {
+    if (reason !== undefined) {
+      unavailable.push({ name, description: tool.description, reason });
+      continue;
+    }
+    options.push({
+      name,
+      kind: "tool",
+      description: tool.description,
+      inputs: parametersSchema(tool.input, hiddenParams(tool)),
+      end: tool.end ?? false
+    });
+  }
+  for (const branch of node.branches) {
+    options.push({
+      name: branch.id,
+      kind: "branch",
+      description: branch.description,
+      end: false
+    });
+  }
+  if (node.id === ROOT_ID && tree.textResponse) {
+    options.push({
+      name: TEXT_RESPONSE,
+      kind: "text",
+      description: TEXT_RESPONSE_DESCRIPTION,
+      inputs: cloneJson(TEXT_RESPONSE_INPUTS),
+      end: true
+    });
+  }
+  return { options, unavailable };
+};
+
+const isPlainObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The tools at `node` that ask to run before the decision (`runIf`), in node
+ * order, with their inputs. A `runIf` that throws or returns anything but
+ * `true` or `{ inputs }` does not run its tool.
+ */
+export const runIfTools = async (
+  node: TreeNode,
+  tools: ReadonlyMap<string, Tool>,
+  treeData: TreeData
+): Promise<{ tool: string; inputs: JsonObject }[]> => {
+  const view = cloneJson(treeData);
+  const verdicts = await Promise.all(
+    node.tools.map(async (name) => {
+      const runIf = tools.get(name)?.runIf;
+      if (runIf === undefined) return undefined;
+      try {
+        const verdict = await checked(() => runIf(view));
+        if (verdict === true) return { tool: name, inputs: {} };
+        if (isPlainObject(verdict) && isPlainObject(verdict.inputs)) {
+          return { tool: name, inputs: cloneJson(verdict.inputs) };
+        }
+      } catch {
+        // A broken rule must not stop the run; the model can still pick the tool.
+      }
+      return undefined;
+    })
+  );
+  return verdicts.filter((v) => v !== undefined);
+};
