@@ -91,7 +91,7 @@ try {
       ...(files.length > 0
         ? []
         : [
-            `  npm run rollout -- --url ${url} --env calculator --episodes 200 --concurrency 16 --policy scripted --out trajectories.jsonl`
+            `  npm run rollout -- --url ${url} --env calculator --episodes 200 --concurrency 16 --policy examples/scripted-policy/index.ts --out trajectories.jsonl`
           ]),
       ""
     ].join("\n")

@@ -1,5 +1,8 @@
 /** @module The Roost client for browsers and Node: HTTP, the session WebSocket, rollouts and policies. */
 
+export type { Message } from "../messages/schema";
+export type { ActionInput, OpenAITool } from "../protocol";
+
 export { type ClientErrorCode, RoostClientError } from "./client-error";
 export { type Clock, systemClock, type TimerHandle } from "./clock";
 export {
@@ -8,7 +11,6 @@ export {
   RoostClient
 } from "./http";
 export type { SocketRequest } from "./pending-requests";
-export { builtInPolicy, POLICY_NAMES, type PolicyName } from "./policies";
 export { callTool, messageText, type Policy } from "./policy";
 export { randomPolicy, seededRandom } from "./random-policy";
 export {
@@ -16,7 +18,6 @@ export {
   type RolloutResult,
   rollout
 } from "./rollout";
-export { scriptedPolicy } from "./scripted-policy";
 export {
   type MutationOptions,
   type PageQuery,

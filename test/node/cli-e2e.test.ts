@@ -16,7 +16,7 @@ describe("npm run rollout", () => {
     const { stderr } = await run(
       join("node_modules", ".bin", "tsx"),
       [
-        "src/client/cli.ts",
+        "src/cli/main.ts",
         "rollout",
         "--url",
         inject("baseUrl"),
@@ -27,7 +27,7 @@ describe("npm run rollout", () => {
         "--concurrency",
         "3",
         "--policy",
-        "scripted",
+        "examples/scripted-policy/index.ts",
         "--out",
         out
       ],
@@ -51,5 +51,26 @@ describe("npm run rollout", () => {
       .filter((l) => l.includes("/6 episodes")))
       if (line.includes(" 0/6 episodes"))
         expect(line).toContain("- steps/s  mean return -");
+  }, 60_000);
+
+  it("refuses a policy it cannot load with exit code 2, before creating any session", async () => {
+    const failure = await run(
+      join("node_modules", ".bin", "tsx"),
+      [
+        "src/cli/main.ts",
+        "rollout",
+        "--url",
+        inject("baseUrl"),
+        "--env",
+        "counter",
+        "--policy",
+        "./no-such-policy.mjs"
+      ],
+      { env: { ...process.env, NO_COLOR: "1" } }
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toMatch(
+      /--policy "\.\/no-such-policy\.mjs" is neither "random" nor a module that loads/
+    );
   }, 60_000);
 });

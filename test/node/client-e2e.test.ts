@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { WebSocket } from "ws";
+import { scriptedPolicy } from "../../examples/scripted-policy/index";
 import {
   connectSession,
   createClient,
@@ -7,8 +8,7 @@ import {
   RoostClientError,
   type RoostSession,
   rollout,
-  type SocketStatus,
-  scriptedPolicy
+  type SocketStatus
 } from "../../src/client/index";
 import type { CreateSessionResponse } from "../../src/protocol/index";
 import { createSignal } from "../shared/signal";

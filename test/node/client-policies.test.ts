@@ -1,15 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeProblem, PROBLEM_COUNT } from "../../examples/calculator/problems";
-import { evaluate } from "../../src/client/arithmetic";
-import { parseArgs, UsageError } from "../../src/client/cli-args";
-import { randomPolicy, scriptedPolicy } from "../../src/client/index";
+import { evaluate } from "../../examples/scripted-policy/arithmetic";
+import { scriptedPolicy } from "../../examples/scripted-policy/index";
+import { readExpression } from "../../examples/scripted-policy/read-question";
+import { readWordProblem } from "../../examples/scripted-policy/word-problems";
+import { parseArgs, UsageError } from "../../src/cli/args";
+import { loadPolicy } from "../../src/cli/policies";
 import {
   formatProgress,
   formatSummary,
   ProgressReporter
-} from "../../src/client/progress";
-import { readExpression } from "../../src/client/read-question";
-import { readWordProblem } from "../../src/client/word-problems";
+} from "../../src/cli/progress";
+import { randomPolicy } from "../../src/client/index";
 import type { JsonObject } from "../../src/json";
 import type { Message } from "../../src/messages/schema";
 import type { ActionInput, OpenAITool } from "../../src/protocol/index";
@@ -225,14 +230,42 @@ describe("roost-edge command line", () => {
   it("rejects what it cannot use with a UsageError", () => {
     expect(() => parseArgs(["rollout"], {})).toThrow(UsageError);
     expect(() =>
-      parseArgs(["rollout", "--env", "x", "--policy", "smart"], {})
-    ).toThrow(/scripted, random/);
-    expect(() =>
       parseArgs(["rollout", "--env", "x", "--episodes", "0"], {})
     ).toThrow(/episodes/);
     expect(() =>
       parseArgs(["rollout", "--env", "x", "--bogus", "1"], {})
     ).toThrow(/--bogus/);
+  });
+
+  it("runs random by default, or the policy a module exports", async () => {
+    expect(parseArgs(["rollout", "--env", "x"], {})).toMatchObject({
+      policy: "random"
+    });
+    const dir = mkdtempSync(join(tmpdir(), "roost-policy-"));
+    try {
+      const named = join(dir, "named.mjs");
+      writeFileSync(
+        named,
+        'export const policy = () => ({ tool_calls: [{ id: "c", function: { name: "incr", arguments: {} } }] });\n'
+      );
+      const fallback = join(dir, "default.mjs");
+      writeFileSync(fallback, "export default () => ({ tool_calls: [] });\n");
+      const empty = join(dir, "empty.mjs");
+      writeFileSync(empty, "export const notAPolicy = 1;\n");
+      expect(await (await loadPolicy(named, {}))([], [], [])).toMatchObject({
+        tool_calls: [{ function: { name: "incr" } }]
+      });
+      expect(await (await loadPolicy(fallback, {}))([], [], [])).toEqual({
+        tool_calls: []
+      });
+      await expect(loadPolicy(empty, {})).rejects.toThrow(/exports no policy/);
+      await expect(loadPolicy(join(dir, "none.mjs"), {})).rejects.toThrow(
+        UsageError
+      );
+      expect(typeof (await loadPolicy("random", { seed: 1 }))).toBe("function");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("redraws one line on a terminal and prints plain lines, throttled, elsewhere", () => {

@@ -153,7 +153,16 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     expect(seen.local).toMatchObject({ reward: 1, done: true });
   });
 
-  it("runs its command line: a rollout against a server, trajectories to stdout, a summary to stderr", async () => {
+  it("runs its command line: a rollout with the user's policy module, trajectories to stdout, a summary to stderr", async () => {
+    // The policy imports the installed client, as a user's would.
+    write(
+      "my-policy.mjs",
+      [
+        'import { callTool } from "roost-edge/client";',
+        "export const policy = (observations, tools, history) =>",
+        '  callTool("call_" + history.length, "incr", {});'
+      ].join("\n")
+    );
     const { stdout, stderr } = await run(
       join(project, "node_modules", ".bin", "roost-edge"),
       [
@@ -165,7 +174,7 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
         "--episodes",
         "2",
         "--policy",
-        "scripted",
+        "./my-policy.mjs",
         "--out",
         "-"
       ],
@@ -179,6 +188,12 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
       [0, null],
       [1, null]
     ]);
+    expect(
+      lines[0].actions.map(
+        (a: { tool_calls: { function: { name: string } }[] }) =>
+          a.tool_calls[0]?.function.name
+      )
+    ).toContain("incr");
     expect(stderr).toContain("Finished 2 episodes");
     expect(stderr).toContain("  trajectories  stdout");
   });

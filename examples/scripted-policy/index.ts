@@ -1,9 +1,19 @@
-/** @module A scripted policy that solves the bundled environments (counter, calculator, story) without a model. */
+/**
+ * @module A scripted policy that solves the example environments (counter,
+ * calculator, story) without a model: a policy as a user writes one, over
+ * `roost-edge/client`. The rollout CLI loads it with `--policy
+ * examples/scripted-policy/index.ts`.
+ */
 
-import type { Message } from "../messages/schema";
-import type { ActionInput, OpenAITool } from "../protocol";
+import {
+  type ActionInput,
+  callTool,
+  type Message,
+  messageText,
+  type OpenAITool,
+  type Policy
+} from "roost-edge/client";
 import { evaluate } from "./arithmetic";
-import { callTool, messageText, type Policy } from "./policy";
 import { lastNumber, readExpression } from "./read-question";
 import { readWordProblem } from "./word-problems";
 
@@ -148,3 +158,6 @@ export const scriptedPolicy: Policy = (observations, tools, history) => {
       .join(", ")}.`
   );
 };
+
+/** What the rollout CLI loads from this module. */
+export const policy = scriptedPolicy;

@@ -1,14 +1,13 @@
 /** @module The CLI's command line: parsed and checked without touching Node, so it is testable anywhere. */
 
-import { POLICY_NAMES, type PolicyName } from "./policies";
-
 export interface RolloutCommand {
   command: "rollout";
   url: string;
   env: string;
   episodes: number;
   concurrency: number;
-  policy: PolicyName;
+  /** `random`, or a path to a module exporting a policy. */
+  policy: string;
   seed?: number;
   maxSteps?: number;
   taskIndex?: number;
@@ -31,7 +30,8 @@ Options of rollout:
   --env <name>          environment to run (required)
   --episodes <n>        episodes to run (default 10)
   --concurrency <n>     episodes in flight at once (default 4)
-  --policy <name>       scripted | random (default scripted)
+  --policy <policy>     random, or a path to an ES module that exports a
+                        policy as "policy" or default (default random)
   --seed <n>            seed of the random policy
   --max-steps <n>       truncate episodes after n steps (default: the environment's)
   --task-index <n>      dataset index for every episode (default: episode i uses i)
@@ -84,11 +84,7 @@ export const parseArgs = (
     throw new UsageError(`Unknown command "${command}".`);
   const name = flags.get("env");
   if (!name) throw new UsageError("--env <name> is required.");
-  const policy = flags.get("policy") ?? "scripted";
-  if (!(POLICY_NAMES as readonly string[]).includes(policy))
-    throw new UsageError(
-      `--policy must be one of ${POLICY_NAMES.join(", ")}, not "${policy}".`
-    );
+  const policy = flags.get("policy") ?? "random";
   const apiKey = flags.get("api-key") ?? env.ROOST_API_KEY;
   const seed = optionalInt(flags, "seed", 0);
   const maxSteps = optionalInt(flags, "max-steps", 1);
@@ -99,7 +95,7 @@ export const parseArgs = (
     env: name,
     episodes: optionalInt(flags, "episodes", 1) ?? 10,
     concurrency: optionalInt(flags, "concurrency", 1) ?? 4,
-    policy: policy as PolicyName,
+    policy,
     out: flags.get("out") ?? "-",
     ...(seed === undefined ? {} : { seed }),
     ...(maxSteps === undefined ? {} : { maxSteps }),

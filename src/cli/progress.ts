@@ -1,6 +1,6 @@
 /** @module The CLI's progress display: one redrawn line on a terminal, periodic plain lines in logs. */
 
-import type { RolloutProgress, RolloutSummary } from "./trajectory";
+import type { RolloutProgress, RolloutSummary } from "../client/trajectory";
 
 const BAR_WIDTH = 24;
 

@@ -3,13 +3,13 @@
 
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
-import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./cli-args";
-import { RoostClientError } from "./client-error";
-import { createClient } from "./http";
-import { builtInPolicy } from "./policies";
+import { RoostClientError } from "../client/client-error";
+import { createClient } from "../client/http";
+import { rollout } from "../client/rollout";
+import type { Trajectory } from "../client/trajectory";
+import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./args";
+import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
-import { rollout } from "./rollout";
-import type { Trajectory } from "./trajectory";
 
 const main = async (): Promise<number> => {
   let command: ReturnType<typeof parseArgs>;
@@ -36,6 +36,16 @@ const main = async (): Promise<number> => {
 };
 
 const runRollout = async (command: RolloutCommand): Promise<number> => {
+  let policy: Awaited<ReturnType<typeof loadPolicy>>;
+  try {
+    policy = await loadPolicy(command.policy, {
+      ...(command.seed === undefined ? {} : { seed: command.seed })
+    });
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
   const out: Writable =
     command.out === "-" ? process.stdout : createWriteStream(command.out);
   const writer = orderedLines(out);
@@ -58,9 +68,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
     const { summary } = await rollout({
       baseUrl: command.url,
       environment: command.env,
-      policy: builtInPolicy(command.policy, {
-        ...(command.seed === undefined ? {} : { seed: command.seed })
-      }),
+      policy,
       episodes: command.episodes,
       concurrency: command.concurrency,
       ...(command.maxSteps === undefined ? {} : { maxSteps: command.maxSteps }),

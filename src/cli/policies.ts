@@ -1,0 +1,41 @@
+/** @module The policy a rollout runs: `random`, built in, or a module of the user's that exports one. */
+
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Policy } from "../client/policy";
+import { randomPolicy } from "../client/random-policy";
+import { UsageError } from "./args";
+
+/**
+ * `random` calls a random tool with sampled arguments (seedable); anything
+ * else is a path to an ES module exporting a policy as `policy` or as its
+ * default export. The CLI ships no environment-specific policy: a solver
+ * belongs beside the environment it solves (the repository's examples have
+ * one in examples/scripted-policy/).
+ *
+ * @example
+ * const policy = await loadPolicy("./my-policy.mjs", {});
+ */
+export const loadPolicy = async (
+  spec: string,
+  options: { seed?: number }
+): Promise<Policy> => {
+  if (spec === "random") return randomPolicy(options);
+  const path = isAbsolute(spec) ? spec : resolve(spec);
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = await import(pathToFileURL(path).href);
+  } catch (error) {
+    throw new UsageError(
+      `--policy "${spec}" is neither "random" nor a module that loads: ${
+        error instanceof Error ? error.message : String(error)
+      }`
+    );
+  }
+  const policy = loaded.policy ?? loaded.default;
+  if (typeof policy !== "function")
+    throw new UsageError(
+      `${spec} exports no policy: export a function (observations, tools, history) => action as "policy" or as the default export.`
+    );
+  return policy as Policy;
+};
