@@ -12,7 +12,13 @@ import type {
 import { type JsonLimits, prepareArguments } from "./arguments";
 import { capContent, describeError, toContent } from "./content";
 import type { Tool } from "./define-tool";
-import { guardWrites } from "./guard";
+import {
+  EPISODE_ACCESS,
+  guardWrites,
+  HIDDEN_ACCESS,
+  STATE_ACCESS,
+  STORE_ACCESS
+} from "./guard";
 import { type MergeableState, mergeOutputs } from "./outputs";
 import { ReadWriteLock } from "./rw-lock";
 import type {
@@ -149,25 +155,20 @@ const runCall = async (
   const revoked = () => controller.signal.aborted;
   const label = `Tool call ${call.id} (${name})`;
   const ctx: ToolContext<StateShape, unknown> = {
-    environment: guardWrites(
-      scope.environment,
-      ["add", "addObjects", "replace", "remove"],
+    environment: guardWrites(scope.environment, STORE_ACCESS, revoked, label),
+    hidden: guardWrites(scope.hidden, HIDDEN_ACCESS, revoked, label),
+    state: guardWrites(
+      scope.state as StateAccess,
+      STATE_ACCESS,
       revoked,
       label
     ),
-    hidden: guardWrites(scope.hidden, ["set", "delete"], revoked, label),
-    state: guardWrites(scope.state as StateAccess, ["set"], revoked, label),
     task: scope.task,
     signal: controller.signal,
     emit: (update) => {
       if (!revoked()) onUpdate(update);
     },
-    episode: guardWrites(
-      scope.episode,
-      ["end", "addReward", "truncate"],
-      revoked,
-      label
-    ),
+    episode: guardWrites(scope.episode, EPISODE_ACCESS, revoked, label),
     ...(scope.sql ? { sql: scope.sql } : {}),
     call: ref
   };

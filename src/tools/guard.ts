@@ -1,30 +1,85 @@
 /** @module Write guards for a call's context, so a timed-out call cannot change the session. */
 
 import { RoostError } from "../errors";
+import type { StateAccess } from "../state/types";
+import type { EnvironmentStore, HiddenStore } from "../store/types";
+import type { EpisodeControl } from "./types";
+
+type Method = (...args: never[]) => unknown;
 
 /**
- * Wraps `target` so that its `writes` methods throw once `revoked()` is true.
- * Methods are bound to the target, so classes with `#private` fields work.
+ * Every method of `T`, marked as a read or a write. The table must name each
+ * method, so one added to `T` fails to compile until someone decides whether
+ * a timed-out call may still use it.
+ */
+export type Access<T> = {
+  [K in keyof T as T[K] extends Method ? K : never]-?: "read" | "write";
+};
+
+export const STORE_ACCESS: Access<EnvironmentStore> = {
+  add: "write",
+  addObjects: "write",
+  replace: "write",
+  remove: "write",
+  find: "read",
+  locate: "read",
+  slice: "read",
+  has: "read",
+  isEmpty: "read",
+  keys: "read",
+  page: "read",
+  recent: "read",
+  llmView: "read",
+  toJSON: "read"
+};
+
+export const HIDDEN_ACCESS: Access<HiddenStore> = {
+  set: "write",
+  delete: "write",
+  get: "read",
+  has: "read",
+  keys: "read"
+};
+
+export const STATE_ACCESS: Access<StateAccess> = {
+  set: "write",
+  get: "read",
+  has: "read",
+  toJSON: "read"
+};
+
+export const EPISODE_ACCESS: Access<EpisodeControl> = {
+  end: "write",
+  addReward: "write",
+  truncate: "write"
+};
+
+/**
+ * A view of `target` with exactly the methods `access` names, bound to it
+ * (so classes with `#private` fields work); its writes throw once
+ * `revoked()` is true.
  */
 export const guardWrites = <T extends object>(
   target: T,
-  writes: readonly (keyof T & string)[],
+  access: Access<T>,
   revoked: () => boolean,
   label: string
-): T =>
-  new Proxy(target, {
-    get(obj, prop) {
-      const value: unknown = Reflect.get(obj, prop, obj);
-      if (typeof value !== "function") return value;
-      const isWrite = (writes as readonly PropertyKey[]).includes(prop);
-      return (...args: unknown[]) => {
-        if (isWrite && revoked()) {
-          throw new RoostError(
-            "conflict",
-            `${label} timed out; its writes after the timeout are refused.`
-          );
-        }
-        return (value as (...a: unknown[]) => unknown).apply(obj, args);
-      };
-    }
-  });
+): T => {
+  const view: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(access)) {
+    const method = Reflect.get(target, name) as (...a: unknown[]) => unknown;
+    view[name] =
+      kind === "read"
+        ? method.bind(target)
+        : (...args: unknown[]) => {
+            if (revoked()) {
+              throw new RoostError(
+                "conflict",
+                `${label} timed out; its writes after the timeout are refused.`
+              );
+            }
+            return method.apply(target, args);
+          };
+  }
+  return view as T;
+};
