@@ -1,5 +1,17 @@
 /** @module Answers one MCP JSON-RPC request for one session: the method table and the error mapping. */
 
+// Why not @modelcontextprotocol/sdk's server (tried with 1.32.2: McpServer or
+// the low-level Server, WebStandardStreamableHTTPServerTransport, the
+// cfworker validator). It runs in workerd, but it grows the deployed worker
+// from 229 to 322–356 KiB gzipped (ajv, zod/v3 and zod-to-json-schema come
+// along even when another validator is passed), over the 250 KiB budget; and
+// it would still leave everything Roost-specific to this code: the session
+// header and its 404 (the SDK answers errors inside a 200), tool lists built
+// per session from the environment's JSON schemas, arguments validated in the
+// session, error codes with `data`, resources over the store, and the
+// protocol versions offered, which the SDK cannot narrow. What remains
+// hand-written is small: this table, the transport checks and the mapping.
+
 import { RoostError } from "../../errors";
 import {
   InitializeParamsSchema,
