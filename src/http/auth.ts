@@ -84,3 +84,30 @@ export const createAuth = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** Aviary's client sends its `api_key` as this header, never as Authorization. */
+export const API_KEY_HEADER = "X-API-Key";
+
+/**
+ * Guards Aviary's routes as `createAuth` guards creation, reading the key
+ * from X-API-Key (or, for other clients, Authorization: Bearer).
+ */
+export const apiKeyHeaderAuth = createMiddleware<AppEnv>(async (c, next) => {
+  await signingKeys(c.env);
+  if (apiKeysConfigured(c.env)) {
+    const header = c.req.header(API_KEY_HEADER)?.trim();
+    const credential = header
+      ? header
+      : c.req.header("Authorization") === undefined
+        ? undefined
+        : requireCredential(c.req.header("Authorization"));
+    if (credential === undefined) {
+      throw new RoostError(
+        "unauthorized",
+        `Send the API key as ${API_KEY_HEADER} (Aviary's api_key) or as Authorization: Bearer <key>.`
+      );
+    }
+    if (!(await isApiKey(c.env, credential))) throw forbidden();
+  }
+  await next();
+});

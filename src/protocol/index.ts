@@ -1,6 +1,23 @@
 /** @module Every wire shape of Roost (HTTP bodies, WebSocket frames) as zod schemas; safe for browsers and Node. */
 
 export {
+  AviaryEnvRequestSchema,
+  AviaryFlushRequestSchema,
+  AviaryFlushResponseSchema,
+  AviaryInfoResponseSchema,
+  type AviaryMessage,
+  AviaryMessageSchema,
+  type AviaryOutMessage,
+  type AviaryResetResponse,
+  AviaryResetResponseSchema,
+  AviaryStartRequestSchema,
+  AviaryStartResponseSchema,
+  AviaryStepRequestSchema,
+  type AviaryStepResponse,
+  AviaryStepResponseSchema,
+  type AviaryTool
+} from "./aviary";
+export {
   AckFrameSchema,
   CallFrameSchema,
   CancelFrameSchema,

@@ -173,7 +173,13 @@ describe("GET /openapi.json", () => {
       "DELETE /v1/sessions/{id}/mcp",
       "POST /v1/environments/{name}/mcp",
       "GET /v1/environments/{name}/mcp",
-      "DELETE /v1/environments/{name}/mcp"
+      "DELETE /v1/environments/{name}/mcp",
+      "GET /v1/environments/{name}/aviary/info",
+      "POST /v1/environments/{name}/aviary/start",
+      "POST /v1/environments/{name}/aviary/reset",
+      "POST /v1/environments/{name}/aviary/step",
+      "POST /v1/environments/{name}/aviary/close",
+      "POST /v1/environments/{name}/aviary/close_old_envs"
     ]);
   });
 });

@@ -1,6 +1,7 @@
 /** @module Every route of the API, in DESIGN's order: the one list the app registers, the route table lists and the OpenAPI document shows. */
 
 import type { RouteEntry } from "../define-route";
+import { aviaryRoutes } from "./aviary";
 import { episodeRoutes } from "./episode";
 import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
@@ -22,5 +23,6 @@ export const ROUTES: readonly RouteEntry[] = [
   ...storeEditRoutes,
   ...stateRoutes,
   ...runRoutes,
-  ...mcpRoutes
+  ...mcpRoutes,
+  ...aviaryRoutes
 ];

@@ -22,10 +22,9 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { signingKeys } from "../secrets";
 import { withSession } from "../session-call";
+import { provenSession, sessionCredential } from "../session-credential";
 import { callSession } from "../stub";
-import { verifyToken } from "../token";
 import { startSession } from "./sessions";
 
 const SESSION_PATH = "/v1/sessions/{id}/mcp";
@@ -138,35 +137,16 @@ const unknownSession = (status: 400 | 404, message: string) =>
 const MISSING_HEADER = `Send the ${MCP_SESSION_HEADER} header that initialize answered (or initialize first).`;
 const UNKNOWN_HEADER = `Unknown ${MCP_SESSION_HEADER}: initialize again.`;
 
-/** The session a `<session_id>.<token>` header names, if the token is its own. */
-const sessionOf = async (
-  c: Context<AppEnv>,
-  header: string
-): Promise<DurableObjectId | undefined> => {
-  const dot = header.indexOf(".");
-  if (dot <= 0) return undefined;
-  const sessionId = header.slice(0, dot);
-  const token = header.slice(dot + 1);
-  if (!(await verifyToken(await signingKeys(c.env), sessionId, token))) {
-    return undefined;
-  }
-  try {
-    return c.env.SESSIONS.idFromString(sessionId);
-  } catch {
-    return undefined;
-  }
-};
-
 /** The session the request's Mcp-Session-Id proves, or the error to answer. */
 const headerSession = async (
   c: Context<AppEnv>
 ): Promise<{ id: DurableObjectId; header: string } | Response> => {
   const header = c.req.header(MCP_SESSION_HEADER);
   if (header === undefined) return unknownSession(400, MISSING_HEADER);
-  const id = await sessionOf(c, header);
-  return id === undefined
+  const proven = await provenSession(c, header);
+  return proven === undefined
     ? unknownSession(404, UNKNOWN_HEADER)
-    : { id, header };
+    : { id: proven.durableId, header };
 };
 
 /** A session gone under an MCP client is a 404: it initializes again. */
@@ -273,7 +253,10 @@ export const mcpRoutes: readonly RouteEntry[] = [
         callSession(c.env.SESSIONS, started.durableId, call, options)
       );
       const answer = await read.answer(target, {
-        [MCP_SESSION_HEADER]: `${started.sessionId}.${started.token}`
+        [MCP_SESSION_HEADER]: sessionCredential(
+          started.sessionId,
+          started.token
+        )
       });
       // A client that initializes and never comes back (a curl, a probe)
       // must not leave a session for the full idle TTL. Best effort: the
