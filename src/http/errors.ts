@@ -68,7 +68,7 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
     return errorResponse(c, fromHttpException(error));
   }
   console.error(
-    `Roost: internal error on ${c.req.method} ${new URL(c.req.url).pathname}`,
+    `Roost: internal error on ${c.req.method} ${redactPath(new URL(c.req.url).pathname)}`,
     error
   );
   return errorResponse(c, new RoostError("internal", "Internal error."));
@@ -93,3 +93,7 @@ export const notFound: NotFoundHandler<AppEnv> = (c) => {
     new RoostError("not_found", `No route ${c.req.method} ${path}.`)
   );
 };
+
+/** Paths that carry a credential (OpenEnv's base URLs) are logged without it. */
+export const redactPath = (path: string): string =>
+  path.replace(/\/openenv\/([cs])\/[^/]+/, "/openenv/$1/…");

@@ -220,6 +220,29 @@ export {
 } from "./messages";
 export { type OpenAITool, OpenAIToolSchema } from "./openai-tool";
 export {
+  OPENENV_ERROR_CODES,
+  OPENENV_FRAME_TYPES,
+  OPENENV_TOOL_ERROR_TYPES,
+  OpenEnvCallToolSchema,
+  OpenEnvConnectRequestSchema,
+  OpenEnvConnectResponseSchema,
+  type OpenEnvErrorCode,
+  type OpenEnvErrorFrame,
+  type OpenEnvFrame,
+  OpenEnvFrameSchema,
+  OpenEnvHealthSchema,
+  OpenEnvListToolsSchema,
+  OpenEnvMessageActionSchema,
+  OpenEnvMetadataSchema,
+  type OpenEnvObservationFrame,
+  type OpenEnvResetData,
+  OpenEnvSchemaResponseSchema,
+  type OpenEnvState,
+  OpenEnvStateSchema,
+  type OpenEnvToolErrorType,
+  OpenEnvToolSchema
+} from "./openenv";
+export {
   type FrameLimits,
   type ParsedClientFrame,
   parseClientFrame

@@ -45,7 +45,27 @@ const VALID: Record<string, unknown> = {
     id: 1,
     method: "initialize",
     params: { protocolVersion: "2025-06-18" }
-  }
+  },
+  "POST /v1/environments/{name}/aviary/start": { task_idx: null },
+  "POST /v1/environments/{name}/aviary/reset": { env_id: "x.y" },
+  "POST /v1/environments/{name}/aviary/step": {
+    env_id: "x.y",
+    action: {
+      role: "assistant",
+      content: null,
+      function_call: null,
+      tool_calls: [
+        {
+          id: "c",
+          type: "function",
+          function: { name: "bump", arguments: "{}" }
+        }
+      ]
+    }
+  },
+  "POST /v1/environments/{name}/aviary/close": { env_id: "x.y" },
+  "POST /v1/environments/{name}/aviary/close_old_envs": { last_used: 3600 },
+  "POST /v1/environments/{name}/openenv/connect": { keep: false }
 };
 
 const hostile = fc.constantFrom(

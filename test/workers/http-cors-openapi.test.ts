@@ -179,7 +179,13 @@ describe("GET /openapi.json", () => {
       "POST /v1/environments/{name}/aviary/reset",
       "POST /v1/environments/{name}/aviary/step",
       "POST /v1/environments/{name}/aviary/close",
-      "POST /v1/environments/{name}/aviary/close_old_envs"
+      "POST /v1/environments/{name}/aviary/close_old_envs",
+      "POST /v1/environments/{name}/openenv/connect",
+      ...["", "/c/{credential}", "/s/{session}"].flatMap((base) =>
+        ["ws", "health", "metadata", "schema"].map(
+          (route) => `GET /v1/environments/{name}/openenv${base}/${route}`
+        )
+      )
     ]);
   });
 });

@@ -6,6 +6,7 @@ import { episodeRoutes } from "./episode";
 import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
+import { openEnvRoutes } from "./openenv";
 import { runRoutes } from "./runs";
 import { sessionRoutes } from "./sessions";
 import { stateRoutes } from "./state";
@@ -24,5 +25,6 @@ export const ROUTES: readonly RouteEntry[] = [
   ...stateRoutes,
   ...runRoutes,
   ...mcpRoutes,
-  ...aviaryRoutes
+  ...aviaryRoutes,
+  ...openEnvRoutes
 ];

@@ -1,0 +1,179 @@
+/** @module Roost's answers in OpenEnv's shapes: observation, state and error frames, tool lists and tool errors. */
+
+import type { z } from "zod";
+import type { Environment } from "../../environment/define-environment";
+import type { JsonObject } from "../../json";
+import type { Content, Message } from "../../messages/schema";
+import type {
+  OpenEnvErrorCode,
+  OpenEnvObservationFrame,
+  OpenEnvToolErrorType,
+  StepResponse
+} from "../../protocol";
+
+export const errorFrame = (
+  code: OpenEnvErrorCode,
+  message: string,
+  extra: JsonObject = {}
+) => ({ type: "error" as const, data: { message, code, ...extra } });
+
+/** `done` covers truncation: OpenEnv has one flag for "the episode is over". */
+export const observationFrame = (
+  observation: JsonObject,
+  reward: number | null,
+  done: boolean
+): OpenEnvObservationFrame => ({
+  type: "observation",
+  data: { observation, reward, done }
+});
+
+export const contentText = (content: Content): string =>
+  typeof content === "string"
+    ? content
+    : content.map((part) => (part.type === "text" ? part.text : "")).join("");
+
+/**
+ * Which of OpenEnv's error types a failed tool message is. The texts are
+ * Roost's own (tools/execute.ts, tools/arguments.ts), and a test pins each
+ * kind, so a reworded message fails there rather than here.
+ */
+export const toolErrorType = (text: string): OpenEnvToolErrorType =>
+  text.startsWith("Invalid tool call:")
+    ? "tool_not_found"
+    : text.startsWith("Invalid arguments for ")
+      ? "invalid_args"
+      : /^Tool \S+ failed: Tool \S+ timed out after \d+ ms\.$/.test(text)
+        ? "timeout"
+        : "execution_error";
+
+/** OpenEnv's Tool: name, a description that is never null, input_schema. */
+export const openEnvTools = (env: Environment) =>
+  env.toolSchemas.map((t) => ({
+    name: t.function.name,
+    description: t.function.description ?? "",
+    input_schema: t.function.parameters
+  }));
+
+/**
+ * A `call_tool` step as OpenEnv's CallToolObservation: the result wrapped
+ * as `{data}` (what MCPToolClient.call_tool returns), or an error of one of
+ * its five types (which it raises). Roost's messages ride along.
+ */
+export const callToolObservation = (
+  tool: string,
+  callId: string,
+  step: StepResponse
+): JsonObject => {
+  const message = step.observations.find(
+    (m): m is Extract<Message, { role: "tool" }> =>
+      m.role === "tool" && m.tool_call_id === callId
+  );
+  const text = message ? contentText(message.content) : "";
+  const failed = message?.is_error === true;
+  return {
+    tool_name: tool,
+    result: failed
+      ? null
+      : { data: text, content: (message?.content ?? "") as JsonObject[string] },
+    error: failed ? { error_type: toolErrorType(text), message: text } : null,
+    messages: step.observations as unknown as JsonObject[],
+    truncated: step.truncated
+  };
+};
+
+/** The JSON Schemas `GET …/schema` serves, from the environment's tools. */
+export const openEnvSchemas = (env: Environment) => {
+  const callTool = {
+    type: "object",
+    title: "CallToolAction",
+    properties: {
+      type: { const: "call_tool", default: "call_tool" },
+      tool_name: { enum: env.toolSchemas.map((t) => t.function.name) },
+      arguments: { type: "object", default: {} }
+    },
+    required: ["tool_name"]
+  };
+  const listTools = {
+    type: "object",
+    title: "ListToolsAction",
+    properties: { type: { const: "list_tools", default: "list_tools" } }
+  };
+  const message = {
+    type: "object",
+    title: "AssistantMessage",
+    description:
+      "Roost's own step: an OpenAI-style assistant message whose tool_calls run in one step.",
+    properties: {
+      role: { const: "assistant" },
+      content: { anyOf: [{ type: "string" }, { type: "null" }] },
+      tool_calls: { type: "array" }
+    },
+    required: ["tool_calls"]
+  };
+  const observation = {
+    type: "object",
+    title: "RoostObservation",
+    properties: {
+      messages: {
+        type: "array",
+        description: "The step's observations as Roost's messages."
+      },
+      tool_name: { type: "string" },
+      result: {},
+      error: {
+        anyOf: [
+          {
+            type: "object",
+            properties: {
+              error_type: {
+                enum: [
+                  "execution_error",
+                  "invalid_args",
+                  "transport_error",
+                  "tool_not_found",
+                  "timeout"
+                ]
+              },
+              message: { type: "string" }
+            },
+            required: ["error_type", "message"]
+          },
+          { type: "null" }
+        ]
+      },
+      tools: { type: "array" },
+      truncated: { type: "boolean" },
+      metadata: { type: "object" }
+    }
+  };
+  const state = {
+    type: "object",
+    title: "State",
+    additionalProperties: true,
+    properties: {
+      episode_id: { anyOf: [{ type: "string" }, { type: "null" }] },
+      step_count: { type: "integer", minimum: 0 },
+      session_id: { type: "string" },
+      session_token: { type: "string" },
+      reattach_base_url: { type: "string" },
+      environment: { type: "string" },
+      episode: { type: "integer", minimum: 0 },
+      done: { type: "boolean" },
+      truncated: { type: "boolean" },
+      kept: { type: "boolean" }
+    }
+  };
+  return {
+    action: { anyOf: [callTool, listTools, message] },
+    observation,
+    state
+  };
+};
+
+/** A zod failure as OpenEnv's VALIDATION_ERROR lists it (pydantic's `errors()`, in short). */
+export const validationErrors = (error: z.ZodError): JsonObject[] =>
+  error.issues.map((issue) => ({
+    type: issue.code,
+    loc: issue.path.map((p) => (typeof p === "number" ? p : String(p))),
+    msg: issue.message
+  }));

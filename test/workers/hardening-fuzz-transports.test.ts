@@ -1,0 +1,6 @@
+import { fuzzRoutes } from "./fuzz.case";
+
+fuzzRoutes(
+  (key) => key.includes("/aviary/") || key.includes("/openenv/"),
+  false
+);
