@@ -176,6 +176,30 @@ describe("Aviary's TaskDatasetClient against Roost", () => {
     await post(`${server("counter")}/close`, { env_id: envId });
   });
 
+  it("carries on after the session's object is aborted mid-episode", async () => {
+    const envId = await start("counter", null);
+    await post(`${server("counter")}/reset`, { env_id: envId });
+    const incr = (id: string) =>
+      post(`${server("counter")}/step`, {
+        env_id: envId,
+        action: toolRequest(id, "incr", "{}")
+      });
+    await incr("a1");
+    const sessionId = envId.slice(0, envId.indexOf("."));
+    const aborted = await fetch(
+      `${baseUrl}/__e2e/sessions/${sessionId}/abort`,
+      {
+        method: "POST"
+      }
+    );
+    expect(aborted.status).toBe(204);
+    const [[message]] = (await (await incr("a2")).json()) as [
+      { content: string }[]
+    ];
+    expect(message!.content).toBe("counter=2");
+    await post(`${server("counter")}/close`, { env_id: envId });
+  });
+
   it("answers what Aviary's client may send besides a clean tool call", async () => {
     const envId = await start("counter", null);
     await post(`${server("counter")}/reset`, { env_id: envId });

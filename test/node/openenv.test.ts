@@ -250,6 +250,23 @@ describe("OpenEnv's clients against Roost", () => {
     await env.close();
   });
 
+  it("carries on after the session's object is aborted mid-episode", async () => {
+    const env = await connect(counterBase);
+    await env.request('{"type": "reset", "data": {}}');
+    const incr =
+      '{"type": "step", "data": {"type": "call_tool", "tool_name": "incr", "arguments": {}}}';
+    await env.request(incr);
+    const state = (await env.request('{"type": "state"}')).data;
+    const aborted = await fetch(
+      `${baseUrl}/__e2e/sessions/${state.session_id}/abort`,
+      { method: "POST" }
+    );
+    expect(aborted.status).toBe(204);
+    const step = expectObservation(await env.request(incr));
+    expect(step.observation.result).toMatchObject({ data: "counter=2" });
+    await env.close();
+  });
+
   it("routes mcp frames to Roost's MCP dispatch", async () => {
     const env = await connect(counterBase);
     await env.request('{"type": "reset", "data": {}}');
