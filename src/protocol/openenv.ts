@@ -109,7 +109,9 @@ export const OpenEnvStateSchema = z.looseObject({
   done: z.boolean(),
   truncated: z.boolean(),
   /** Whether the session outlives its socket. */
-  kept: z.boolean()
+  kept: z.boolean(),
+  /** The session's typed state, as GET /v1/sessions/:id/state answers it. */
+  values: JsonObjectSchema
 });
 export type OpenEnvState = z.infer<typeof OpenEnvStateSchema>;
 

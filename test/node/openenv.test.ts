@@ -115,6 +115,7 @@ describe("OpenEnv's clients against Roost", () => {
     expect(typeof state.data.episode_id).toBe("string");
     expect(state.data.step_count).toBe(1);
     expect(state.data).toMatchObject({ environment: "counter", kept: false });
+    expect((state.data.values as Record<string, unknown>).count).toBe(1);
     // The session is Roost's own meanwhile.
     expect((await sessionStatus(state.data)).status).toBe(200);
     const closed = await env.close();

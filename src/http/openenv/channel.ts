@@ -317,6 +317,10 @@ export class OpenEnvChannel {
   async #state(): Promise<OpenEnvState> {
     const session = this.#requireSession();
     const status = await this.#status();
+    const { state: values } = await this.#call<{ state: JsonObject }>(
+      (s) => s.op("readState", {}) as never,
+      true
+    );
     const origin = new URL(this.#c.req.url).origin;
     return {
       episode_id:
@@ -330,7 +334,8 @@ export class OpenEnvChannel {
       episode: status.episode,
       done: status.done,
       truncated: status.truncated,
-      kept: this.#keeps()
+      kept: this.#keeps(),
+      values
     };
   }
 

@@ -160,7 +160,12 @@ export const openEnvSchemas = (env: Environment) => {
       episode: { type: "integer", minimum: 0 },
       done: { type: "boolean" },
       truncated: { type: "boolean" },
-      kept: { type: "boolean" }
+      kept: { type: "boolean" },
+      values: {
+        type: "object",
+        description: "The session's typed state (the transcript aside).",
+        properties: env.state.jsonSchema()
+      }
     }
   };
   return {
