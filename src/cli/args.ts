@@ -6,9 +6,17 @@ export interface RolloutCommand {
   env: string;
   episodes: number;
   concurrency: number;
-  /** `random`, or a path to a module exporting a policy. */
+  /** `random`, `openai`, or a path to a module exporting a policy. */
   policy: string;
   seed?: number;
+  /** `--policy openai`: the model, its endpoint, key and sampling. */
+  model?: {
+    model: string;
+    baseUrl: string;
+    apiKey?: string;
+    temperature?: number;
+    maxTokens?: number;
+  };
   maxSteps?: number;
   taskIndex?: number;
   /** A file path, or "-" for stdout. */
@@ -30,9 +38,17 @@ Options of rollout:
   --env <name>          environment to run (required)
   --episodes <n>        episodes to run (default 10)
   --concurrency <n>     episodes in flight at once (default 4)
-  --policy <policy>     random, or a path to an ES module that exports a
-                        policy as "policy" or default (default random)
+  --policy <policy>     random (the default); openai, a model behind any
+                        OpenAI-compatible chat-completions endpoint; or the
+                        path of an ES module exporting a policy as "policy"
+                        or default
   --seed <n>            seed of the random policy
+  --model <name>        openai: the model (default $OPENAI_MODEL)
+  --base-url <url>      openai: the endpoint's base, e.g. http://127.0.0.1:8000/v1
+                        (default $OPENAI_BASE_URL or https://api.openai.com/v1);
+                        the key comes from $OPENAI_API_KEY
+  --temperature <t>     openai: sampling temperature
+  --max-tokens <n>      openai: most tokens per reply
   --max-steps <n>       truncate episodes after n steps (default: the environment's)
   --task-index <n>      dataset index for every episode (default: episode i uses i)
   --out <file>          where to write trajectories (default "-", stdout)
@@ -52,6 +68,10 @@ const FLAGS = new Set([
   "concurrency",
   "policy",
   "seed",
+  "model",
+  "base-url",
+  "temperature",
+  "max-tokens",
   "max-steps",
   "task-index",
   "out",
@@ -85,6 +105,7 @@ export const parseArgs = (
   const name = flags.get("env");
   if (!name) throw new UsageError("--env <name> is required.");
   const policy = flags.get("policy") ?? "random";
+  const model = policy === "openai" ? modelOf(flags, env) : undefined;
   const apiKey = flags.get("api-key") ?? env.ROOST_API_KEY;
   const seed = optionalInt(flags, "seed", 0);
   const maxSteps = optionalInt(flags, "max-steps", 1);
@@ -98,6 +119,7 @@ export const parseArgs = (
     policy,
     out: flags.get("out") ?? "-",
     ...(seed === undefined ? {} : { seed }),
+    ...(model === undefined ? {} : { model }),
     ...(maxSteps === undefined ? {} : { maxSteps }),
     ...(taskIndex === undefined ? {} : { taskIndex }),
     ...(apiKey ? { apiKey } : {})
@@ -134,4 +156,35 @@ const optionalInt = (
       `--${name} must be a whole number ≥ ${min}, not "${text}".`
     );
   return value;
+};
+
+const modelOf = (
+  flags: Map<string, string>,
+  env: Readonly<Record<string, string | undefined>>
+): NonNullable<RolloutCommand["model"]> => {
+  const model = flags.get("model") ?? env.OPENAI_MODEL;
+  if (!model)
+    throw new UsageError(
+      "--policy openai needs --model <name> (or $OPENAI_MODEL)."
+    );
+  const temperature = flags.get("temperature");
+  if (
+    temperature !== undefined &&
+    !(Number.isFinite(Number(temperature)) && Number(temperature) >= 0)
+  )
+    throw new UsageError(
+      `--temperature must be a number ≥ 0, not "${temperature}".`
+    );
+  const maxTokens = optionalInt(flags, "max-tokens", 1);
+  const apiKey = env.OPENAI_API_KEY;
+  return {
+    model,
+    baseUrl:
+      flags.get("base-url") ??
+      env.OPENAI_BASE_URL ??
+      "https://api.openai.com/v1",
+    ...(apiKey ? { apiKey } : {}),
+    ...(temperature === undefined ? {} : { temperature: Number(temperature) }),
+    ...(maxTokens === undefined ? {} : { maxTokens })
+  };
 };

@@ -39,7 +39,8 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
   try {
     policy = await loadPolicy(command.policy, {
-      ...(command.seed === undefined ? {} : { seed: command.seed })
+      ...(command.seed === undefined ? {} : { seed: command.seed }),
+      ...(command.model === undefined ? {} : { model: command.model })
     });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -2,13 +2,17 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import {
+  type OpenAIPolicyOptions,
+  openaiPolicy
+} from "../client/openai-policy";
 import type { Policy } from "../client/policy";
 import { randomPolicy } from "../client/random-policy";
 import { UsageError } from "./args";
 
 /**
- * `random` calls a random tool with sampled arguments (seedable); anything
- * else is a path to an ES module exporting a policy as `policy` or as its
+ * `random` calls a random tool with sampled arguments (seedable); `openai`
+ * asks a model behind an OpenAI-compatible endpoint; anything else is a path to an ES module exporting a policy as `policy` or as its
  * default export. The CLI ships no environment-specific policy: a solver
  * belongs beside the environment it solves (the repository's examples have
  * one in examples/scripted-policy/).
@@ -18,9 +22,13 @@ import { UsageError } from "./args";
  */
 export const loadPolicy = async (
   spec: string,
-  options: { seed?: number }
+  options: { seed?: number; model?: OpenAIPolicyOptions }
 ): Promise<Policy> => {
   if (spec === "random") return randomPolicy(options);
+  if (spec === "openai") {
+    if (!options.model) throw new UsageError("--policy openai needs --model.");
+    return openaiPolicy(options.model);
+  }
   const path = isAbsolute(spec) ? spec : resolve(spec);
   let loaded: Record<string, unknown>;
   try {

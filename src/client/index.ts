@@ -2,7 +2,7 @@
 
 export type { Message } from "../messages/schema";
 export type { ActionInput, OpenAITool } from "../protocol";
-
+export { type ChatMessage, toChatMessages } from "./chat-format";
 export { type ClientErrorCode, RoostClientError } from "./client-error";
 export { type Clock, systemClock, type TimerHandle } from "./clock";
 export {
@@ -10,8 +10,15 @@ export {
   createClient,
   RoostClient
 } from "./http";
+export { type OpenAIPolicyOptions, openaiPolicy } from "./openai-policy";
 export type { SocketRequest } from "./pending-requests";
-export { callTool, messageText, type Policy } from "./policy";
+export {
+  callTool,
+  messageText,
+  type Policy,
+  type PolicyDecision,
+  type TokenUsage
+} from "./policy";
 export { randomPolicy, seededRandom } from "./random-policy";
 export {
   type RolloutOptions,

@@ -1,22 +1,42 @@
 /** @module What a policy is: observations, tools and history in, an action out. */
 
+import type { JsonObject } from "../json";
 import type { Message } from "../messages/schema";
 import type { ActionInput, OpenAITool } from "../protocol";
+
+/** Tokens a model endpoint reported for one decision. */
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** An action with what it cost to decide, for policies backed by a model. */
+export interface PolicyDecision {
+  action: ActionInput;
+  usage?: TokenUsage;
+  /** Why earlier attempts at this decision failed (429s, timeouts). */
+  retries?: string[];
+}
 
 /**
  * Chooses the next action. `observations` are the latest (from the reset or
  * the last step); `history` is every message before them, actions
  * included, so `[...history, ...observations]` is the whole conversation —
- * what a chat model would be sent.
+ * what a chat model would be sent. A policy may answer a bare action or a
+ * `PolicyDecision`; `info` (model, sampling) goes into every trajectory.
  *
  * @example
  * const always: Policy = () => ({ tool_calls: [{ id: "c1", function: { name: "incr", arguments: {} } }] });
  */
-export type Policy = (
-  observations: Message[],
-  tools: OpenAITool[],
-  history: Message[]
-) => ActionInput | Promise<ActionInput>;
+export interface Policy {
+  (
+    observations: Message[],
+    tools: OpenAITool[],
+    history: Message[]
+  ): ActionInput | PolicyDecision | Promise<ActionInput | PolicyDecision>;
+  info?: JsonObject;
+}
 
 /** Text of a message's content, image parts left out. */
 export const messageText = (message: Message): string => {

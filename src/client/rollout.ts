@@ -2,10 +2,15 @@
 
 import type { JsonValue } from "../json";
 import type { Message } from "../messages/schema";
-import { ActionSchema, type EnvironmentInfo } from "../protocol";
+import {
+  type ActionInput,
+  ActionSchema,
+  type EnvironmentInfo
+} from "../protocol";
+import { toChatMessages } from "./chat-format";
 import { RoostClientError } from "./client-error";
 import { createClient, type RoostClient } from "./http";
-import type { Policy } from "./policy";
+import type { Policy, PolicyDecision, TokenUsage } from "./policy";
 import type { RoostSession } from "./session-client";
 import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
 import type { FetchLike } from "./transport";
@@ -192,8 +197,15 @@ const runEpisode = async (
     task === undefined ? taskIndexOf(index, context) : undefined;
   const trajectory: Trajectory = {
     episode: index,
+    environment: context.options.environment,
+    task: task ?? null,
     session_id: null,
     task_index: taskIndex ?? null,
+    tools: [],
+    messages: [],
+    policy: context.options.policy.info ?? null,
+    usage: null,
+    model_retries: [],
     observations: [],
     actions: [],
     rewards: [],
@@ -219,6 +231,7 @@ const runEpisode = async (
     trajectory.reset_ms = ms(now() - resetStarted);
     let observations: Message[] = reset.observations;
     const history: Message[] = [];
+    trajectory.tools = reset.tools;
     trajectory.observations.push(observations);
     while (!trajectory.done && !trajectory.truncated) {
       if (trajectory.actions.length >= context.maxSteps) {
@@ -226,9 +239,16 @@ const runEpisode = async (
         break;
       }
       context.options.signal?.throwIfAborted();
-      const action = ActionSchema.parse(
-        await context.options.policy(observations, reset.tools, history)
+      const decided = await context.options.policy(
+        observations,
+        reset.tools,
+        history
       );
+      const decision = isDecision(decided) ? decided : { action: decided };
+      const action = ActionSchema.parse(decision.action);
+      if (decision.usage)
+        trajectory.usage = addUsage(trajectory.usage, decision.usage);
+      if (decision.retries) trajectory.model_retries.push(...decision.retries);
       const stepStarted = now();
       const result = await session.step(action);
       trajectory.step_ms.push(ms(now() - stepStarted));
@@ -245,6 +265,11 @@ const runEpisode = async (
   } catch (error) {
     trajectory.error = describe(error);
   } finally {
+    trajectory.messages = toChatMessages([
+      ...trajectory.observations.flatMap((obs, i) =>
+        i < trajectory.actions.length ? [...obs, trajectory.actions[i]!] : obs
+      )
+    ]);
     if (session) {
       try {
         await session.delete();
@@ -257,6 +282,17 @@ const runEpisode = async (
   }
   return trajectory;
 };
+
+const isDecision = (
+  value: ActionInput | PolicyDecision
+): value is PolicyDecision =>
+  typeof value === "object" && value !== null && "action" in value;
+
+const addUsage = (sum: TokenUsage | null, add: TokenUsage): TokenUsage => ({
+  prompt_tokens: (sum?.prompt_tokens ?? 0) + add.prompt_tokens,
+  completion_tokens: (sum?.completion_tokens ?? 0) + add.completion_tokens,
+  total_tokens: (sum?.total_tokens ?? 0) + add.total_tokens
+});
 
 const describe = (error: unknown): { code: string; message: string } => {
   if (error instanceof RoostClientError)

@@ -1,15 +1,35 @@
 /** @module What one rollout episode recorded, as written to JSONL (snake_case, like the wire). */
 
+import type { JsonObject, JsonValue } from "../json";
 import type { Message } from "../messages/schema";
-import type { Action } from "../protocol";
+import type { Action, OpenAITool } from "../protocol";
+import type { ChatMessage } from "./chat-format";
+import type { TokenUsage } from "./policy";
 
 export interface Trajectory {
   /** 0-based position in the run. */
   episode: number;
+  environment: string;
+  /** The task the episode was created with, when given as a task rather than an index. */
+  task: JsonValue | null;
   /** Null when creating the session failed. */
   session_id: string | null;
   /** The dataset index the session was created from, if any. */
   task_index: number | null;
+  /** The tools the reset offered, in OpenAI's form. */
+  tools: OpenAITool[];
+  /**
+   * The whole conversation in OpenAI's chat format: the reset's
+   * observations, then each action and what it observed (arguments as the
+   * JSON strings the model produced) — a conversational training example.
+   */
+  messages: ChatMessage[];
+  /** The policy's `info`: for a model, its name and sampling parameters. */
+  policy: JsonObject | null;
+  /** Tokens over the episode, when the model endpoint reported them. */
+  usage: TokenUsage | null;
+  /** Failed attempts at the model that a retry got past (429s, 5xx, timeouts). */
+  model_retries: string[];
   /** `observations[0]` from the reset, then one list per step. */
   observations: Message[][];
   actions: Action[];

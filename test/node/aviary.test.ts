@@ -242,7 +242,7 @@ describe("Aviary's TaskDatasetClient against Roost", () => {
       ["/start", { task_idx: 99_999_999 }, 400],
       ["/reset", {}, 400],
       ["/reset", { env_id: "nope" }, 404],
-      ["/reset", { env_id: "0".repeat(64) + ".v1.k.sig" }, 404],
+      ["/reset", { env_id: `${"0".repeat(64)}.v1.k.sig` }, 404],
       ["/step", { env_id: "nope", action: {} }, 404],
       ["/close_old_envs", { last_used: -5 }, 400]
     ];

@@ -14,10 +14,10 @@ import {
   formatSummary,
   ProgressReporter
 } from "../../src/cli/progress";
-import { randomPolicy } from "../../src/client/index";
+import { type Policy, randomPolicy } from "../../src/client/index";
 import type { JsonObject } from "../../src/json";
 import type { Message } from "../../src/messages/schema";
-import type { ActionInput, OpenAITool } from "../../src/protocol/index";
+import type { OpenAITool } from "../../src/protocol/index";
 
 const tool = (name: string, properties: JsonObject = {}): OpenAITool => ({
   type: "function",
@@ -39,8 +39,11 @@ const CALCULATOR_TOOLS = [
   })
 ];
 
-const firstCall = async (action: ActionInput | Promise<ActionInput>) => {
-  const call = (await action).tool_calls?.[0];
+/** The first tool call a policy makes, whether it answers an action or a decision. */
+const firstCall = async (answer: ReturnType<Policy>) => {
+  const value = await answer;
+  const action = "action" in value ? value.action : value;
+  const call = action.tool_calls?.[0];
   return { name: call?.function.name, args: call?.function.arguments };
 };
 

@@ -1,0 +1,188 @@
+/**
+ * @module A policy backed by any OpenAI-compatible chat-completions endpoint
+ * with tool calling (OpenAI, vLLM, SGLang, Ollama, Workers AI's compatible
+ * endpoint): the conversation goes in as chat messages with the tools, and
+ * the tool calls the model makes are the step's action.
+ */
+
+import type { JsonObject } from "../json";
+import type { ActionInput } from "../protocol";
+import { toChatMessages } from "./chat-format";
+import { RoostClientError } from "./client-error";
+import { backoffDelay, type Clock, sleep, systemClock } from "./clock";
+import type { Policy, PolicyDecision, TokenUsage } from "./policy";
+import type { FetchLike } from "./transport";
+
+export interface OpenAIPolicyOptions {
+  /** The API base, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Tries per decision on a 429, a 5xx or a network error (default 4). */
+  attempts?: number;
+  fetch?: FetchLike;
+  clock?: Clock;
+  random?: () => number;
+}
+
+interface Completion {
+  choices?: {
+    message?: {
+      content?: unknown;
+      tool_calls?: {
+        id?: unknown;
+        function?: { name?: unknown; arguments?: unknown };
+      }[];
+    };
+  }[];
+  usage?: {
+    prompt_tokens?: unknown;
+    completion_tokens?: unknown;
+    total_tokens?: unknown;
+  };
+}
+
+const retryable = (status: number) => status === 429 || status >= 500;
+
+const count = (value: unknown): number =>
+  typeof value === "number" && Number.isFinite(value) ? value : 0;
+
+/**
+ * The model's message as an action. Whatever it got wrong stays in the
+ * action for the environment to answer as it answers a model: no tool call
+ * is Roost's "No tool calls received" observation, unparsable arguments
+ * and unknown names become error tool messages the model reads next turn.
+ */
+const toAction = (completion: Completion, decision: number): ActionInput => {
+  const message = completion.choices?.[0]?.message;
+  if (message === undefined) {
+    throw new RoostClientError(
+      "model_error",
+      "The model endpoint answered without choices[0].message.",
+      200
+    );
+  }
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  return {
+    role: "assistant",
+    content: typeof message.content === "string" ? message.content : null,
+    tool_calls: calls.map((call, i) => ({
+      id:
+        typeof call.id === "string" && call.id !== ""
+          ? call.id
+          : `call_${decision}_${i}`,
+      type: "function",
+      function: {
+        name: typeof call.function?.name === "string" ? call.function.name : "",
+        arguments:
+          typeof call.function?.arguments === "string"
+            ? call.function.arguments
+            : JSON.stringify(call.function?.arguments ?? {})
+      }
+    }))
+  };
+};
+
+/**
+ * @example
+ * const policy = openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1", model: "qwen3-8b", temperature: 1 });
+ * await rollout({ baseUrl, environment: "calculator", policy, episodes: 64 });
+ */
+export const openaiPolicy = (options: OpenAIPolicyOptions): Policy => {
+  const fetcher: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const attempts = Math.max(1, options.attempts ?? 4);
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const sampling: JsonObject = {
+    ...(options.temperature === undefined
+      ? {}
+      : { temperature: options.temperature }),
+    ...(options.maxTokens === undefined
+      ? {}
+      : { max_tokens: options.maxTokens })
+  };
+  let decisions = 0;
+
+  const policy = async (
+    ...[observations, tools, history]: Parameters<Policy>
+  ): Promise<PolicyDecision> => {
+    const decision = decisions++;
+    const body = JSON.stringify({
+      model: options.model,
+      messages: toChatMessages([...history, ...observations]),
+      tools,
+      tool_choice: "auto",
+      ...sampling
+    });
+    const failures: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      let response: Response | undefined;
+      let problem: string;
+      try {
+        response = await fetcher(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(options.apiKey
+              ? { authorization: `Bearer ${options.apiKey}` }
+              : {})
+          },
+          body
+        });
+        if (response.ok) {
+          const completion = (await response.json()) as Completion;
+          const usage: TokenUsage | undefined = completion.usage && {
+            prompt_tokens: count(completion.usage.prompt_tokens),
+            completion_tokens: count(completion.usage.completion_tokens),
+            total_tokens: count(completion.usage.total_tokens)
+          };
+          return {
+            action: toAction(completion, decision),
+            ...(usage ? { usage } : {}),
+            ...(failures.length > 0 ? { retries: failures } : {})
+          };
+        }
+        problem = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
+        if (!retryable(response.status) || attempt >= attempts) {
+          throw new RoostClientError(
+            "model_error",
+            `The model endpoint refused: ${problem}`,
+            response.status,
+            { retries: failures }
+          );
+        }
+      } catch (error) {
+        if (error instanceof RoostClientError) throw error;
+        problem = error instanceof Error ? error.message : String(error);
+        if (attempt >= attempts) {
+          throw new RoostClientError(
+            "model_error",
+            `The model endpoint failed: ${problem}`,
+            0,
+            { retries: failures }
+          );
+        }
+      }
+      failures.push(problem);
+      const after = Number(response?.headers.get("retry-after"));
+      await sleep(
+        clock,
+        Math.max(
+          backoffDelay(attempt, { baseMs: 500, maxMs: 30_000 }, random),
+          Number.isFinite(after) && after > 0 ? Math.min(after, 60) * 1000 : 0
+        )
+      );
+    }
+  };
+  return Object.assign(policy, {
+    info: {
+      policy: "openai",
+      model: options.model,
+      base_url: options.baseUrl,
+      ...sampling
+    }
+  });
+};
