@@ -111,12 +111,9 @@ export class OpenEnvChannel {
     this.#queue = this.#queue
       .then(() => this.#handle(data))
       .catch((error: unknown) => {
-        this.#send(
-          errorFrame(
-            "EXECUTION_ERROR",
-            error instanceof Error ? error.message : String(error)
-          )
-        );
+        // A bug, not a refusal: said as little about as a 500 says.
+        console.error("Roost: an OpenEnv frame failed", error);
+        this.#send(errorFrame("EXECUTION_ERROR", "Internal error."));
       });
   }
 
