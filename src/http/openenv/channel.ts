@@ -11,19 +11,14 @@
  */
 
 import type { Context } from "hono";
-import type { z } from "zod";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import type { JsonObject, JsonValue } from "../../json";
 import {
   ActionSchema,
-  JSONRPC_ERRORS,
-  JsonRpcMessageSchema,
-  OPENENV_FRAME_TYPES,
   OpenEnvCallToolSchema,
   type OpenEnvFrame,
-  OpenEnvFrameSchema,
   OpenEnvListToolsSchema,
   OpenEnvMessageActionSchema,
   type OpenEnvResetData,
@@ -32,7 +27,6 @@ import {
   type SessionStatus,
   type StepResponse
 } from "../../protocol";
-import { checkJsonLimits } from "../../protocol/json-value";
 import type { RpcResult } from "../../session/rpc";
 import type { AppEnv } from "../env";
 import { dispatchMcp } from "../mcp/dispatch";
@@ -41,11 +35,19 @@ import { startSession } from "../routes/sessions";
 import { sessionCredential } from "../session-credential";
 import { callSession, type SessionStub } from "../stub";
 import {
+  type Frame,
+  frameText,
+  mcpRequest,
+  parseFrame,
+  Refused,
+  resetTask,
+  validated
+} from "./frames";
+import {
   callToolObservation,
   errorFrame,
   observationFrame,
-  openEnvTools,
-  validationErrors
+  openEnvTools
 } from "./translate";
 
 export interface SessionRef {
@@ -68,15 +70,6 @@ export interface ChannelOptions {
   };
 }
 
-/** Every answer: `{type, data}`, one per request. */
-type Frame = { type: string; data?: unknown };
-
-class Refused extends Error {
-  constructor(readonly frame: Frame) {
-    super("refused");
-  }
-}
-
 export class OpenEnvChannel {
   readonly #c: Context<AppEnv>;
   readonly #socket: WebSocket;
@@ -85,6 +78,8 @@ export class OpenEnvChannel {
   #episodeId: string | null = null;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
+  readonly #callPrefix = crypto.randomUUID().slice(0, 8);
+  #calls = 0;
 
   constructor(c: Context<AppEnv>, socket: WebSocket, options: ChannelOptions) {
     this.#c = c;
@@ -133,15 +128,7 @@ export class OpenEnvChannel {
       this.#close(refusal.closeCode, refusal.message);
       return;
     }
-    // OpenEnv's client sends text; json.loads would take bytes too. A
-    // worker's socket hands binary frames over as Blobs.
-    const frame = this.#parse(
-      typeof data === "string"
-        ? data
-        : data instanceof Blob
-          ? await data.text()
-          : new TextDecoder().decode(data)
-    );
+    const frame = parseFrame(await frameText(data), this.#c.get("limits"));
     if (!("type" in frame) || frame.type === "error") {
       this.#send(frame);
       return;
@@ -158,44 +145,6 @@ export class OpenEnvChannel {
         })
       );
     }
-  }
-
-  /** A frame, or the error frame that answers it. Bad frames never close the socket. */
-  #parse(text: string): OpenEnvFrame | Frame {
-    const limits = this.#c.get("limits");
-    if (text.length > limits.wsFrameBytes) {
-      return errorFrame(
-        "VALIDATION_ERROR",
-        `The frame is over ${limits.wsFrameBytes} bytes.`
-      );
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      return errorFrame(
-        "INVALID_JSON",
-        `Invalid JSON: ${error instanceof Error ? error.message : "not JSON"}`
-      );
-    }
-    const tooDeep = checkJsonLimits(raw, limits);
-    if (tooDeep) return errorFrame("VALIDATION_ERROR", tooDeep.message);
-    const type =
-      typeof raw === "object" && raw !== null && !Array.isArray(raw)
-        ? (raw as { type?: unknown }).type
-        : undefined;
-    if (typeof type !== "string" || !OPENENV_FRAME_TYPES.includes(type)) {
-      return errorFrame(
-        "UNKNOWN_TYPE",
-        `Unknown message type: ${typeof type === "string" ? type : ""}`
-      );
-    }
-    const parsed = OpenEnvFrameSchema.safeParse(raw);
-    return parsed.success
-      ? parsed.data
-      : errorFrame("VALIDATION_ERROR", "Invalid message", {
-          errors: validationErrors(parsed.error)
-        });
   }
 
   async #answer(frame: OpenEnvFrame): Promise<Frame | undefined> {
@@ -218,18 +167,7 @@ export class OpenEnvChannel {
 
   async #reset(data: OpenEnvResetData): Promise<Frame> {
     const env = this.#options.environment;
-    const named =
-      data.task !== undefined || data.task_index !== undefined
-        ? resolveTask(env, data)
-        : // A seed picks a dataset task reproducibly; Roost environments
-          // are otherwise deterministic given their task.
-          typeof data.seed === "number" && env.dataset && env.dataset.size > 0
-          ? resolveTask(env, {
-              task_index:
-                ((data.seed % env.dataset.size) + env.dataset.size) %
-                env.dataset.size
-            })
-          : undefined;
+    const named = resetTask(env, data);
     if (this.#session === undefined) {
       await this.#create(named === undefined ? resolveTask(env, {}) : named);
     }
@@ -260,7 +198,7 @@ export class OpenEnvChannel {
 
   async #step(data: JsonObject): Promise<Frame> {
     if (data.type === "list_tools") {
-      this.#validate(OpenEnvListToolsSchema, data);
+      validated(OpenEnvListToolsSchema, data);
       const status = await this.#status();
       return observationFrame(
         { tools: openEnvTools(this.#options.environment) },
@@ -269,9 +207,10 @@ export class OpenEnvChannel {
       );
     }
     if (data.type === "call_tool") {
-      const call = this.#validate(OpenEnvCallToolSchema, data);
-      const status = await this.#status();
-      const id = `openenv_${status.episode}_${status.steps + 1}`;
+      const call = validated(OpenEnvCallToolSchema, data);
+      // In order within a socket, and never reused by a re-attached one:
+      // no status round trip on the hot path just to number a call.
+      const id = `openenv_${this.#callPrefix}_${++this.#calls}`;
       const step = await this.#call<StepResponse>(
         (s) =>
           s.op("step", {
@@ -295,8 +234,8 @@ export class OpenEnvChannel {
       );
     }
     // Anything else is Roost's own step, an assistant message with tool_calls.
-    this.#validate(OpenEnvMessageActionSchema, data);
-    const action = this.#validate(ActionSchema, data);
+    validated(OpenEnvMessageActionSchema, data);
+    const action = validated(ActionSchema, data);
     const step = await this.#call<StepResponse>(
       (s) => s.op("step", { action }) as never,
       false
@@ -337,40 +276,16 @@ export class OpenEnvChannel {
   }
 
   async #mcp(data: JsonObject): Promise<JsonObject> {
-    const message = JsonRpcMessageSchema.safeParse(data);
-    const id =
-      typeof data.id === "string" || typeof data.id === "number"
-        ? data.id
-        : null;
-    if (!message.success || message.data.id === undefined) {
-      return {
-        jsonrpc: "2.0",
-        id,
-        error: {
-          code: JSONRPC_ERRORS.invalidRequest,
-          message:
-            "Invalid request: one JSON-RPC 2.0 request with an id is expected."
-        }
-      };
-    }
+    const request = mcpRequest(data);
+    if (!request.ok) return request.answer;
     const session = this.#requireSession();
     const target = sessionTarget(this.#c.get("registry"), (call, options) =>
       callSession(this.#c.env.SESSIONS, session.durableId, call, options)
     );
     return (await dispatchMcp(
-      { ...message.data, id: message.data.id },
+      request.message,
       target
     )) as unknown as JsonObject;
-  }
-
-  #validate<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-    const parsed = schema.safeParse(data);
-    if (parsed.success) return parsed.data;
-    throw new Refused(
-      errorFrame("VALIDATION_ERROR", "Invalid message", {
-        errors: validationErrors(parsed.error)
-      })
-    );
   }
 
   #keeps(): boolean {
