@@ -1,5 +1,6 @@
 /** @module Roost's messages in OpenAI's chat format, as a chat-completions endpoint takes them and a trainer loads them. */
 
+import { contentText, withStringArguments } from "../messages/build";
 import type { Message } from "../messages/schema";
 
 export type ChatMessage =
@@ -15,13 +16,6 @@ export type ChatMessage =
     }
   | { role: "tool"; tool_call_id: string; content: string };
 
-const text = (content: Message["content"] | null | undefined): string =>
-  content == null
-    ? ""
-    : typeof content === "string"
-      ? content
-      : content.map((p) => (p.type === "text" ? p.text : "")).join("");
-
 /**
  * Arguments become the JSON string OpenAI's format carries (a string the
  * model produced stays exactly as it was); Roost's `is_error` and tool
@@ -34,21 +28,11 @@ export const toChatMessages = (messages: readonly Message[]): ChatMessage[] =>
         const calls = m.tool_calls ?? [];
         return {
           role: "assistant",
-          content: m.content == null ? null : text(m.content),
+          content: m.content == null ? null : contentText(m.content),
           ...(calls.length === 0
             ? {}
             : {
-                tool_calls: calls.map((c) => ({
-                  id: c.id,
-                  type: "function" as const,
-                  function: {
-                    name: c.function.name,
-                    arguments:
-                      typeof c.function.arguments === "string"
-                        ? c.function.arguments
-                        : JSON.stringify(c.function.arguments)
-                  }
-                }))
+                tool_calls: withStringArguments(calls)
               })
         };
       }
@@ -56,7 +40,7 @@ export const toChatMessages = (messages: readonly Message[]): ChatMessage[] =>
         return {
           role: "tool",
           tool_call_id: m.tool_call_id,
-          content: text(m.content)
+          content: contentText(m.content)
         };
       default:
         return { role: m.role, content: m.content };

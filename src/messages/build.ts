@@ -60,3 +60,17 @@ export const contentText = (content: Content | null | undefined): string =>
         .map((p) => (p.type === "text" ? p.text : ""))
         .filter(Boolean)
         .join("\n");
+
+/** Tool calls with arguments as the JSON strings OpenAI's wire format carries; a string stays exactly as it was written. */
+export const withStringArguments = (calls: readonly ToolCall[]) =>
+  calls.map((c) => ({
+    id: c.id,
+    type: "function" as const,
+    function: {
+      name: c.function.name,
+      arguments:
+        typeof c.function.arguments === "string"
+          ? c.function.arguments
+          : JSON.stringify(c.function.arguments)
+    }
+  }));

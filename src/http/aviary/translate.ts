@@ -1,5 +1,6 @@
 /** @module Aviary's messages and tools to and from Roost's: the whole of the Aviary transport that is not routing. */
 
+import { withStringArguments } from "../../messages/build";
 import type { Content, Message } from "../../messages/schema";
 import { ContentSchema } from "../../messages/schema";
 import type {
@@ -71,17 +72,7 @@ export const toAviaryMessages = (messages: Message[]): AviaryOutMessage[] =>
           ...content(m.content),
           ...(m.tool_calls
             ? {
-                tool_calls: m.tool_calls.map((c) => ({
-                  id: c.id,
-                  type: "function",
-                  function: {
-                    name: c.function.name,
-                    arguments:
-                      typeof c.function.arguments === "string"
-                        ? c.function.arguments
-                        : JSON.stringify(c.function.arguments)
-                  }
-                }))
+                tool_calls: withStringArguments(m.tool_calls)
               }
             : {}),
           info: null

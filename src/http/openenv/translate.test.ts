@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineEnvironment } from "../../environment/define-environment";
 import { createLocalSession } from "../../environment/local-session";
-import { toolCalls } from "../../messages/build";
+import { contentText, toolCalls } from "../../messages/build";
 import { redactPath } from "../errors";
-import { contentText, toolErrorType } from "./translate";
+import { toolErrorType } from "./translate";
 
 // OpenEnv's client raises a tool error by its type; Roost's tool messages
 // say what failed in words. These are the words the runtime writes today.

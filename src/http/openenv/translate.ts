@@ -3,7 +3,8 @@
 import type { z } from "zod";
 import type { Environment } from "../../environment/define-environment";
 import type { JsonObject } from "../../json";
-import type { Content, Message } from "../../messages/schema";
+import { contentText } from "../../messages/build";
+import type { Message } from "../../messages/schema";
 import type {
   OpenEnvErrorCode,
   OpenEnvObservationFrame,
@@ -26,11 +27,6 @@ export const observationFrame = (
   type: "observation",
   data: { observation, reward, done }
 });
-
-export const contentText = (content: Content): string =>
-  typeof content === "string"
-    ? content
-    : content.map((part) => (part.type === "text" ? part.text : "")).join("");
 
 /**
  * Which of OpenEnv's error types a failed tool message is. The texts are
