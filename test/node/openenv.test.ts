@@ -320,12 +320,18 @@ describe("OpenEnv's clients against Roost", () => {
     expect(minted.status).toBe(200);
     const { base_url } = (await minted.json()) as { base_url: string };
     const first = await connect(base_url);
-    await first.request('{"type": "reset", "data": {}}');
-    await first.request(
-      '{"type": "step", "data": {"type": "call_tool", "tool_name": "incr", "arguments": {}}}'
-    );
-    const state = (await first.request('{"type": "state"}')).data;
+    const replies = [
+      await first.request('{"type": "reset", "data": {}}'),
+      await first.request(
+        '{"type": "step", "data": {"type": "call_tool", "tool_name": "incr", "arguments": {}}}'
+      ),
+      await first.request('{"type": "state"}')
+    ];
+    const state = replies[2]!.data;
     expect(state.kept).toBe(true);
+    // The connect credential admits to the environment; no frame repeats it.
+    const credential = base_url.slice(base_url.indexOf("/c/") + 3);
+    expect(JSON.stringify(replies)).not.toContain(credential);
     first.drop();
     const again = await connect(state.reattach_base_url as string);
     const resumed = await again.request('{"type": "state"}');

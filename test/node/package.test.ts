@@ -114,7 +114,7 @@ describe("the packed package", () => {
   it("runs from plain Node: the client against a server, the core in memory", async () => {
     write(
       "plain.mjs",
-      `import { createClient } from "roost-edge/client";
+      `import { createClient, toChatMessages } from "roost-edge/client";
 import { createLocalSession, defineEnvironment, toolCalls } from "roost-edge/core";
 import { z } from "zod";
 
@@ -141,7 +141,8 @@ const echo = defineEnvironment({
 const local = createLocalSession(echo);
 await local.reset();
 const out = await local.step(toolCalls({ name: "say", arguments: { words: "hi" } }));
-console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out }));
+const chat = toChatMessages([{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name: "say", arguments: { words: "hi" } } }] }]);
+console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat }));
 `
     );
     const { stdout } = await node("plain.mjs", {
@@ -151,6 +152,10 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     expect(seen.id).toMatch(/\S/);
     expect(seen.status).toBeDefined();
     expect(seen.local).toMatchObject({ reward: 1, done: true });
+    // The chat format ships too: arguments as the JSON string OpenAI's format carries.
+    expect(seen.chat[0].tool_calls[0].function.arguments).toBe(
+      '{"words":"hi"}'
+    );
   });
 
   it("runs its command line: a rollout with the user's policy module, trajectories to stdout, a summary to stderr", async () => {
@@ -220,7 +225,14 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     );
     write(
       "consumer.ts",
-      `import { createClient, type RoostSession } from "roost-edge/client";
+      `import {
+  type ChatMessage,
+  createClient,
+  openaiPolicy,
+  type Policy,
+  type RoostSession,
+  toChatMessages
+} from "roost-edge/client";
 import { defineEnvironment, defineState, type Message } from "roost-edge/core";
 import { z } from "zod";
 
@@ -251,6 +263,10 @@ export const env = defineEnvironment({
   reset: () => "Go."
 });
 export const none: Message[] = [];
+export const model: Policy = openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1", model: "m" });
+// @ts-expect-error a model is required
+openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1" });
+export const chat: ChatMessage[] = toChatMessages(none);
 `
     );
     await typecheck("tsconfig.node.json", project);
