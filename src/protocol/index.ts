@@ -228,6 +228,7 @@ export {
   OpenEnvConnectResponseSchema,
   type OpenEnvErrorCode,
   type OpenEnvErrorFrame,
+  OpenEnvErrorFrameSchema,
   type OpenEnvFrame,
   OpenEnvFrameSchema,
   OpenEnvHealthSchema,

@@ -6,6 +6,11 @@
 // replies matched by order alone. Every field those clients parse is checked.
 import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
+import {
+  OpenEnvErrorFrameSchema,
+  OpenEnvStateSchema,
+  OpenEnvToolSchema
+} from "../../src/protocol/index";
 import { createSignal } from "../shared/signal";
 
 const baseUrl = inject("baseUrl");
@@ -115,6 +120,7 @@ describe("OpenEnv's clients against Roost", () => {
     expect(typeof state.data.episode_id).toBe("string");
     expect(state.data.step_count).toBe(1);
     expect(state.data).toMatchObject({ environment: "counter", kept: false });
+    expect(OpenEnvStateSchema.safeParse(state.data).success).toBe(true);
     expect((state.data.values as Record<string, unknown>).count).toBe(1);
     // The session is Roost's own meanwhile.
     expect((await sessionStatus(state.data)).status).toBe(200);
@@ -156,6 +162,7 @@ describe("OpenEnv's clients against Roost", () => {
     const tools = listed.observation.tools as Record<string, unknown>[];
     expect(tools.map((t) => t.name)).toEqual(["incr", "decr"]);
     for (const tool of tools) {
+      expect(OpenEnvToolSchema.strict().safeParse(tool).success).toBe(true);
       // OpenEnv's Tool forbids extra keys and a null description.
       expect(Object.keys(tool).sort()).toEqual([
         "description",
@@ -205,6 +212,7 @@ describe("OpenEnv's clients against Roost", () => {
     for (const [frame, code] of cases) {
       const reply = await env.request(frame);
       expect(reply.type, String(frame)).toBe("error");
+      expect(OpenEnvErrorFrameSchema.safeParse(reply).success).toBe(true);
       expect(reply.data.code, String(frame)).toBe(code);
       expect(typeof reply.data.message).toBe("string");
     }
@@ -413,6 +421,10 @@ describe("OpenEnv's clients against Roost", () => {
     for (const part of ["action", "observation", "state"])
       expect(typeof schema[part]).toBe("object");
     expect(JSON.stringify(schema.action)).toContain('"incr"');
+    expect(schema.state!.properties).toMatchObject({
+      step_count: { type: "integer" },
+      values: { properties: { count: expect.any(Object) } }
+    });
     const plain = await fetch(`${counterBase}/ws`);
     expect(plain.status).toBe(426);
   });

@@ -1,15 +1,17 @@
 /** @module Roost's answers in OpenEnv's shapes: observation, state and error frames, tool lists and tool errors. */
 
-import type { z } from "zod";
+import { z } from "zod";
 import type { Environment } from "../../environment/define-environment";
 import type { JsonObject } from "../../json";
 import { contentText } from "../../messages/build";
 import type { Message } from "../../messages/schema";
-import type {
-  OpenEnvErrorCode,
-  OpenEnvObservationFrame,
-  OpenEnvToolErrorType,
-  StepResponse
+import {
+  OPENENV_TOOL_ERROR_TYPES,
+  type OpenEnvErrorCode,
+  type OpenEnvObservationFrame,
+  OpenEnvStateSchema,
+  type OpenEnvToolErrorType,
+  type StepResponse
 } from "../../protocol";
 
 export const errorFrame = (
@@ -121,15 +123,7 @@ export const openEnvSchemas = (env: Environment) => {
           {
             type: "object",
             properties: {
-              error_type: {
-                enum: [
-                  "execution_error",
-                  "invalid_args",
-                  "transport_error",
-                  "tool_not_found",
-                  "timeout"
-                ]
-              },
+              error_type: { enum: [...OPENENV_TOOL_ERROR_TYPES] },
               message: { type: "string" }
             },
             required: ["error_type", "message"]
@@ -142,21 +136,16 @@ export const openEnvSchemas = (env: Environment) => {
       metadata: { type: "object" }
     }
   };
+  // From the zod schema the state frames are built against, with the
+  // environment's own state definition under `values`.
+  const base = z.toJSONSchema(OpenEnvStateSchema) as {
+    properties: Record<string, unknown>;
+  };
   const state = {
-    type: "object",
+    ...base,
     title: "State",
-    additionalProperties: true,
     properties: {
-      episode_id: { anyOf: [{ type: "string" }, { type: "null" }] },
-      step_count: { type: "integer", minimum: 0 },
-      session_id: { type: "string" },
-      session_token: { type: "string" },
-      reattach_base_url: { type: "string" },
-      environment: { type: "string" },
-      episode: { type: "integer", minimum: 0 },
-      done: { type: "boolean" },
-      truncated: { type: "boolean" },
-      kept: { type: "boolean" },
+      ...base.properties,
       values: {
         type: "object",
         description: "The session's typed state (the transcript aside).",
