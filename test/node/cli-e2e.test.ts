@@ -1,38 +1,28 @@
 // The README's rollout command, run as a user runs it, against wrangler dev.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { rolloutCli } from "./helpers/cli";
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "roost-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("npm run rollout", () => {
   it("writes the trajectories and ends with a summary of the run", async () => {
     const out = join(dir, "trajectories.jsonl");
-    const { stderr } = await run(
-      join("node_modules", ".bin", "tsx"),
-      [
-        "src/cli/main.ts",
-        "rollout",
-        "--url",
-        inject("baseUrl"),
-        "--env",
-        "calculator",
-        "--episodes",
-        "6",
-        "--concurrency",
-        "3",
-        "--policy",
-        "examples/scripted-policy/index.ts",
-        "--out",
-        out
-      ],
-      { env: { ...process.env, NO_COLOR: "1" } }
-    );
+    const { stderr } = await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "calculator",
+      "--episodes",
+      "6",
+      "--concurrency",
+      "3",
+      "--policy",
+      "examples/scripted-policy/index.ts",
+      "--out",
+      out
+    ]);
     const lines = readFileSync(out, "utf8").trim().split("\n");
     expect(lines.map((l) => JSON.parse(l).episode)).toEqual([0, 1, 2, 3, 4, 5]);
     const summary = stderr.slice(stderr.indexOf("Finished"));
@@ -53,21 +43,13 @@ describe("npm run rollout", () => {
         expect(line).toContain("- steps/s  mean return -");
   }, 60_000);
 
-  it("refuses a policy it cannot load with exit code 2, before creating any session", async () => {
-    const failure = await run(
-      join("node_modules", ".bin", "tsx"),
-      [
-        "src/cli/main.ts",
-        "rollout",
-        "--url",
-        inject("baseUrl"),
-        "--env",
-        "counter",
-        "--policy",
-        "./no-such-policy.mjs"
-      ],
-      { env: { ...process.env, NO_COLOR: "1" } }
-    ).catch((error: { code: number; stderr: string }) => error);
+  it("refuses a policy it cannot load with exit code 2", async () => {
+    const failure = await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "counter",
+      "--policy",
+      "./no-such-policy.mjs"
+    ]).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toMatch(
       /--policy "\.\/no-such-policy\.mjs" is neither "random" nor a module that loads/

@@ -1,11 +1,9 @@
 // A rollout with a model: openaiPolicy against a scripted OpenAI-compatible
 // server over real HTTP, and the CLI's --policy openai against wrangler dev,
 // writing trajectories a trainer can load.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { Clock } from "../../src/client/clock";
 import { openaiPolicy } from "../../src/client/openai-policy";
@@ -14,10 +12,10 @@ import { rollout } from "../../src/client/rollout";
 import type { Message } from "../../src/messages/schema";
 import type { OpenAITool } from "../../src/protocol/index";
 import { fakeOpenAIRequests, scriptFakeOpenAI } from "./fake-openai";
+import { rolloutCli } from "./helpers/cli";
 
 const fake = inject("fakeOpenAIUrl");
 const baseUrl = inject("baseUrl");
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "roost-model-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(() => scriptFakeOpenAI(fake, []));
@@ -233,13 +231,9 @@ describe("npm run rollout -- --policy openai", () => {
       )
     );
     const out = join(dir, "model.jsonl");
-    const { stderr } = await run(
-      join("node_modules", ".bin", "tsx"),
+    const { stderr } = await rolloutCli(
+      baseUrl,
       [
-        "src/cli/main.ts",
-        "rollout",
-        "--url",
-        baseUrl,
         "--env",
         "calculator",
         "--policy",
@@ -257,7 +251,7 @@ describe("npm run rollout -- --policy openai", () => {
         "--out",
         out
       ],
-      { env: { ...process.env, NO_COLOR: "1", OPENAI_API_KEY: "sk-cli" } }
+      { OPENAI_API_KEY: "sk-cli" }
     );
     const lines = readFileSync(out, "utf8")
       .trim()
