@@ -1,6 +1,7 @@
 /** @module Frames a client sends on the WebSocket. */
 
 import { z } from "zod";
+import { ForkRequestSchema } from "./http-sessions";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema } from "./messages";
@@ -48,6 +49,19 @@ export const CallFrameSchema = z
   })
   .meta({ id: "CallFrame", description: "Invokes one tool directly." });
 
+export const ForkFrameSchema = z
+  .strictObject({
+    type: z.literal("fork"),
+    id: RequestIdSchema,
+    idempotency_key: IdempotencyKeySchema.optional(),
+    count: ForkRequestSchema.shape.count
+  })
+  .meta({
+    id: "ForkFrame",
+    description:
+      "Copies the session, like POST …/fork; the reply lists the copies."
+  });
+
 export const CancelFrameSchema = z
   .strictObject({
     type: z.literal("cancel"),
@@ -86,6 +100,7 @@ export const ClientFrameSchema = z
     StepFrameSchema,
     ResetFrameSchema,
     CallFrameSchema,
+    ForkFrameSchema,
     CancelFrameSchema,
     ResumeFrameSchema,
     AckFrameSchema,

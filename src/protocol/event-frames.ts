@@ -128,6 +128,17 @@ export const StepAbortedEventSchema = event(
 
 export const ResetEventSchema = event("reset", {}, "An episode started.");
 
+export const ForkedEventSchema = event(
+  "forked",
+  {
+    /** The session this one was copied from. */
+    source: z.string(),
+    /** The source's last event when it was copied: the copy is that moment. */
+    source_seq: z.number().int().nonnegative()
+  },
+  "The session was made as a copy of another (always its first event)."
+);
+
 const treeShape = { run_id: z.string().optional(), payload: JsonObjectSchema };
 
 export const TreeDecisionEventSchema = event(
@@ -154,6 +165,7 @@ export const EventFrameSchema = z
     StepEventSchema,
     StepAbortedEventSchema,
     ResetEventSchema,
+    ForkedEventSchema,
     TreeDecisionEventSchema,
     TreeCompletedEventSchema
   ])

@@ -57,6 +57,42 @@ export const CreateSessionResponseSchema = z
   .meta({ id: "CreateSessionResponse", description: "A new session." });
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
 
+/** Most copies one fork makes: each is a Durable Object written chunk by chunk. */
+export const MAX_FORK_COUNT = 64;
+
+export const ForkRequestSchema = z
+  .strictObject({
+    /** How many copies (default 1). */
+    count: z.number().int().min(1).max(MAX_FORK_COUNT).default(1)
+  })
+  .meta({
+    id: "ForkRequest",
+    description:
+      "Copies the session as it stands after its last committed step."
+  });
+export type ForkRequest = z.infer<typeof ForkRequestSchema>;
+
+export const ForkedSessionSchema = z
+  .object({
+    session_id: z.string(),
+    /** Each copy has a token of its own; the source's does not admit to it. */
+    token: z.string(),
+    ws_url: z.string()
+  })
+  .meta({ id: "ForkedSession", description: "One copy." });
+export type ForkedSession = z.infer<typeof ForkedSessionSchema>;
+
+export const ForkResponseSchema = z
+  .object({
+    /** The session copied. */
+    source: z.string(),
+    /** The source's last event seq at the copied moment. */
+    seq: z.number().int().nonnegative(),
+    sessions: z.array(ForkedSessionSchema)
+  })
+  .meta({ id: "ForkResponse", description: "The copies, all complete." });
+export type ForkResponse = z.infer<typeof ForkResponseSchema>;
+
 export const ResetRequestSchema = z
   .strictObject({
     /** Defaults to the task given when the session was created. */

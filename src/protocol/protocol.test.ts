@@ -40,6 +40,7 @@ describe("parseClientFrame", () => {
       { type: "reset", id: "2", idempotency_key: "k", task: { topic: "x" } },
       { type: "call", id: "3", tool: "search" },
       { type: "cancel", id: "4", run_id: "r1" },
+      { type: "fork", id: "5", count: 3 },
       { type: "resume", after: 17 },
       { type: "ack", seq: 17 },
       { type: "ping" }
@@ -230,6 +231,7 @@ const events: EventFrame[] = [
   },
   { type: "step.aborted", seq: 9, ...base, step: 2, first_seq: 8 },
   { type: "reset", seq: 10, at: AT, episode: 2 },
+  { type: "forked", seq: 1, ...base, source: "abc", source_seq: 9 },
   {
     type: "tree.decision",
     seq: 11,

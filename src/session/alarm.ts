@@ -4,6 +4,7 @@ import * as idempotency from "../storage/idempotency";
 import { purgeEpisodesBefore } from "../storage/purge";
 import type { SessionRow } from "../storage/session-row";
 import type { SessionCore } from "./core";
+import { expireImport, expireSnapshots } from "./fork";
 import type { TimerKind } from "./schedule";
 import type { TreeRuns } from "./tree-runs";
 
@@ -49,6 +50,10 @@ const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
     await runs.drive();
     return undefined;
   },
+  fork: async ({ core, now }) => {
+    core.storage.transactionSync(() => expireSnapshots(core, now));
+    return undefined;
+  },
   idempotency: async ({ core, now }) => {
     idempotency.expire(core.sql, now);
     const next = idempotency.nextExpiry(core.sql);
@@ -67,8 +72,9 @@ export const runAlarm = async (
   // The alarm that fired is gone; whatever comes next must be set anew.
   core.schedule.forget();
   const row = core.loadRow();
-  if (row === undefined) return;
   const now = core.now();
+  // No session row: nothing, or a copy being imported (or abandoned) by a fork.
+  if (row === undefined) return expireImport(core, now);
   for (const kind of core.schedule.due(now)) {
     const handler = HANDLERS[kind];
     if (handler === undefined) core.schedule.clear(kind);

@@ -1,6 +1,15 @@
 /** @module One alarm, many timers: TTL, purges, expiries live in a table and the alarm follows the earliest. */
 
-export type TimerKind = "ttl" | "purge" | "idempotency" | "events" | "run";
+export type TimerKind =
+  | "ttl"
+  | "purge"
+  | "idempotency"
+  | "events"
+  | "run"
+  /** A fork's snapshot past its time (fork.ts). */
+  | "fork"
+  /** A copy half-made and abandoned (fork.ts). */
+  | "import";
 
 export class Schedule {
   #sql: SqlStorage;

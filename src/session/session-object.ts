@@ -40,7 +40,8 @@ export class SessionObject extends DurableObject {
     ctx: DurableObjectState,
     env: unknown,
     registry: Registry,
-    options: ResolvedOptions
+    options: ResolvedOptions,
+    fork?: ForkDriver
   ) {
     super(ctx, env as never);
     this.runtime = new SessionRuntime(
@@ -49,7 +50,13 @@ export class SessionObject extends DurableObject {
       options,
       createModelResolver(env as Record<string, unknown>, options.models)
     );
-    this.sockets = new SocketHub(ctx, this.runtime, options);
+    this.sockets = new SocketHub(
+      ctx,
+      this.runtime,
+      options,
+      // The object is its own source: its `op` is what a stub would call.
+      fork && ((count, origin, key) => fork(env, this, count, origin, key))
+    );
     // Answered by the platform, so a heartbeat never wakes a hibernating object.
     ctx.setWebSocketAutoResponse(
       new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME)
@@ -180,6 +187,18 @@ export class SessionObject extends DurableObject {
   }
 }
 
+/**
+ * Drives a fork of `source` (http/fork.ts does): given to the class, so a
+ * socket's `fork` request runs the same fork as the HTTP route.
+ */
+export type ForkDriver = (
+  env: unknown,
+  source: Pick<SessionObject, "op">,
+  count: number,
+  origin: string,
+  key: string | undefined
+) => Promise<unknown>;
+
 /** What a worker exports as `Session`: constructed by the platform with `(ctx, env)`. */
 export type SessionClass = new (
   ctx: DurableObjectState,
@@ -189,10 +208,11 @@ export type SessionClass = new (
 /** Binds a registry and options into the class the platform constructs. */
 export const createSessionClass = (
   registry: Registry,
-  options: ResolvedOptions
+  options: ResolvedOptions,
+  fork?: ForkDriver
 ): SessionClass =>
   class Session extends SessionObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env, registry, options);
+      super(ctx, env, registry, options, fork);
     }
   };

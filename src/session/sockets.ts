@@ -18,7 +18,16 @@ interface Attachment {
   lastSeq: number;
   /** The newest seq the client acknowledged, once it sends `ack` frames. */
   acked?: number;
+  /** The origin the client connected to: a fork's reply gives the copies' ws_url on it. */
+  origin?: string;
 }
+
+/** Forks this session for a socket's `fork` request (bound by the session class). */
+export type SocketFork = (
+  count: number,
+  origin: string,
+  key: string | undefined
+) => Promise<unknown>;
 
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
@@ -30,15 +39,18 @@ export class SocketHub {
   readonly #ctx: DurableObjectState;
   readonly #runtime: SessionRuntime;
   readonly #options: ResolvedOptions;
+  readonly #fork: SocketFork | undefined;
 
   constructor(
     ctx: DurableObjectState,
     runtime: SessionRuntime,
-    options: ResolvedOptions
+    options: ResolvedOptions,
+    fork?: SocketFork
   ) {
     this.#ctx = ctx;
     this.#runtime = runtime;
     this.#options = options;
+    this.#fork = fork;
     runtime.onEvent = (event) => this.broadcast(event);
     runtime.onGone = () =>
       this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.");
@@ -49,7 +61,8 @@ export class SocketHub {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.#ctx.acceptWebSocket(server);
-    server.serializeAttachment({ lastSeq: 0 } satisfies Attachment);
+    const origin = new URL(request.url).origin;
+    server.serializeAttachment({ lastSeq: 0, origin } satisfies Attachment);
     const headers = subprotocolHeaders(request);
     if (!this.#runtime.exists()) {
       server.close(CLOSE_CODES.session_gone, "This session does not exist.");
@@ -107,7 +120,7 @@ export class SocketHub {
         type: "reply",
         id: frame.id,
         ok: true,
-        value: await this.#request(frame)
+        value: await this.#request(frame, attachment(ws).origin)
       };
     } catch (error) {
       if (!(error instanceof RoostError))
@@ -124,7 +137,8 @@ export class SocketHub {
 
   /** A client's request: the same operation, and key binding, as over HTTP. */
   async #request(
-    frame: Exclude<ClientFrame, { type: "ping" | "resume" | "ack" }>
+    frame: Exclude<ClientFrame, { type: "ping" | "resume" | "ack" }>,
+    origin: string | undefined
   ): Promise<unknown> {
     const rt = this.#runtime;
     const key = "idempotency_key" in frame ? frame.idempotency_key : undefined;
@@ -147,13 +161,25 @@ export class SocketHub {
         );
       case "cancel":
         return dispatch(rt, "cancelRun", { run_id: frame.run_id });
+      case "fork":
+        if (this.#fork === undefined || origin === undefined) {
+          throw new RoostError(
+            "invalid_request",
+            "This session cannot be forked over its socket here; use POST /v1/sessions/:id/fork."
+          );
+        }
+        rt.core.requireRow();
+        return this.#fork(frame.count, origin, key);
     }
   }
 
   #snapshot(ws: WebSocket): void {
     const snapshot = this.#runtime.snapshot();
     this.#send(ws, { type: "session.snapshot", ...snapshot });
-    ws.serializeAttachment({ lastSeq: snapshot.last_seq } satisfies Attachment);
+    ws.serializeAttachment({
+      ...attachment(ws),
+      lastSeq: snapshot.last_seq
+    } satisfies Attachment);
   }
 
   /** Every retained event after `after`, then live; a fresh snapshot if they are gone. */
@@ -165,7 +191,10 @@ export class SocketHub {
       this.#snapshot(ws);
       return;
     }
-    ws.serializeAttachment({ lastSeq: after } satisfies Attachment);
+    ws.serializeAttachment({
+      ...attachment(ws),
+      lastSeq: after
+    } satisfies Attachment);
     for (let cursor = after; ; ) {
       const page = log.after(cursor, REPLAY_PAGE);
       for (const event of page)

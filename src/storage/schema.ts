@@ -127,6 +127,24 @@ const RUN_TABLES = [
 ];
 
 /**
+ * Forks (fork-copy.ts). A source keeps a snapshot of its current episode's
+ * rows while copies read it in chunks; each snapshot owns a contiguous range
+ * of `fork_rows` ids, so a chunk is one range read and dropping it one range
+ * delete, without an index on the snapshot.
+ */
+const FORK_TABLES = [
+  `CREATE TABLE IF NOT EXISTS fork_snapshots (
+    snap TEXT PRIMARY KEY,
+    first_id INTEGER NOT NULL,
+    last_id INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS fork_rows (
+    id INTEGER PRIMARY KEY,
+    tbl TEXT NOT NULL,
+    row TEXT NOT NULL)`
+];
+
+/**
  * What each version adds, in order: `MIGRATIONS[v - 1]` takes a database
  * from version v - 1 to v. Statements are idempotent (IF NOT EXISTS), so a
  * version 1 session whose run tables were already made on its first run
@@ -134,7 +152,8 @@ const RUN_TABLES = [
  */
 const MIGRATIONS: readonly (readonly string[])[] = [
   [...STORE_TABLES, ...SESSION_TABLES],
-  RUN_TABLES
+  RUN_TABLES,
+  FORK_TABLES
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -22,6 +22,7 @@ const RUNS = 40;
 const VALID: Record<string, unknown> = {
   "POST /v1/sessions": { environment: "lab" },
   "POST /v1/sessions/{id}/reset": { task: { label: "fuzz" } },
+  "POST /v1/sessions/{id}/fork": { count: 2 },
   "POST /v1/sessions/{id}/step": action("bump"),
   "POST /v1/sessions/{id}/tools/{tool}": { arguments: { key: "k" } },
   "POST /v1/sessions/{id}/environment/{tool}/{name}": {

@@ -149,6 +149,7 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions",
       "GET /v1/sessions/{id}",
       "DELETE /v1/sessions/{id}",
+      "POST /v1/sessions/{id}/fork",
       "POST /v1/sessions/{id}/reset",
       "POST /v1/sessions/{id}/step",
       "POST /v1/sessions/{id}/tools/{tool}",

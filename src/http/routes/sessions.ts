@@ -8,27 +8,33 @@ import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
   DeleteSessionResponseSchema,
+  ForkRequestSchema,
+  ForkResponseSchema,
   type Jurisdiction,
   SessionParamsSchema,
   SessionStatusSchema
 } from "../../protocol";
+import { IDEMPOTENCY_HEADER } from "../../session/operations";
 import type { SessionObject } from "../../session/session-object";
 import { createAuth } from "../auth";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry } from "../define-route";
 import type { AppEnv } from "../env";
+import { forkSession } from "../fork";
 import {
   CREATE_SECURITY,
   errors,
   jsonContent,
   jsonRequest,
+  MUTATION_ERRORS,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
 import { signingKeys } from "../secrets";
 import { runOperation, withSession } from "../session-call";
-import { callSession } from "../stub";
+import { callSession, type SessionStub } from "../stub";
 import { signToken } from "../token";
+import { wsUrl } from "../ws-url";
 
 export const createSessionRoute = createRoute({
   method: "post",
@@ -72,13 +78,6 @@ export const deleteSessionRoute = createRoute({
     ...errors(...SESSION_ERRORS)
   }
 });
-
-/** `wss://host/v1/sessions/<id>/ws`, or `ws://` when the request came over http. */
-const wsUrl = (requestUrl: string, sessionId: string): string => {
-  const url = new URL(`/v1/sessions/${sessionId}/ws`, requestUrl);
-  url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
-  return url.toString();
-};
 
 /** The namespace for a jurisdiction; local workerd has none, which is the caller's to know. */
 const inJurisdiction = (
@@ -144,6 +143,25 @@ export const startSession = async (
   };
 };
 
+export const forkSessionRoute = createRoute({
+  method: "post",
+  path: "/v1/sessions/{id}/fork",
+  tags: ["sessions"],
+  summary: "Copy the session",
+  description:
+    "Makes `count` new sessions (1 to 64), each identical to this one after its last committed step (store with its counters, hidden store, state, transcript, task, episode, steps, reward and return, done, truncated, tree data) and independent from then on, each with its own token. A tree run is not copied. The copies appear only when all are complete; a failed fork leaves none. This session keeps serving meanwhile. Accepts an Idempotency-Key.",
+  security: SESSION_SECURITY,
+  middleware: [jsonBody] as const,
+  request: {
+    params: SessionParamsSchema,
+    body: jsonRequest(ForkRequestSchema)
+  },
+  responses: {
+    201: jsonContent(ForkResponseSchema, "The copies."),
+    ...errors(...MUTATION_ERRORS)
+  }
+});
+
 export const sessionRoutes: readonly RouteEntry[] = [
   defineRoute(createSessionRoute, async (c) => {
     const body = c.req.valid("json");
@@ -185,5 +203,21 @@ export const sessionRoutes: readonly RouteEntry[] = [
       { session_id: c.get("sessionId"), deleted: true as const },
       200
     );
+  }),
+
+  defineRoute(forkSessionRoute, async (c) => {
+    const { count } = c.req.valid("json");
+    const source = c.env.SESSIONS.get(c.get("durableId")) as unknown as Pick<
+      SessionStub,
+      "op"
+    >;
+    const forked = await forkSession(
+      c.env,
+      source,
+      count,
+      c.req.url,
+      c.req.header(IDEMPOTENCY_HEADER)
+    );
+    return c.json(forked, 201);
   })
 ];

@@ -10,6 +10,15 @@ import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 import type { Operation } from "./define";
 import { call, reset, step } from "./episode";
+import {
+  forkBegin,
+  forkChunk,
+  forkEnd,
+  importAbort,
+  importBegin,
+  importChunk,
+  importEnd
+} from "./fork";
 import { create, destroy, events, expectUse, status } from "./lifecycle";
 import { cancelRun, readRun, startRun } from "./runs";
 import { frame, messages, patchState, readState } from "./state";
@@ -41,7 +50,14 @@ export const OPERATIONS = {
   frame,
   startRun,
   readRun,
-  cancelRun
+  cancelRun,
+  forkBegin,
+  forkChunk,
+  forkEnd,
+  importBegin,
+  importChunk,
+  importEnd,
+  importAbort
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

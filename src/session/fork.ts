@@ -1,0 +1,286 @@
+/**
+ * @module Forking, as each side of it sees it. The source snapshots its
+ * current episode between two mutations and serves the snapshot in chunks
+ * while it goes on serving steps; a copy takes the chunks under an import
+ * marker and holds no session (404 everywhere) until its last one commits.
+ * Whoever drives the fork (http/fork.ts) moves the chunks between them.
+ */
+
+import { z } from "zod";
+import { RoostError } from "../errors";
+import {
+  type Chunk,
+  type ChunkPart,
+  dropExpiredSnapshots,
+  dropSnapshot,
+  insertChunk,
+  readChunk,
+  snapshotRange,
+  takeSnapshot
+} from "../storage/fork-copy";
+import * as idempotency from "../storage/idempotency";
+import { migrate, schemaVersion } from "../storage/schema";
+import { insertSessionRow, readSessionRow } from "../storage/session-row";
+import type { SessionCore } from "./core";
+
+/** A snapshot no driver came back for (its worker died) is dropped after this. */
+export const SNAPSHOT_TTL_MS = 10 * 60 * 1000;
+/** A copy that received nothing for this long was abandoned mid-way and is deleted. */
+export const IMPORT_IDLE_MS = 5 * 60 * 1000;
+/** A chunk's size: far below RPC's message limit, large enough to take few round trips. */
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+export const CHUNK_ROWS = 20_000;
+
+/** Where the source stood when it was copied: the copy's session row, but its id. */
+export const ForkOriginSchema = z.object({
+  source: z.string(),
+  seq: z.number().int().nonnegative(),
+  environment: z.string(),
+  task: z.unknown(),
+  episode: z.number().int().nonnegative(),
+  episodeTask: z.unknown(),
+  steps: z.number().int().nonnegative(),
+  reward: z.number(),
+  total: z.number(),
+  done: z.boolean(),
+  truncated: z.boolean()
+});
+export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
+
+export interface ForkBegun {
+  snap: string;
+  /** Read the first chunk after this id. */
+  after: number;
+  rows: number;
+  bytes: number;
+  origin: ForkOrigin;
+}
+
+/** Either a fresh snapshot, or what an earlier fork with the same Idempotency-Key answered. */
+export type ForkStart =
+  | { replay: false; begun: ForkBegun }
+  | { replay: true; response: unknown };
+
+const IMPORT_KEY = "import";
+
+// ---- the source -------------------------------------------------------
+
+/**
+ * Takes the snapshot inside the mutation queue, so it holds one committed
+ * step, never part of a step in flight (nor a tree run's pass: passes go
+ * through the same queue).
+ */
+export const beginFork = (
+  core: SessionCore,
+  idem: idempotency.IdempotencyKey | undefined
+): Promise<ForkStart> =>
+  core.queue.run(async () => {
+    const row = core.requireRow();
+    const now = core.now();
+    if (idem !== undefined) {
+      const stored = idempotency.lookup(core.sql, idem, now);
+      if (stored !== undefined) return { replay: true, response: stored };
+    }
+    const snap = crypto.randomUUID();
+    const info = core.storage.transactionSync(() => {
+      const taken = takeSnapshot(
+        core.sql,
+        snap,
+        row.episode,
+        now + SNAPSHOT_TTL_MS
+      );
+      core.schedule.setIfAbsent("fork", now + SNAPSHOT_TTL_MS);
+      return taken;
+    });
+    await core.schedule.arm();
+    core.seen(row);
+    return {
+      replay: false,
+      begun: {
+        snap,
+        after: info.after,
+        rows: info.rows,
+        bytes: info.bytes,
+        origin: {
+          source: row.sessionId,
+          seq: core.events.lastSeq,
+          environment: row.environment,
+          task: row.task,
+          episode: row.episode,
+          episodeTask: row.episodeTask,
+          steps: row.steps,
+          reward: row.reward,
+          total: row.total,
+          done: row.done,
+          truncated: row.truncated
+        }
+      }
+    };
+  });
+
+/** A read: it bypasses the queue, and the source's steps go on meanwhile. */
+export const forkChunk = (
+  core: SessionCore,
+  snap: string,
+  after: number,
+  maxBytes = CHUNK_BYTES
+): Chunk => {
+  core.requireRow();
+  const range = snapshotRange(core.sql, snap);
+  if (range === undefined) {
+    throw new RoostError(
+      "conflict",
+      "The fork's snapshot is gone (it expired or the fork ended); fork again."
+    );
+  }
+  return readChunk(
+    core.sql,
+    range,
+    after,
+    Math.min(maxBytes, CHUNK_BYTES),
+    CHUNK_ROWS
+  );
+};
+
+/** Drops the snapshot; a completed fork also keeps its answer for a retry with its key. */
+export const endFork = (
+  core: SessionCore,
+  snap: string,
+  response: unknown,
+  idem: idempotency.IdempotencyKey | undefined
+): void => {
+  if (core.loadRow() === undefined) return;
+  const now = core.now();
+  core.storage.transactionSync(() => {
+    dropSnapshot(core.sql, snap);
+    if (idem !== undefined && response !== undefined) {
+      idempotency.record(core.sql, idem, response, now);
+      core.schedule.setIfAbsent(
+        "idempotency",
+        now + idempotency.IDEMPOTENCY_TTL_MS
+      );
+    }
+  });
+};
+
+/** The alarm's part: snapshots whose fork never ended. */
+export const expireSnapshots = (core: SessionCore, now: number): void => {
+  const next = dropExpiredSnapshots(core.sql, now);
+  if (next === undefined) core.schedule.clear("fork");
+  else core.schedule.set("fork", next);
+};
+
+// ---- the copy ---------------------------------------------------------
+
+interface ImportMarker {
+  sessionId: string;
+  origin: ForkOrigin;
+}
+
+const readMarker = (sql: SqlStorage): ImportMarker | undefined => {
+  const [row] = sql
+    .exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", IMPORT_KEY)
+    .toArray();
+  return row && (JSON.parse(row.value) as ImportMarker);
+};
+
+const requireMarker = (core: SessionCore): ImportMarker => {
+  const marker =
+    schemaVersion(core.sql) === undefined ? undefined : readMarker(core.sql);
+  if (marker === undefined) {
+    throw new RoostError(
+      "not_found",
+      "This copy is not being imported (it was abandoned and deleted, or it is complete)."
+    );
+  }
+  return marker;
+};
+
+/** Starts a copy: the tables and the marker, but no session row yet (so every route answers 404). */
+export const beginImport = async (
+  core: SessionCore,
+  sessionId: string,
+  origin: ForkOrigin
+): Promise<void> => {
+  if (schemaVersion(core.sql) !== undefined) {
+    throw new RoostError("conflict", "This object already holds data.");
+  }
+  core.storage.transactionSync(() => {
+    migrate(core.sql);
+    core.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?)",
+      IMPORT_KEY,
+      JSON.stringify({ sessionId, origin } satisfies ImportMarker)
+    );
+    core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
+  });
+  await core.schedule.arm();
+};
+
+export const importChunk = async (
+  core: SessionCore,
+  parts: ChunkPart[]
+): Promise<void> => {
+  requireMarker(core);
+  core.storage.transactionSync(() => {
+    insertChunk(core.sql, parts);
+    core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
+  });
+  await core.schedule.arm();
+};
+
+/**
+ * The last step of a copy: its session row, its first event and its TTL
+ * commit together, so the session appears whole or not at all.
+ */
+export const endImport = async (core: SessionCore): Promise<void> => {
+  const { sessionId, origin } = requireMarker(core);
+  const now = core.now();
+  core.storage.transactionSync(() => {
+    insertSessionRow(core.sql, {
+      sessionId,
+      environment: origin.environment,
+      task: origin.task,
+      episode: origin.episode,
+      episodeTask: origin.episodeTask,
+      steps: origin.steps,
+      reward: origin.reward,
+      total: origin.total,
+      done: origin.done,
+      truncated: origin.truncated,
+      createdAt: now,
+      lastUsedAt: now,
+      inflight: null
+    });
+    core.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
+    core.schedule.clear("import");
+    core.schedule.set("ttl", now + core.options.idleTtlMs);
+    core.emit(origin.episode, "forked", {
+      source: origin.source,
+      source_seq: origin.seq
+    });
+  });
+  core.committed(readSessionRow(core.sql)!);
+  await core.schedule.arm();
+};
+
+/** Deletes a copy whose fork failed, made or half-made: a fork makes all its copies or none. */
+export const abortImport = async (core: SessionCore): Promise<void> => {
+  await core.storage.deleteAll();
+  core.forget();
+};
+
+/** The alarm of an object with no session row: a copy nobody finished is deleted. */
+export const expireImport = async (
+  core: SessionCore,
+  now: number
+): Promise<void> => {
+  if (schemaVersion(core.sql) === undefined) return;
+  if (readMarker(core.sql) === undefined) return;
+  const due = core.schedule.dueAt("import");
+  if (due === undefined || due <= now) {
+    await abortImport(core);
+    return;
+  }
+  await core.schedule.arm();
+};

@@ -1,0 +1,91 @@
+/**
+ * @module Forking as operations. Each side is a handful of internal steps
+ * a driver (http/fork.ts) calls in order; no route or frame reaches them
+ * directly, and the import steps act only on objects a fork just made.
+ */
+
+import { z } from "zod";
+import { ForkRequestSchema } from "../../protocol";
+import { COPIED_TABLE_NAMES } from "../../storage/fork-copy";
+import {
+  abortImport,
+  beginFork,
+  beginImport,
+  endFork,
+  endImport,
+  ForkOriginSchema,
+  importChunk as importRows,
+  forkChunk as readForkChunk
+} from "../fork";
+import { defineOperation } from "./define";
+
+/** A retry of a fork with the same key and count gets the same copies. */
+const forkKey = <I extends { count: number }>() => ({
+  scope: () => "fork",
+  hashed: (input: I) => ({ count: input.count })
+});
+
+export const forkBegin = defineOperation({
+  input: ForkRequestSchema,
+  mutates: true,
+  idempotency: forkKey<{ count: number }>(),
+  events: [],
+  run: (rt, _input, idem) => beginFork(rt.core, idem)
+});
+
+export const forkChunk = defineOperation({
+  input: z.object({
+    snap: z.string(),
+    after: z.number().int(),
+    maxBytes: z.number().int().positive().optional()
+  }),
+  mutates: false,
+  events: [],
+  run: (rt, { snap, after, maxBytes }) =>
+    readForkChunk(rt.core, snap, after, maxBytes)
+});
+
+export const forkEnd = defineOperation({
+  input: z.object({
+    count: z.number().int(),
+    snap: z.string(),
+    /** The fork's answer, kept under its Idempotency-Key; absent when it failed. */
+    response: z.unknown().optional()
+  }),
+  mutates: true,
+  idempotency: forkKey<{ count: number; snap: string; response?: unknown }>(),
+  events: [],
+  run: (rt, { snap, response }, idem) => endFork(rt.core, snap, response, idem)
+});
+
+export const importBegin = defineOperation({
+  input: z.object({ sessionId: z.string(), origin: ForkOriginSchema }),
+  mutates: true,
+  events: [],
+  run: (rt, { sessionId, origin }) => beginImport(rt.core, sessionId, origin)
+});
+
+export const importChunk = defineOperation({
+  input: z.object({
+    parts: z.array(
+      z.object({ table: z.enum(COPIED_TABLE_NAMES), rows: z.string() })
+    )
+  }),
+  mutates: true,
+  events: [],
+  run: (rt, { parts }) => importRows(rt.core, parts)
+});
+
+export const importEnd = defineOperation({
+  input: z.object({}),
+  mutates: true,
+  events: ["forked"],
+  run: (rt) => endImport(rt.core)
+});
+
+export const importAbort = defineOperation({
+  input: z.object({}),
+  mutates: true,
+  events: [],
+  run: (rt) => abortImport(rt.core)
+});
