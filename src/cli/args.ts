@@ -6,6 +6,8 @@ export interface RolloutCommand {
   env: string;
   episodes: number;
   concurrency: number;
+  /** Episodes per group, reset once and forked (1: no groups). */
+  groupSize?: number;
   /** `random`, `openai`, or a path to a module exporting a policy. */
   policy: string;
   seed?: number;
@@ -38,6 +40,9 @@ Options of rollout:
   --env <name>          environment to run (required)
   --episodes <n>        episodes to run (default 10)
   --concurrency <n>     episodes in flight at once (default 4)
+  --group-size <g>      run episodes in groups of g from one identical start:
+                        each group resets one session and forks it g-1 times;
+                        trajectories carry group_id and group_index (GRPO)
   --policy <policy>     random (the default); openai, a model behind any
                         OpenAI-compatible chat-completions endpoint; or the
                         path of an ES module exporting a policy as "policy"
@@ -50,7 +55,8 @@ Options of rollout:
   --temperature <t>     openai: sampling temperature
   --max-tokens <n>      openai: most tokens per reply
   --max-steps <n>       truncate episodes after n steps (default: the environment's)
-  --task-index <n>      dataset index for every episode (default: episode i uses i)
+  --task-index <n>      dataset index for every episode (default: episode i
+                        uses i; with groups, group g uses g)
   --out <file>          where to write trajectories (default "-", stdout)
   --api-key <key>       API key for creating sessions (default $ROOST_API_KEY)
 
@@ -66,6 +72,7 @@ const FLAGS = new Set([
   "env",
   "episodes",
   "concurrency",
+  "group-size",
   "policy",
   "seed",
   "model",
@@ -110,6 +117,11 @@ export const parseArgs = (
   const seed = optionalInt(flags, "seed", 0);
   const maxSteps = optionalInt(flags, "max-steps", 1);
   const taskIndex = optionalInt(flags, "task-index", 0);
+  const groupSize = optionalInt(flags, "group-size", 1);
+  if (groupSize !== undefined && groupSize > 65)
+    throw new UsageError(
+      "--group-size must be at most 65 (one session and 64 copies)."
+    );
   return {
     command: "rollout",
     url,
@@ -122,6 +134,7 @@ export const parseArgs = (
     ...(model === undefined ? {} : { model }),
     ...(maxSteps === undefined ? {} : { maxSteps }),
     ...(taskIndex === undefined ? {} : { taskIndex }),
+    ...(groupSize === undefined ? {} : { groupSize }),
     ...(apiKey ? { apiKey } : {})
   };
 };

@@ -72,6 +72,9 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
       policy,
       episodes: command.episodes,
       concurrency: command.concurrency,
+      ...(command.groupSize === undefined
+        ? {}
+        : { groupSize: command.groupSize }),
       ...(command.maxSteps === undefined ? {} : { maxSteps: command.maxSteps }),
       ...(command.taskIndex === undefined
         ? {}

@@ -1,6 +1,10 @@
 /** @module The CLI's progress display: one redrawn line on a terminal, periodic plain lines in logs. */
 
-import type { RolloutProgress, RolloutSummary } from "../client/trajectory";
+import type {
+  GroupSummary,
+  RolloutProgress,
+  RolloutSummary
+} from "../client/trajectory";
 
 const BAR_WIDTH = 24;
 
@@ -49,6 +53,7 @@ export const formatSummary = (s: RolloutSummary, output: string): string => {
       "steps",
       `${s.steps}  (${s.elapsed_ms > 0 ? s.steps_per_second.toFixed(1) : "-"} steps/s)`
     ),
+    ...(s.groups === undefined ? [] : [row("groups", groupLine(s.groups))]),
     row("trajectories", output === "-" ? "stdout" : output),
     ...(s.undeleted > 0
       ? [
@@ -59,6 +64,23 @@ export const formatSummary = (s: RolloutSummary, output: string): string => {
         ]
       : [])
   ].join("\n");
+};
+
+/**
+ * Groups at a glance: how many, their mean spread of returns, and how many
+ * had none (every episode scored alike: no signal for a group-relative update).
+ */
+const groupLine = (groups: GroupSummary[]): string => {
+  const spreads = groups
+    .map((g) => g.return_std)
+    .filter((v): v is number => v !== null);
+  const mean =
+    spreads.length === 0
+      ? "-"
+      : (spreads.reduce((a, b) => a + b, 0) / spreads.length).toFixed(3);
+  const flat = spreads.filter((v) => v === 0).length;
+  const sizes = [...new Set(groups.map((g) => g.episodes))].join("/");
+  return `${groups.length} of ${sizes} episodes  (mean within-group return std ${mean}; ${flat} with no spread)`;
 };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -40,6 +40,7 @@ export type {
   StatusDetail
 } from "./socket-options";
 export type {
+  GroupSummary,
   RolloutProgress,
   RolloutSummary,
   Trajectory

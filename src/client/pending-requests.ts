@@ -7,7 +7,7 @@ import { randomId } from "./ids";
 
 type RequestFrameInput = Extract<
   ClientFrameInput,
-  { type: "step" | "reset" | "call" | "cancel" }
+  { type: "step" | "reset" | "call" | "fork" | "cancel" }
 >;
 
 /** A request frame as callers write it: `id` is filled in when left out. */
@@ -25,8 +25,8 @@ interface Pending {
 
 /**
  * In flight until answered. Replies to a socket that dropped are lost, so
- * every unanswered request is sent again on the next socket; step, reset
- * and call carry an idempotency key (the caller's or a fresh one), so the
+ * every unanswered request is sent again on the next socket; step, reset,
+ * call and fork carry an idempotency key (the caller's or a fresh one), so the
  * server answers a repeat with the first response instead of running it twice.
  */
 export class PendingRequests {

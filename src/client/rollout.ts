@@ -5,14 +5,21 @@ import type { Message } from "../messages/schema";
 import {
   type ActionInput,
   ActionSchema,
-  type EnvironmentInfo
+  type EnvironmentInfo,
+  MAX_FORK_COUNT,
+  type ResetResponse
 } from "../protocol";
 import { toChatMessages } from "./chat-format";
 import { RoostClientError } from "./client-error";
 import { createClient, type RoostClient } from "./http";
 import type { Policy, PolicyDecision, TokenUsage } from "./policy";
 import type { RoostSession } from "./session-client";
-import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
+import type {
+  GroupSummary,
+  RolloutProgress,
+  RolloutSummary,
+  Trajectory
+} from "./trajectory";
 import type { FetchLike } from "./transport";
 
 export interface RolloutOptions {
@@ -20,8 +27,17 @@ export interface RolloutOptions {
   environment: string;
   policy: Policy;
   episodes: number;
-  /** Episodes in flight at once (default 4). */
+  /** Episodes in flight at once (default 4); with groups, whole groups are started while they fit. */
   concurrency?: number;
+  /**
+   * Episodes per group (default 1: no groups). A group resets one session
+   * and forks it `groupSize − 1` times, so its episodes start from one
+   * identical state (what GRPO and best-of-n need); each trajectory carries
+   * `group_id` and `group_index`. With groups, `task` and `taskIndex`
+   * functions are called with the group number, and by default group `g`
+   * gets dataset index `g % dataset_size`.
+   */
+  groupSize?: number;
   /** Steps per episode before the run truncates it (default: the environment's, else 100). */
   maxSteps?: number;
   /**
@@ -33,7 +49,7 @@ export interface RolloutOptions {
   /** A task per episode instead of a dataset index. */
   task?: (episode: number) => JsonValue | undefined;
   onProgress?: (progress: RolloutProgress) => void;
-  /** Each trajectory as soon as its episode ends (in completion order). */
+  /** Each trajectory as soon as its episode (with groups: its group) ends, in completion order. */
   onEpisode?: (trajectory: Trajectory) => void;
   apiKey?: string;
   fetch?: FetchLike;
@@ -118,47 +134,104 @@ export const rollout = async (
     }
   };
 
+  const record = (trajectory: Trajectory) => {
+    trajectories[trajectory.episode] = trajectory;
+    tally.done++;
+    if (trajectory.error) {
+      tally.errors++;
+      const code = trajectory.error.code;
+      tally.codes[code] = (tally.codes[code] ?? 0) + 1;
+    } else {
+      tally.returns += trajectory.return;
+      tally.squares += trajectory.return ** 2;
+      tally.scored++;
+      if (succeeded(trajectory)) tally.successes++;
+    }
+    if (trajectory.session_id && !trajectory.deleted) tally.undeleted++;
+    options.onEpisode?.(trajectory);
+    report();
+  };
+
+  const size = groupSizeOf(options);
+  const units = Math.ceil(options.episodes / size);
   let next = 0;
   const worker = async () => {
     for (;;) {
-      if (options.signal?.aborted || next >= options.episodes) return;
-      const index = next++;
-      tally.running++;
-      const trajectory = await runEpisode(index, episode);
-      tally.running--;
-      trajectories[index] = trajectory;
-      tally.done++;
-      if (trajectory.error) {
-        tally.errors++;
-        const code = trajectory.error.code;
-        tally.codes[code] = (tally.codes[code] ?? 0) + 1;
-      } else {
-        tally.returns += trajectory.return;
-        tally.squares += trajectory.return ** 2;
-        tally.scored++;
-        if (trajectory.done && !trajectory.truncated && trajectory.return > 0)
-          tally.successes++;
+      if (options.signal?.aborted || next >= units) return;
+      const unit = next++;
+      const first = unit * size;
+      const members = Math.min(size, options.episodes - first);
+      tally.running += members;
+      const done =
+        size === 1
+          ? runEpisode(first, episode).then((t) => [t])
+          : runGroup(unit, first, members, episode);
+      for (const trajectory of await done) {
+        tally.running--;
+        record(trajectory);
       }
-      if (trajectory.session_id && !trajectory.deleted) tally.undeleted++;
-      options.onEpisode?.(trajectory);
-      report();
     }
   };
   const workers = Math.max(
     1,
-    Math.min(options.concurrency ?? 4, options.episodes)
+    Math.min(Math.floor((options.concurrency ?? 4) / size) || 1, units)
   );
   await Promise.all(Array.from({ length: workers }, worker));
+  const finished = trajectories.filter((t) => t !== undefined);
   return {
-    trajectories: trajectories.filter((t) => t !== undefined),
+    trajectories: finished,
     summary: {
       ...progress(),
       undeleted: tally.undeleted,
       return_std: spread(tally),
       successes: tally.successes,
-      error_codes: tally.codes
+      error_codes: tally.codes,
+      ...(size > 1 ? { groups: summariseGroups(finished) } : {})
     }
   };
+};
+
+const groupSizeOf = (options: RolloutOptions): number => {
+  const size = options.groupSize ?? 1;
+  if (!Number.isSafeInteger(size) || size < 1 || size > MAX_FORK_COUNT + 1) {
+    throw new RoostClientError(
+      "invalid_request",
+      `groupSize must be a whole number from 1 to ${MAX_FORK_COUNT + 1}, got ${size}.`,
+      400
+    );
+  }
+  return size;
+};
+
+const succeeded = (t: Trajectory): boolean =>
+  t.done && !t.truncated && t.return > 0;
+
+/**
+ * Each group's returns: a group whose episodes all scored the same gives a
+ * group-relative method (GRPO) no signal, so their number is reported.
+ */
+const summariseGroups = (trajectories: Trajectory[]): GroupSummary[] => {
+  const groups = new Map<number, Trajectory[]>();
+  for (const t of trajectories) {
+    if (t.group_id === null) continue;
+    groups.set(t.group_id, [...(groups.get(t.group_id) ?? []), t]);
+  }
+  return [...groups].map(([group_id, members]) => {
+    const scored = members.filter((t) => t.error === null);
+    const sums = {
+      returns: scored.reduce((a, t) => a + t.return, 0),
+      squares: scored.reduce((a, t) => a + t.return ** 2, 0),
+      scored: scored.length
+    };
+    return {
+      group_id,
+      episodes: members.length,
+      errors: members.length - scored.length,
+      mean_return: scored.length > 0 ? sums.returns / scored.length : null,
+      return_std: spread(sums),
+      successes: scored.filter(succeeded).length
+    };
+  });
 };
 
 /** Population standard deviation from running sums; rounding can dip below 0. */
@@ -187,100 +260,204 @@ const taskIndexOf = (
   return size ? index % size : undefined;
 };
 
+const newTrajectory = (
+  index: number,
+  context: EpisodeContext,
+  task: JsonValue | undefined,
+  taskIndex: number | undefined,
+  group: { id: number; index: number } | null
+): Trajectory => ({
+  episode: index,
+  environment: context.options.environment,
+  task: task ?? null,
+  session_id: null,
+  task_index: taskIndex ?? null,
+  group_id: group?.id ?? null,
+  group_index: group?.index ?? null,
+  tools: [],
+  messages: [],
+  policy: context.options.policy.info ?? null,
+  usage: null,
+  model_retries: [],
+  observations: [],
+  actions: [],
+  rewards: [],
+  return: 0,
+  done: false,
+  truncated: false,
+  reset_ms: 0,
+  step_ms: [],
+  duration_ms: 0,
+  error: null,
+  deleted: false
+});
+
+/** The task of an episode, or of a group (the `index` is then the group's). */
+const taskOf = (index: number, context: EpisodeContext) => {
+  const task = context.options.task?.(index);
+  const taskIndex =
+    task === undefined ? taskIndexOf(index, context) : undefined;
+  return { task, taskIndex };
+};
+
+const createFor = (
+  context: EpisodeContext,
+  { task, taskIndex }: ReturnType<typeof taskOf>
+): Promise<RoostSession> =>
+  context.client.createSession({
+    environment: context.options.environment,
+    ...(task === undefined ? {} : { task }),
+    ...(taskIndex === undefined ? {} : { task_index: taskIndex })
+  });
+
 const runEpisode = async (
   index: number,
   context: EpisodeContext
 ): Promise<Trajectory> => {
   const started = now();
-  const task = context.options.task?.(index);
-  const taskIndex =
-    task === undefined ? taskIndexOf(index, context) : undefined;
-  const trajectory: Trajectory = {
-    episode: index,
-    environment: context.options.environment,
-    task: task ?? null,
-    session_id: null,
-    task_index: taskIndex ?? null,
-    tools: [],
-    messages: [],
-    policy: context.options.policy.info ?? null,
-    usage: null,
-    model_retries: [],
-    observations: [],
-    actions: [],
-    rewards: [],
-    return: 0,
-    done: false,
-    truncated: false,
-    reset_ms: 0,
-    step_ms: [],
-    duration_ms: 0,
-    error: null,
-    deleted: false
-  };
+  const task = taskOf(index, context);
+  const trajectory = newTrajectory(
+    index,
+    context,
+    task.task,
+    task.taskIndex,
+    null
+  );
   let session: RoostSession | undefined;
   try {
-    session = await context.client.createSession({
-      environment: context.options.environment,
-      ...(task === undefined ? {} : { task }),
-      ...(taskIndex === undefined ? {} : { task_index: taskIndex })
-    });
+    session = await createFor(context, task);
     trajectory.session_id = session.id;
     const resetStarted = now();
     const reset = await session.reset();
     trajectory.reset_ms = ms(now() - resetStarted);
-    let observations: Message[] = reset.observations;
-    const history: Message[] = [];
-    trajectory.tools = reset.tools;
-    trajectory.observations.push(observations);
-    while (!trajectory.done && !trajectory.truncated) {
-      if (trajectory.actions.length >= context.maxSteps) {
-        trajectory.truncated = true;
-        break;
-      }
-      context.options.signal?.throwIfAborted();
-      const decided = await context.options.policy(
-        observations,
-        reset.tools,
-        history
-      );
-      const decision = isDecision(decided) ? decided : { action: decided };
-      const action = ActionSchema.parse(decision.action);
-      if (decision.usage)
-        trajectory.usage = addUsage(trajectory.usage, decision.usage);
-      if (decision.retries) trajectory.model_retries.push(...decision.retries);
-      const stepStarted = now();
-      const result = await session.step(action);
-      trajectory.step_ms.push(ms(now() - stepStarted));
-      history.push(...observations, action);
-      observations = result.observations;
-      trajectory.actions.push(action);
-      trajectory.observations.push(observations);
-      trajectory.rewards.push(result.reward);
-      trajectory.return += result.reward;
-      trajectory.done = result.done;
-      trajectory.truncated = result.truncated;
-      context.onStep();
-    }
+    await play(session, reset, trajectory, context);
   } catch (error) {
     trajectory.error = describe(error);
   } finally {
-    trajectory.messages = toChatMessages([
-      ...trajectory.observations.flatMap((obs, i) =>
-        i < trajectory.actions.length ? [...obs, trajectory.actions[i]!] : obs
-      )
-    ]);
-    if (session) {
-      try {
-        await session.delete();
-        trajectory.deleted = true;
-      } catch {
-        // Left to the idle TTL; counted in the summary.
-      }
-    }
-    trajectory.duration_ms = ms(now() - started);
+    await finish(session, trajectory, started);
   }
   return trajectory;
+};
+
+/**
+ * One group: a session reset once, forked into `size − 1` copies, and one
+ * episode on each, all from the same first observation. If making the
+ * group fails, every member records that error.
+ */
+const runGroup = async (
+  group: number,
+  first: number,
+  size: number,
+  context: EpisodeContext
+): Promise<Trajectory[]> => {
+  const started = now();
+  const task = taskOf(group, context);
+  const trajectories = Array.from({ length: size }, (_, k) =>
+    newTrajectory(first + k, context, task.task, task.taskIndex, {
+      id: group,
+      index: k
+    })
+  );
+  let sessions: RoostSession[] = [];
+  let reset: ResetResponse;
+  try {
+    const source = await createFor(context, task);
+    sessions = [source];
+    trajectories[0]!.session_id = source.id;
+    const resetStarted = now();
+    reset = await source.reset();
+    sessions.push(...(size > 1 ? await source.fork(size - 1) : []));
+    const resetMs = ms(now() - resetStarted);
+    for (const [k, t] of trajectories.entries()) {
+      t.session_id = sessions[k]!.id;
+      t.reset_ms = resetMs;
+    }
+  } catch (error) {
+    const failed = describe(error);
+    return Promise.all(
+      trajectories.map(async (t, k) => {
+        t.error = failed;
+        await finish(sessions[k], t, started);
+        return t;
+      })
+    );
+  }
+  return Promise.all(
+    trajectories.map(async (t, k) => {
+      try {
+        await play(sessions[k]!, reset, t, context);
+      } catch (error) {
+        t.error = describe(error);
+      } finally {
+        await finish(sessions[k], t, started);
+      }
+      return t;
+    })
+  );
+};
+
+/** Steps the policy from the reset's observations until the episode ends. */
+const play = async (
+  session: RoostSession,
+  reset: ResetResponse,
+  trajectory: Trajectory,
+  context: EpisodeContext
+): Promise<void> => {
+  let observations: Message[] = reset.observations;
+  const history: Message[] = [];
+  trajectory.tools = reset.tools;
+  trajectory.observations.push(observations);
+  while (!trajectory.done && !trajectory.truncated) {
+    if (trajectory.actions.length >= context.maxSteps) {
+      trajectory.truncated = true;
+      break;
+    }
+    context.options.signal?.throwIfAborted();
+    const decided = await context.options.policy(
+      observations,
+      reset.tools,
+      history
+    );
+    const decision = isDecision(decided) ? decided : { action: decided };
+    const action = ActionSchema.parse(decision.action);
+    if (decision.usage)
+      trajectory.usage = addUsage(trajectory.usage, decision.usage);
+    if (decision.retries) trajectory.model_retries.push(...decision.retries);
+    const stepStarted = now();
+    const result = await session.step(action);
+    trajectory.step_ms.push(ms(now() - stepStarted));
+    history.push(...observations, action);
+    observations = result.observations;
+    trajectory.actions.push(action);
+    trajectory.observations.push(observations);
+    trajectory.rewards.push(result.reward);
+    trajectory.return += result.reward;
+    trajectory.done = result.done;
+    trajectory.truncated = result.truncated;
+    context.onStep();
+  }
+};
+
+/** The chat-format messages, the session deleted (also after an error), the duration. */
+const finish = async (
+  session: RoostSession | undefined,
+  trajectory: Trajectory,
+  started: number
+): Promise<void> => {
+  trajectory.messages = toChatMessages([
+    ...trajectory.observations.flatMap((obs, i) =>
+      i < trajectory.actions.length ? [...obs, trajectory.actions[i]!] : obs
+    )
+  ]);
+  if (session) {
+    try {
+      await session.delete();
+      trajectory.deleted = true;
+    } catch {
+      // Left to the idle TTL; counted in the summary.
+    }
+  }
+  trajectory.duration_ms = ms(now() - started);
 };
 
 const isDecision = (

@@ -7,6 +7,7 @@ import {
   DeleteSessionResponseSchema,
   type EventsResponse,
   EventsResponseSchema,
+  ForkResponseSchema,
   FrameResponseSchema,
   MessagesResponseSchema,
   ResetResponseSchema,
@@ -267,6 +268,32 @@ export class RoostSession {
       schema: RunStatusSchema,
       retry: "idempotent"
     });
+  }
+
+  /**
+   * Copies the session `count` times (1 to 64) as it stands after its last
+   * committed step; each copy is a session of its own, with its own token,
+   * independent from then on.
+   *
+   * @example
+   * const [a, b] = await session.fork(2);
+   * await a.step(left); await b.step(right);
+   */
+  async fork(
+    count = 1,
+    options: MutationOptions = {}
+  ): Promise<RoostSession[]> {
+    const forked = await this.#mutate(
+      "POST",
+      "/fork",
+      { count },
+      ForkResponseSchema,
+      options
+    );
+    return forked.sessions.map(
+      (copy) =>
+        new RoostSession(this.#send, copy.session_id, copy.token, copy.ws_url)
+    );
   }
 
   /** Deletes the session and all its storage. */

@@ -5,6 +5,7 @@ import {
   type ActionInput,
   CLOSE_CODES,
   EventFrameSchema,
+  ForkResponseSchema,
   isTerminalCloseCode,
   PING_FRAME,
   ProtocolErrorFrameSchema,
@@ -143,6 +144,16 @@ export class SessionSocket {
   async call(tool: string, args: JsonObject = {}) {
     const value = await this.send({ type: "call", tool, arguments: args });
     return ToolInvocationResponseSchema.parse(value);
+  }
+
+  /**
+   * Copies the session `count` times (see `RoostSession.fork`); the reply
+   * lists each copy's id, token and socket URL. Resent after a reconnect
+   * with the same idempotency key, so a retry never makes a second set.
+   */
+  async fork(count = 1) {
+    const value = await this.send({ type: "fork", count });
+    return ForkResponseSchema.parse(value);
   }
 
   /** Closes for good; unanswered requests reject with `closed`. */

@@ -16,6 +16,10 @@ export interface Trajectory {
   session_id: string | null;
   /** The dataset index the session was created from, if any. */
   task_index: number | null;
+  /** With `groupSize`: the group's number; its episodes started from one identical state. */
+  group_id: number | null;
+  /** With `groupSize`: this episode's place in its group (0 ran on the session the others were forked from). */
+  group_index: number | null;
   /** The tools the reset offered, in OpenAI's form. */
   tools: OpenAITool[];
   /**
@@ -71,4 +75,17 @@ export interface RolloutSummary extends RolloutProgress {
   successes: number;
   /** Episodes that stopped on an error, by error code. */
   error_codes: Record<string, number>;
+  /** With `groupSize`: each group's returns. */
+  groups?: GroupSummary[];
+}
+
+export interface GroupSummary {
+  group_id: number;
+  episodes: number;
+  errors: number;
+  /** Of the episodes without an error; null when none. */
+  mean_return: number | null;
+  /** Zero when every episode scored the same: no signal for a group-relative method. */
+  return_std: number | null;
+  successes: number;
 }

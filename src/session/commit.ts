@@ -104,7 +104,7 @@ export class Committer {
     const core = this.#core;
     core.requireRow();
     if (idem === undefined) {
-      this.#throttle();
+      this.throttle();
       return core.queue.run(() => this.commit(kind, undefined, body));
     }
     const stored = idempotency.lookup(core.sql, idem, core.now());
@@ -120,7 +120,7 @@ export class Committer {
       }
       return running.done as Promise<T>;
     }
-    this.#throttle();
+    this.throttle();
     const done = core.queue.run(() => this.commit(kind, idem, body));
     this.#running.set(id, { hash: idem.hash, done });
     try {
@@ -254,7 +254,7 @@ export class Committer {
   }
 
   /** Retries of stored responses are free; everything that may run costs a token. */
-  #throttle(): void {
+  throttle(): void {
     const taken = this.#bucket?.take(this.#core.now());
     if (taken !== undefined && !taken.ok) {
       throw new RoostError(

@@ -72,7 +72,9 @@ const IMPORT_KEY = "import";
  */
 export const beginFork = (
   core: SessionCore,
-  idem: idempotency.IdempotencyKey | undefined
+  idem: idempotency.IdempotencyKey | undefined,
+  /** The session's rate limit: a fork costs a token like any mutation. */
+  throttle: () => void
 ): Promise<ForkStart> =>
   core.queue.run(async () => {
     const row = core.requireRow();
@@ -81,6 +83,7 @@ export const beginFork = (
       const stored = idempotency.lookup(core.sql, idem, now);
       if (stored !== undefined) return { replay: true, response: stored };
     }
+    throttle();
     const snap = crypto.randomUUID();
     const info = core.storage.transactionSync(() => {
       const taken = takeSnapshot(

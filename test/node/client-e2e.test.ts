@@ -279,6 +279,44 @@ describe("client against wrangler dev", () => {
     }
   });
 
+  it("forks a session over HTTP and over the socket; each copy then steps on its own", async () => {
+    const s = await session("counter", { target: 50 });
+    await s.reset();
+    await s.step(incr("a"));
+    const [left, right] = await s.fork(2);
+    created.push(left!, right!);
+    expect(left!.token).not.toBe(s.token);
+    await left!.step(incr("l1"));
+    await left!.step(incr("l2"));
+    expect(await left!.state()).toMatchObject({ count: 3 });
+    expect(await right!.state()).toMatchObject({ count: 1 });
+    expect((await right!.events(0)).events[0]).toMatchObject({
+      type: "forked",
+      source: s.id
+    });
+
+    const socket = connectSession({
+      baseUrl,
+      sessionId: s.id,
+      token: s.token,
+      WebSocket,
+      heartbeatMs: 0,
+      onEvent: () => {}
+    });
+    try {
+      const forked = await socket.fork(1);
+      const [copy] = forked.sessions;
+      const viaSocket = client.session(copy!.session_id, copy!.token);
+      created.push(viaSocket);
+      expect(copy!.ws_url).toBe(
+        `${baseUrl.replace("http", "ws")}/v1/sessions/${copy!.session_id}/ws`
+      );
+      expect(await viaSocket.status()).toMatchObject({ steps: 1 });
+    } finally {
+      socket.close();
+    }
+  });
+
   it("stops for good when the server closes with 4403", async () => {
     const a = await session();
     const b = await session();

@@ -238,6 +238,13 @@ describe("roost-edge command line", () => {
     expect(() =>
       parseArgs(["rollout", "--env", "x", "--bogus", "1"], {})
     ).toThrow(/--bogus/);
+    for (const size of ["0", "66", "2.5"])
+      expect(() =>
+        parseArgs(["rollout", "--env", "x", "--group-size", size], {})
+      ).toThrow(/group-size/);
+    expect(
+      parseArgs(["rollout", "--env", "x", "--group-size", "8"], {})
+    ).toMatchObject({ groupSize: 8 });
   });
 
   it("runs random by default, or the policy a module exports", async () => {
@@ -361,5 +368,20 @@ describe("roost-edge command line", () => {
       "  trajectories  stdout",
       "  undeleted     2 session(s); they expire after their idle TTL"
     ]);
+    const group = (group_id: number, return_std: number) => ({
+      group_id,
+      episodes: 4,
+      errors: 0,
+      mean_return: 0.5,
+      return_std,
+      successes: 2
+    });
+    const grouped = formatSummary(
+      { ...summary, groups: [group(0, 0.5), group(1, 0), group(2, 0.25)] },
+      "-"
+    );
+    expect(grouped.split("\n")).toContain(
+      "  groups        3 of 4 episodes  (mean within-group return std 0.250; 1 with no spread)"
+    );
   });
 });

@@ -272,4 +272,81 @@ describe("npm run rollout -- --policy openai", () => {
     const sent = await fakeOpenAIRequests(fake);
     expect(sent[0]!.headers.authorization).toBe("Bearer sk-cli");
   }, 60_000);
+
+  it("rolls out in groups: each group reset once and forked, 64 trajectories in 8 groups", async () => {
+    // Every episode submits one answer and ends.
+    await scriptFakeOpenAI(
+      fake,
+      Array.from({ length: 64 }, (_, i) =>
+        call("submit_answer", '{"answer": 0}', `g${i}`)
+      )
+    );
+    const out = join(dir, "groups.jsonl");
+    const { stderr } = await rolloutCli(
+      baseUrl,
+      [
+        "--env",
+        "calculator",
+        "--policy",
+        "openai",
+        "--base-url",
+        `${fake}/v1`,
+        "--model",
+        "fake-model",
+        "--group-size",
+        "8",
+        "--episodes",
+        "64",
+        "--concurrency",
+        "16",
+        "--out",
+        out
+      ],
+      { OPENAI_API_KEY: "sk-cli" }
+    );
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(64);
+    expect(lines.every((l) => l.error === null && l.deleted)).toBe(true);
+    const groups = new Map<number, typeof lines>();
+    for (const l of lines)
+      groups.set(l.group_id, [...(groups.get(l.group_id) ?? []), l]);
+    expect([...groups.keys()].sort((a, b) => a - b)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7
+    ]);
+    for (const [g, members] of groups) {
+      expect(members.map((m) => m.group_index).sort()).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 7
+      ]);
+      expect(members.map((m) => m.episode).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 8 }, (_, k) => g * 8 + k)
+      );
+      // One task and one identical first observation per group, on eight sessions.
+      expect(new Set(members.map((m) => m.task_index))).toEqual(new Set([g]));
+      expect(
+        new Set(members.map((m) => JSON.stringify(m.observations[0])))
+      ).toHaveProperty("size", 1);
+      expect(new Set(members.map((m) => m.session_id)).size).toBe(8);
+      for (const m of members) {
+        expect(Object.keys(m)).toEqual(
+          expect.arrayContaining([
+            "environment",
+            "task",
+            "tools",
+            "messages",
+            "policy",
+            "usage"
+          ])
+        );
+      }
+    }
+    // Each group's questions differ from the next group's.
+    expect(
+      new Set(lines.map((l) => JSON.stringify(l.observations[0]))).size
+    ).toBe(8);
+    expect(stderr).toContain("Finished 64 episodes");
+    expect(stderr).toMatch(/groups {8}8 of 8 episodes/);
+  }, 120_000);
 });

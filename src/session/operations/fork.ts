@@ -30,7 +30,8 @@ export const forkBegin = defineOperation({
   mutates: true,
   idempotency: forkKey<{ count: number }>(),
   events: [],
-  run: (rt, _input, idem) => beginFork(rt.core, idem)
+  run: (rt, _input, idem) =>
+    beginFork(rt.core, idem, () => rt.commits.throttle())
 });
 
 export const forkChunk = defineOperation({
