@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle } from "./bundle";
 import { fanOut } from "./fan-out";
+import { forkScenario } from "./fork";
 import { Api } from "./lib/api";
 import { machine } from "./lib/machine";
 import { type Server, startServer } from "./lib/server";
@@ -30,6 +31,7 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     "session-size": (api) => sessionSize(api),
     "fan-out": (api) => fanOut(api),
     "tree-run": (api) => treeRun(api),
+    fork: (api) => forkScenario(api),
     "many-sessions": (api) =>
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
   };

@@ -22,6 +22,7 @@ import { wsUrl } from "./ws-url";
 interface StoredFork {
   source: string;
   seq: number;
+  copied: { rows: number; bytes: number };
   session_ids: string[];
 }
 
@@ -56,6 +57,7 @@ const answer = async (
   return {
     source: stored.source,
     seq: stored.seq,
+    copied: stored.copied,
     sessions: await Promise.all(
       stored.session_ids.map(async (id) => ({
         session_id: id,
@@ -126,6 +128,7 @@ export const forkSession = async (
     stored = {
       source: begun.origin.source,
       seq: begun.origin.seq,
+      copied: { rows: begun.rows, bytes: begun.bytes },
       session_ids: ids.map(String)
     };
   } catch (error) {

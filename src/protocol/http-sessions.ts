@@ -88,6 +88,11 @@ export const ForkResponseSchema = z
     source: z.string(),
     /** The source's last event seq at the copied moment. */
     seq: z.number().int().nonnegative(),
+    /** Rows and bytes each copy received: the current episode's store, hidden store, state, transcript and tree data. */
+    copied: z.object({
+      rows: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative()
+    }),
     sessions: z.array(ForkedSessionSchema)
   })
   .meta({ id: "ForkResponse", description: "The copies, all complete." });

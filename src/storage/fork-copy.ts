@@ -44,6 +44,9 @@ export const COPIED_TABLE_NAMES = Object.keys(COPIED_TABLES) as [
   ...CopiedTable[]
 ];
 
+/** Columns of `fork_rows` a copied row's values go into, in order. */
+const SLOTS = ["c0", "c1", "c2", "c3", "c4", "c5", "c6"] as const;
+
 export interface SnapshotInfo {
   snap: string;
   /** Chunks are read after this id… */
@@ -51,13 +54,14 @@ export interface SnapshotInfo {
   /** …up to and including this one. */
   lastId: number;
   rows: number;
+  /** The copied values' sizes (text and numbers as SQLite measures them). */
   bytes: number;
 }
 
-/** One table's rows in a chunk: `rows` is a JSON array of row arrays, as SQLite wrote it. */
+/** One table's rows in a chunk, each as its column values in COPIED_TABLES order. */
 export interface ChunkPart {
   table: CopiedTable;
-  rows: string;
+  rows: SqlStorageValue[][];
 }
 
 export interface Chunk {
@@ -70,8 +74,8 @@ export interface Chunk {
 /**
  * Copies the committed rows of `episode` into `fork_rows` under `snap`.
  * Call inside transactionSync and between mutations, so the snapshot is
- * exactly one committed step. The rows are serialised by SQLite itself
- * (`json_array`), which is the one encoding a chunk ever needs.
+ * exactly one committed step. Values are copied as they are, never
+ * re-encoded: a row at SQLite's size limit still fits.
  */
 export const takeSnapshot = (
   sql: SqlStorage,
@@ -84,16 +88,18 @@ export const takeSnapshot = (
       .m ?? 0
   );
   for (const [table, columns] of Object.entries(COPIED_TABLES)) {
+    const slots = SLOTS.slice(0, columns.length);
     sql.exec(
-      `INSERT INTO fork_rows (tbl, row)
-         SELECT ?, json_array(${columns.join(", ")}) FROM ${table} WHERE episode = ?`,
+      `INSERT INTO fork_rows (tbl, ${slots.join(", ")})
+         SELECT ?, ${columns.join(", ")} FROM ${table} WHERE episode = ?`,
       table,
       episode
     );
   }
+  const sizes = SLOTS.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`);
   const { n, b, m } = sql
     .exec<{ n: number; b: number | null; m: number | null }>(
-      "SELECT count(*) AS n, sum(length(CAST(row AS BLOB))) AS b, max(id) AS m FROM fork_rows WHERE id > ?",
+      `SELECT count(*) AS n, sum(${sizes.join(" + ")}) AS b, max(id) AS m FROM fork_rows WHERE id > ?`,
       before
     )
     .one();
@@ -122,6 +128,13 @@ export const snapshotRange = (
   return row && { firstId: row.first_id, lastId: row.last_id };
 };
 
+const sizeOf = (value: SqlStorageValue): number =>
+  typeof value === "string"
+    ? value.length
+    : value instanceof ArrayBuffer
+      ? value.byteLength
+      : 8;
+
 /**
  * Rows of the snapshot after id `after`, up to about `maxBytes` (always at
  * least one row, so a single large row still travels), grouped by table in
@@ -134,29 +147,29 @@ export const readChunk = (
   maxBytes: number,
   maxRows: number
 ): Chunk => {
-  const cursor = sql.exec<{ id: number; tbl: CopiedTable; row: string }>(
-    "SELECT id, tbl, row FROM fork_rows WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
-    after,
-    range.lastId,
-    maxRows
-  );
-  const byTable = new Map<CopiedTable, string[]>();
+  const cursor = sql
+    .exec(
+      `SELECT id, tbl, ${SLOTS.join(", ")} FROM fork_rows WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
+      after,
+      range.lastId,
+      maxRows
+    )
+    .raw();
+  const byTable = new Map<CopiedTable, SqlStorageValue[][]>();
   let next = after;
   let bytes = 0;
-  for (const { id, tbl, row } of cursor) {
-    const rows = byTable.get(tbl);
-    if (rows === undefined) byTable.set(tbl, [row]);
+  for (const [id, tbl, ...slots] of cursor) {
+    const table = tbl as CopiedTable;
+    const row = slots.slice(0, COPIED_TABLES[table].length);
+    const rows = byTable.get(table);
+    if (rows === undefined) byTable.set(table, [row]);
     else rows.push(row);
-    next = id;
-    // UTF-16 length overcounts nothing that matters: it bounds the message.
-    bytes += row.length;
+    next = Number(id);
+    for (const value of row) bytes += sizeOf(value);
     if (bytes >= maxBytes) break;
   }
   return {
-    parts: [...byTable].map(([table, rows]) => ({
-      table,
-      rows: `[${rows.join(",")}]`
-    })),
+    parts: [...byTable].map(([table, rows]) => ({ table, rows })),
     next,
     done: next >= range.lastId
   };
@@ -193,14 +206,14 @@ export const dropExpiredSnapshots = (
   return v ?? undefined;
 };
 
-/** Inserts a chunk's rows into a copy: one statement per table. */
+/**
+ * Inserts a chunk's rows into a copy, one statement per row: each value is
+ * bound as it was read, so no row outgrows SQLite's limits on the way.
+ */
 export const insertChunk = (sql: SqlStorage, parts: ChunkPart[]): void => {
-  for (const { table, rows: text } of parts) {
+  for (const { table, rows } of parts) {
     const columns: readonly string[] = COPIED_TABLES[table];
-    const values = columns.map((_, i) => `json_extract(value, '$[${i}]')`);
-    sql.exec(
-      `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${values.join(", ")} FROM json_each(?)`,
-      text
-    );
+    const statement = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+    for (const row of rows) sql.exec(statement, ...row);
   }
 };

@@ -130,7 +130,9 @@ const RUN_TABLES = [
  * Forks (fork-copy.ts). A source keeps a snapshot of its current episode's
  * rows while copies read it in chunks; each snapshot owns a contiguous range
  * of `fork_rows` ids, so a chunk is one range read and dropping it one range
- * delete, without an index on the snapshot.
+ * delete, without an index on the snapshot. `c0`…`c6` hold a copied row's
+ * columns as they were (SQLite keeps each value's own type), so a snapshot
+ * row is never larger than the row it copies.
  */
 const FORK_TABLES = [
   `CREATE TABLE IF NOT EXISTS fork_snapshots (
@@ -141,7 +143,7 @@ const FORK_TABLES = [
   `CREATE TABLE IF NOT EXISTS fork_rows (
     id INTEGER PRIMARY KEY,
     tbl TEXT NOT NULL,
-    row TEXT NOT NULL)`
+    c0, c1, c2, c3, c4, c5, c6)`
 ];
 
 /**

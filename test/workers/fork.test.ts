@@ -212,6 +212,25 @@ describe("fork", () => {
     expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
   });
 
+  it("copies values as large as a request may write, quotes and all, unchanged", async () => {
+    const source = await midEpisode();
+    // Stored as JSON text of 600 KB, every character escaped: each further
+    // encoding doubles it on the way to SQLite's 2 MB limit on a value.
+    const notes = [0, 1, 2].map((i) => `${i}${'"\\'.repeat(50 * 1024)}`);
+    const patched = await source.call(
+      "/state",
+      send("PATCH", { key: "notes", value: notes, handler: "replace" })
+    );
+    expect(patched.status).toBe(200);
+    const forked = await json<ForkResponse>(await fork(source, {}));
+    expect(forked.copied.bytes).toBeGreaterThan(600_000);
+    const copy = asSession(forked.sessions[0]!);
+    const state = await json<{ state: { notes: string[] } }>(
+      await copy.call("/state")
+    );
+    expect(state.state.notes).toEqual(notes);
+  });
+
   it("answers a retry with the same Idempotency-Key with the same copies", async () => {
     const source = await midEpisode();
     const key = { "Idempotency-Key": `fork-${crypto.randomUUID()}` };

@@ -69,7 +69,11 @@ export const importBegin = defineOperation({
 export const importChunk = defineOperation({
   input: z.object({
     parts: z.array(
-      z.object({ table: z.enum(COPIED_TABLE_NAMES), rows: z.string() })
+      z.object({
+        table: z.enum(COPIED_TABLE_NAMES),
+        // Values as SQLite gave them; only a fork's own driver sends these.
+        rows: z.array(z.array(z.custom<SqlStorageValue>()))
+      })
     )
   }),
   mutates: true,
