@@ -143,6 +143,7 @@ const open = async (s: Credentials): Promise<void> => {
   $("#session-id").title = s.id;
   $("#session-env").textContent = status.environment;
   $("#session-token").textContent = s.token;
+  $("#forked-from").hidden = true;
   renderStatus(status);
   renderTools();
   fill($("#timeline"));
@@ -271,6 +272,40 @@ $("#reset").addEventListener(
     if (!session) return;
     showObservations(await sessionApi(session, "POST", "/reset", {}));
     await refreshStatus();
+  })
+);
+
+/**
+ * Copies the session and opens the copy; the source's id and token stay on
+ * the page, so it can be attached again.
+ */
+$("#fork").addEventListener(
+  "click",
+  guarded(async () => {
+    if (!session) return;
+    const source = session;
+    const forked = await sessionApi<{
+      seq: number;
+      sessions: { session_id: string; token: string }[];
+    }>(source, "POST", "/fork", { count: 1 });
+    const copy = forked.sessions[0]!;
+    await open({ id: copy.session_id, token: copy.token });
+    const from = $("#forked-from");
+    fill(
+      from,
+      "A copy of ",
+      h("code", {}, source.id),
+      ` as of its event ${forked.seq}. `,
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: guarded(() => open({ id: source.id, token: source.token }))
+        },
+        "Back to the source"
+      )
+    );
+    from.hidden = false;
   })
 );
 

@@ -1,7 +1,7 @@
 // The inspector's first-hour details, each as a newcomer met it: what shows
 // before a session exists, the create form for environments with and
 // without a dataset, wrapping, the transcript's tool calls, the favicon and
-// the hint that a new session needs a Reset.
+// the hint that a new session needs a Reset; and the Fork button.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {} from "../node/global-setup";
@@ -115,6 +115,35 @@ describe("the inspector's details", () => {
     const shown = await assistant.first().innerText();
     expect(shown).toContain("→ incr({})");
     expect(shown).not.toContain('"function"');
+    await page.close();
+  });
+
+  it("forks the session with a button, opens the copy, and goes back to the source", async () => {
+    const page = await openPage();
+    await create(page, "counter");
+    await page.click("#reset");
+    await page.selectOption("#tool", "incr");
+    await page.click("#step");
+    await expect.poll(() => page.locator("#steps").innerText()).toBe("1");
+    const source = await page.locator("#session-id").innerText();
+
+    await page.click("#fork");
+    const from = page.locator("#forked-from");
+    await from.waitFor();
+    const copy = await page.locator("#session-id").innerText();
+    expect(copy).not.toBe(source);
+    expect(await from.innerText()).toContain(source);
+    expect(await page.locator("#steps").innerText()).toBe("1");
+    await page.click("#step");
+    await expect.poll(() => page.locator("#steps").innerText()).toBe("2");
+    expect(await page.locator("#state").innerText()).toContain('"count": 2');
+
+    await from.getByRole("button", { name: "Back to the source" }).click();
+    await expect
+      .poll(() => page.locator("#session-id").innerText())
+      .toBe(source);
+    expect(await page.locator("#steps").innerText()).toBe("1");
+    expect(await from.isVisible()).toBe(false);
     await page.close();
   });
 
