@@ -111,18 +111,18 @@ export const forkSession = async (
         )
       )
     );
-    for (let after = begun.after; ; ) {
+    for (let cursor = begun.cursor; ; ) {
       const chunk = await value("forkChunk", () =>
         source.op("forkChunk", {
           snap: begun.snap,
-          after,
+          cursor,
           ...(chunkBytes === undefined ? {} : { maxBytes: chunkBytes })
         })
       );
       if (chunk.parts.length > 0)
         await all("importChunk", { parts: chunk.parts });
-      if (chunk.done || chunk.next === after) break;
-      after = chunk.next;
+      if (chunk.done) break;
+      cursor = chunk.next;
     }
     await all("importEnd", {});
     stored = {

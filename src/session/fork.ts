@@ -9,7 +9,6 @@
 import { z } from "zod";
 import { RoostError } from "../errors";
 import {
-  type Chunk,
   type ChunkPart,
   dropExpiredSnapshots,
   dropSnapshot,
@@ -18,6 +17,7 @@ import {
   snapshotRange,
   takeSnapshot
 } from "../storage/fork-copy";
+import { readUserRows } from "../storage/fork-user-tables";
 import * as idempotency from "../storage/idempotency";
 import { migrate, schemaVersion } from "../storage/schema";
 import { insertSessionRow, readSessionRow } from "../storage/session-row";
@@ -43,14 +43,39 @@ export const ForkOriginSchema = z.object({
   reward: z.number(),
   total: z.number(),
   done: z.boolean(),
-  truncated: z.boolean()
+  truncated: z.boolean(),
+  /** The environment's own tables (`ctx.sql`), made again in the copy. */
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      columns: z.array(z.string()),
+      create: z.string(),
+      later: z.array(z.string())
+    })
+  )
 });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
+/**
+ * Where a fork's reading stands: table 0 is Roost's rows (`after` an id of
+ * `fork_rows`), table k the environment's table k − 1 (`after` a rowid).
+ */
+export const ForkCursorSchema = z.object({
+  table: z.number().int().nonnegative(),
+  after: z.number().int()
+});
+export type ForkCursor = z.infer<typeof ForkCursorSchema>;
+
+export interface ForkChunk {
+  parts: ChunkPart[];
+  next: ForkCursor;
+  done: boolean;
+}
+
 export interface ForkBegun {
   snap: string;
-  /** Read the first chunk after this id. */
-  after: number;
+  /** Where the first chunk is read. */
+  cursor: ForkCursor;
   rows: number;
   bytes: number;
   origin: ForkOrigin;
@@ -101,7 +126,7 @@ export const beginFork = (
       replay: false,
       begun: {
         snap,
-        after: info.after,
+        cursor: { table: 0, after: info.after },
         rows: info.rows,
         bytes: info.bytes,
         origin: {
@@ -115,7 +140,8 @@ export const beginFork = (
           reward: row.reward,
           total: row.total,
           done: row.done,
-          truncated: row.truncated
+          truncated: row.truncated,
+          tables: info.tables
         }
       }
     };
@@ -125,9 +151,9 @@ export const beginFork = (
 export const forkChunk = (
   core: SessionCore,
   snap: string,
-  after: number,
+  cursor: ForkCursor,
   maxBytes = CHUNK_BYTES
-): Chunk => {
+): ForkChunk => {
   core.requireRow();
   const range = snapshotRange(core.sql, snap);
   if (range === undefined) {
@@ -136,13 +162,40 @@ export const forkChunk = (
       "The fork's snapshot is gone (it expired or the fork ended); fork again."
     );
   }
-  return readChunk(
+  const bytes = Math.min(maxBytes, CHUNK_BYTES);
+  // Each chunk reads from one table; a finished table moves the cursor on.
+  const following = (table: number): ForkChunk => ({
+    parts: [],
+    next: { table, after: 0 },
+    done: table > range.userTables
+  });
+  if (cursor.table === 0) {
+    const chunk = readChunk(core.sql, range, cursor.after, bytes, CHUNK_ROWS);
+    if (!chunk.done)
+      return {
+        parts: chunk.parts,
+        next: { table: 0, after: chunk.next },
+        done: false
+      };
+    return { ...following(1), parts: chunk.parts };
+  }
+  const user = cursor.table - 1;
+  const read = readUserRows(
     core.sql,
-    range,
-    after,
-    Math.min(maxBytes, CHUNK_BYTES),
+    snap,
+    user,
+    cursor.after,
+    bytes,
     CHUNK_ROWS
   );
+  const parts = read.rows.length > 0 ? [{ user, rows: read.rows }] : [];
+  if (!read.exhausted)
+    return {
+      parts,
+      next: { table: cursor.table, after: read.next },
+      done: false
+    };
+  return { ...following(cursor.table + 1), parts };
 };
 
 /** Drops the snapshot; a completed fork also keeps its answer for a retry with its key. */
@@ -215,6 +268,7 @@ export const beginImport = async (
       IMPORT_KEY,
       JSON.stringify({ sessionId, origin } satisfies ImportMarker)
     );
+    for (const table of origin.tables) core.sql.exec(table.create);
     core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
   });
   await core.schedule.arm();
@@ -224,9 +278,9 @@ export const importChunk = async (
   core: SessionCore,
   parts: ChunkPart[]
 ): Promise<void> => {
-  requireMarker(core);
+  const { origin } = requireMarker(core);
   core.storage.transactionSync(() => {
-    insertChunk(core.sql, parts);
+    insertChunk(core.sql, parts, origin.tables);
     core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
   });
   await core.schedule.arm();
@@ -240,6 +294,8 @@ export const endImport = async (core: SessionCore): Promise<void> => {
   const { sessionId, origin } = requireMarker(core);
   const now = core.now();
   core.storage.transactionSync(() => {
+    for (const table of origin.tables)
+      for (const statement of table.later) core.sql.exec(statement);
     insertSessionRow(core.sql, {
       sessionId,
       environment: origin.environment,

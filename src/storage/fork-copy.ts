@@ -44,6 +44,15 @@ export const COPIED_TABLE_NAMES = Object.keys(COPIED_TABLES) as [
   ...CopiedTable[]
 ];
 
+import {
+  dropUserSnapshots,
+  insertUserRows,
+  snapshotUserTables,
+  type UserTable,
+  userTables
+} from "./fork-user-tables";
+import { readPages } from "./paged-read";
+
 /** Columns of `fork_rows` a copied row's values go into, in order. */
 const SLOTS = ["c0", "c1", "c2", "c3", "c4", "c5", "c6"] as const;
 
@@ -56,15 +65,21 @@ export interface SnapshotInfo {
   rows: number;
   /** The copied values' sizes (text and numbers as SQLite measures them). */
   bytes: number;
+  /** The environment's own tables, copied whole. */
+  tables: UserTable[];
 }
 
-/** One table's rows in a chunk, each as its column values in COPIED_TABLES order. */
-export interface ChunkPart {
-  table: CopiedTable;
-  rows: SqlStorageValue[][];
-}
+/**
+ * One table's rows in a chunk, each as its column values: of a Roost table
+ * in COPIED_TABLES order, or of the environment's table at position `user`
+ * of the snapshot's `tables`, in that table's `columns` order.
+ */
+export type ChunkPart =
+  | { table: CopiedTable; rows: SqlStorageValue[][] }
+  | { user: number; rows: SqlStorageValue[][] };
 
-export interface Chunk {
+/** Roost's rows of a snapshot, read in id order. */
+export interface RowsChunk {
   parts: ChunkPart[];
   /** Read the next chunk after this id. */
   next: number;
@@ -104,36 +119,45 @@ export const takeSnapshot = (
     )
     .one();
   const lastId = Number(m ?? before);
+  const tables = userTables(sql);
+  const user = snapshotUserTables(sql, snap, tables);
   sql.exec(
-    "INSERT INTO fork_snapshots (snap, first_id, last_id, expires_at) VALUES (?, ?, ?, ?)",
+    "INSERT INTO fork_snapshots (snap, first_id, last_id, user_tables, expires_at) VALUES (?, ?, ?, ?, ?)",
     snap,
     before + 1,
     lastId,
+    tables.length,
     expiresAt
   );
-  return { snap, after: before, lastId, rows: n, bytes: Number(b ?? 0) };
+  return {
+    snap,
+    after: before,
+    lastId,
+    rows: n + user.rows,
+    bytes: Number(b ?? 0) + user.bytes,
+    tables
+  };
 };
 
 /** The id range of a snapshot still kept, or undefined once it was dropped or expired. */
 export const snapshotRange = (
   sql: SqlStorage,
   snap: string
-): { firstId: number; lastId: number } | undefined => {
+): { firstId: number; lastId: number; userTables: number } | undefined => {
   const [row] = sql
-    .exec<{ first_id: number; last_id: number }>(
-      "SELECT first_id, last_id FROM fork_snapshots WHERE snap = ?",
+    .exec<{ first_id: number; last_id: number; user_tables: number }>(
+      "SELECT first_id, last_id, user_tables FROM fork_snapshots WHERE snap = ?",
       snap
     )
     .toArray();
-  return row && { firstId: row.first_id, lastId: row.last_id };
+  return (
+    row && {
+      firstId: row.first_id,
+      lastId: row.last_id,
+      userTables: row.user_tables
+    }
+  );
 };
-
-const sizeOf = (value: SqlStorageValue): number =>
-  typeof value === "string"
-    ? value.length
-    : value instanceof ArrayBuffer
-      ? value.byteLength
-      : 8;
 
 /**
  * Rows of the snapshot after id `after`, up to about `maxBytes` (always at
@@ -146,32 +170,27 @@ export const readChunk = (
   after: number,
   maxBytes: number,
   maxRows: number
-): Chunk => {
-  const cursor = sql
-    .exec(
-      `SELECT id, tbl, ${SLOTS.join(", ")} FROM fork_rows WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
-      after,
-      range.lastId,
-      maxRows
-    )
-    .raw();
+): RowsChunk => {
+  const read = readPages(
+    sql,
+    `SELECT id, tbl, ${SLOTS.join(", ")} FROM fork_rows WHERE id <= ? AND id > ? ORDER BY id LIMIT ?`,
+    [range.lastId],
+    after,
+    maxBytes,
+    maxRows
+  );
   const byTable = new Map<CopiedTable, SqlStorageValue[][]>();
-  let next = after;
-  let bytes = 0;
-  for (const [id, tbl, ...slots] of cursor) {
+  for (const [, tbl, ...slots] of read.rows) {
     const table = tbl as CopiedTable;
     const row = slots.slice(0, COPIED_TABLES[table].length);
     const rows = byTable.get(table);
     if (rows === undefined) byTable.set(table, [row]);
     else rows.push(row);
-    next = Number(id);
-    for (const value of row) bytes += sizeOf(value);
-    if (bytes >= maxBytes) break;
   }
   return {
     parts: [...byTable].map(([table, rows]) => ({ table, rows })),
-    next,
-    done: next >= range.lastId
+    next: read.next,
+    done: read.exhausted || read.next >= range.lastId
   };
 };
 
@@ -183,6 +202,7 @@ export const dropSnapshot = (sql: SqlStorage, snap: string): void => {
     range.firstId,
     range.lastId
   );
+  dropUserSnapshots(sql, snap, range.userTables);
   sql.exec("DELETE FROM fork_snapshots WHERE snap = ?", snap);
 };
 
@@ -210,8 +230,17 @@ export const dropExpiredSnapshots = (
  * Inserts a chunk's rows into a copy, one statement per row: each value is
  * bound as it was read, so no row outgrows SQLite's limits on the way.
  */
-export const insertChunk = (sql: SqlStorage, parts: ChunkPart[]): void => {
-  for (const { table, rows } of parts) {
+export const insertChunk = (
+  sql: SqlStorage,
+  parts: ChunkPart[],
+  tables: UserTable[]
+): void => {
+  for (const part of parts) {
+    if ("user" in part) {
+      insertUserRows(sql, tables[part.user]!, part.rows);
+      continue;
+    }
+    const { table, rows } = part;
     const columns: readonly string[] = COPIED_TABLES[table];
     const statement = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
     for (const row of rows) sql.exec(statement, ...row);

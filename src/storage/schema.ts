@@ -139,6 +139,7 @@ const FORK_TABLES = [
     snap TEXT PRIMARY KEY,
     first_id INTEGER NOT NULL,
     last_id INTEGER NOT NULL,
+    user_tables INTEGER NOT NULL DEFAULT 0,
     expires_at INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS fork_rows (
     id INTEGER PRIMARY KEY,
@@ -159,6 +160,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Every table Roost creates: the rest of a session's database is the environment's own (`ctx.sql`). */
+export const ROOST_TABLE_NAMES: ReadonlySet<string> = new Set(
+  MIGRATIONS.flat().flatMap((statement) => {
+    const match = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement);
+    return match ? [match[1]!] : [];
+  })
+);
 
 /**
  * The recorded schema version, or undefined when the tables were never

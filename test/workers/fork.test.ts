@@ -231,6 +231,103 @@ describe("fork", () => {
     expect(state.state.notes).toEqual(notes);
   });
 
+  it("copies the environment's own tables (ctx.sql) with their indexes, so a catalog copy answers queries", async () => {
+    const source = await createSession({ environment: "catalog" });
+    expect((await source.call("/reset", send("POST", {}))).status).toBe(200);
+    const tables = (id: string) =>
+      rows(
+        id,
+        "SELECT type, name, sql FROM sqlite_master WHERE name LIKE 'catalog%' ORDER BY name"
+      );
+    const count = (id: string) =>
+      rows(id, "SELECT count(*) AS n FROM catalog_products");
+    const forked = await json<ForkResponse>(
+      await fork(source, { count: 1 }, {})
+    );
+    const copy = forked.sessions[0]!;
+    expect(await tables(copy.session_id)).toEqual(
+      await tables(source.session_id)
+    );
+    expect(await count(copy.session_id)).toEqual(
+      await count(source.session_id)
+    );
+    // No snapshot table is left behind in the source, and none was copied.
+    expect(
+      await rows(
+        source.session_id,
+        "SELECT name FROM sqlite_master WHERE name LIKE 'fork_user_%'"
+      )
+    ).toEqual([]);
+    const query = await asSession(copy).call(
+      "/tools/query",
+      send("POST", { arguments: { collection: "products", text: "kibble" } })
+    );
+    const out = await json<{ content: string; is_error: boolean }>(query);
+    expect(out.is_error, out.content).toBe(false);
+    expect(JSON.parse(out.content).rows.length).toBeGreaterThan(0);
+  });
+
+  it("copies an environment's table in many chunks, its trigger made after the rows", async () => {
+    const source = await midEpisode();
+    await inside(
+      api(env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))),
+      (_, state) => {
+        const sql = state.storage.sql;
+        sql.exec(
+          "CREATE TABLE notes_seen (n INTEGER, body TEXT, twice TEXT GENERATED ALWAYS AS (body || body))"
+        );
+        sql.exec("CREATE TABLE notes_log (n INTEGER)");
+        sql.exec("CREATE INDEX notes_seen_n ON notes_seen (n)");
+        sql.exec(
+          "CREATE TRIGGER notes_seen_logged AFTER INSERT ON notes_seen BEGIN INSERT INTO notes_log VALUES (new.n); END"
+        );
+        for (let n = 0; n < 50; n++)
+          sql.exec(
+            "INSERT INTO notes_seen (n, body) VALUES (?, ?)",
+            n,
+            "x".repeat(40)
+          );
+      }
+    );
+    const stub = api(
+      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
+    );
+    const forked = await forkSession(
+      env,
+      stub,
+      1,
+      "https://roost.test/",
+      undefined,
+      300
+    );
+    const id = forked.sessions[0]!.session_id;
+    expect(
+      await rows(id, "SELECT n, twice FROM notes_seen ORDER BY n")
+    ).toEqual(
+      Array.from({ length: 50 }, (_, n) => ({ n, twice: "x".repeat(80) }))
+    );
+    // The log was copied as it was: the trigger did not fire on copied rows.
+    expect(await rows(id, "SELECT count(*) AS n FROM notes_log")).toEqual([
+      { n: 50 }
+    ]);
+    expect(
+      await rows(
+        id,
+        "SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'notes_seen' ORDER BY name"
+      )
+    ).toEqual([{ name: "notes_seen_logged" }, { name: "notes_seen_n" }]);
+    // The source dropped its snapshot, its tables included.
+    expect(
+      await rows(
+        source.session_id,
+        "SELECT name FROM sqlite_master WHERE name LIKE 'fork%' ORDER BY name"
+      )
+    ).toEqual([{ name: "fork_rows" }, { name: "fork_snapshots" }]);
+    expect(
+      await rows(source.session_id, "SELECT * FROM fork_snapshots")
+    ).toEqual([]);
+  });
+
   it("answers a retry with the same Idempotency-Key with the same copies", async () => {
     const source = await midEpisode();
     const key = { "Idempotency-Key": `fork-${crypto.randomUUID()}` };
@@ -394,7 +491,7 @@ describe("fork", () => {
     const chunk = ok(
       await stub.op("forkChunk", {
         snap: begun.begun.snap,
-        after: begun.begun.after,
+        cursor: begun.begun.cursor,
         maxBytes: 200
       })
     );

@@ -13,6 +13,7 @@ import {
   beginImport,
   endFork,
   endImport,
+  ForkCursorSchema,
   ForkOriginSchema,
   importChunk as importRows,
   forkChunk as readForkChunk
@@ -37,13 +38,13 @@ export const forkBegin = defineOperation({
 export const forkChunk = defineOperation({
   input: z.object({
     snap: z.string(),
-    after: z.number().int(),
+    cursor: ForkCursorSchema,
     maxBytes: z.number().int().positive().optional()
   }),
   mutates: false,
   events: [],
-  run: (rt, { snap, after, maxBytes }) =>
-    readForkChunk(rt.core, snap, after, maxBytes)
+  run: (rt, { snap, cursor, maxBytes }) =>
+    readForkChunk(rt.core, snap, cursor, maxBytes)
 });
 
 export const forkEnd = defineOperation({
@@ -59,6 +60,9 @@ export const forkEnd = defineOperation({
   run: (rt, { snap, response }, idem) => endFork(rt.core, snap, response, idem)
 });
 
+// Values as SQLite gave them; only a fork's own driver sends these.
+const Rows = z.array(z.array(z.custom<SqlStorageValue>()));
+
 export const importBegin = defineOperation({
   input: z.object({ sessionId: z.string(), origin: ForkOriginSchema }),
   mutates: true,
@@ -69,11 +73,10 @@ export const importBegin = defineOperation({
 export const importChunk = defineOperation({
   input: z.object({
     parts: z.array(
-      z.object({
-        table: z.enum(COPIED_TABLE_NAMES),
-        // Values as SQLite gave them; only a fork's own driver sends these.
-        rows: z.array(z.array(z.custom<SqlStorageValue>()))
-      })
+      z.union([
+        z.object({ table: z.enum(COPIED_TABLE_NAMES), rows: Rows }),
+        z.object({ user: z.number().int().nonnegative(), rows: Rows })
+      ])
     )
   }),
   mutates: true,
