@@ -4,7 +4,7 @@ import type { Environment } from "./environment/define-environment";
 import { createRegistry } from "./environment/registry";
 import { createApp } from "./http/app";
 import type { RoostBindings } from "./http/env";
-import { forkSession } from "./http/fork";
+import { socketFork } from "./http/fork";
 import type { RoostApp } from "./http/route-kit";
 import { type RoostOptions, resolveOptions } from "./session/options";
 import {
@@ -46,9 +46,7 @@ export const createRoost = ({
   const app = createApp({ registry, limits: resolved.limits });
   return {
     fetch: (request, env, ctx) => app.fetch(request, env, ctx),
-    Session: createSessionClass(registry, resolved, (env, source, ...rest) =>
-      forkSession(env as RoostBindings, source, ...rest)
-    ),
+    Session: createSessionClass(registry, resolved, socketFork),
     app
   };
 };

@@ -78,7 +78,7 @@ const groupLine = (groups: GroupSummary[]): string => {
     spreads.length === 0
       ? "-"
       : (spreads.reduce((a, b) => a + b, 0) / spreads.length).toFixed(3);
-  const flat = spreads.filter((v) => v === 0).length;
+  const flat = groups.filter((g) => g.flat).length;
   const sizes = [...new Set(groups.map((g) => g.episodes))].join("/");
   return `${groups.length} of ${sizes} episodes  (mean within-group return std ${mean}; ${flat} with no spread)`;
 };

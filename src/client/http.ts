@@ -76,12 +76,19 @@ export class RoostClient {
       this.#send,
       created.session_id,
       created.token,
-      created.ws_url
+      created.ws_url,
+      this.#apiKey
     );
   }
 
   /** A handle on an existing session; `credential` is its token or an API key. */
   session(id: string, credential: string): RoostSession {
-    return new RoostSession(this.#send, id, credential);
+    return new RoostSession(
+      this.#send,
+      id,
+      credential,
+      undefined,
+      this.#apiKey
+    );
   }
 }

@@ -27,7 +27,7 @@ export interface RolloutOptions {
   environment: string;
   policy: Policy;
   episodes: number;
-  /** Episodes in flight at once (default 4); with groups, whole groups are started while they fit. */
+  /** Episodes in flight at once (default 4); with groups, whole groups, as many as fit (at least one). */
   concurrency?: number;
   /**
    * Episodes per group (default 1: no groups). A group resets one session
@@ -217,19 +217,27 @@ const summariseGroups = (trajectories: Trajectory[]): GroupSummary[] => {
     groups.set(t.group_id, [...(groups.get(t.group_id) ?? []), t]);
   }
   return [...groups].map(([group_id, members]) => {
-    const scored = members.filter((t) => t.error === null);
-    const sums = {
-      returns: scored.reduce((a, t) => a + t.return, 0),
-      squares: scored.reduce((a, t) => a + t.return ** 2, 0),
-      scored: scored.length
-    };
+    const returns = members
+      .filter((t) => t.error === null)
+      .map((t) => t.return);
+    const mean =
+      returns.length > 0
+        ? returns.reduce((a, r) => a + r, 0) / returns.length
+        : null;
     return {
       group_id,
       episodes: members.length,
-      errors: members.length - scored.length,
-      mean_return: scored.length > 0 ? sums.returns / scored.length : null,
-      return_std: spread(sums),
-      successes: scored.filter(succeeded).length
+      errors: members.length - returns.length,
+      mean_return: mean,
+      // Two passes: running sums could leave a flat group a hair above 0.
+      return_std:
+        mean === null
+          ? null
+          : Math.sqrt(
+              returns.reduce((a, r) => a + (r - mean) ** 2, 0) / returns.length
+            ),
+      flat: returns.length >= 2 && returns.every((r) => r === returns[0]),
+      successes: members.filter((t) => t.error === null && succeeded(t)).length
     };
   });
 };
@@ -385,7 +393,9 @@ const runGroup = async (
   return Promise.all(
     trajectories.map(async (t, k) => {
       try {
-        await play(sessions[k]!, reset, t, context);
+        // Each member its own copy: a policy that edits what it is given
+        // must not change what its siblings see.
+        await play(sessions[k]!, structuredClone(reset), t, context);
       } catch (error) {
         t.error = describe(error);
       } finally {

@@ -73,7 +73,9 @@ export class RoostSession {
     /** The session token, or an API key, sent as the bearer credential. */
     readonly token: string,
     /** The socket URL the server gave at creation. */
-    readonly wsUrl?: string
+    readonly wsUrl?: string,
+    /** The client's API key, sent beside the token where a key is needed (forking). */
+    readonly apiKey?: string
   ) {
     this.#send = send;
     this.#path = `/v1/sessions/${seg(id)}`;
@@ -273,7 +275,8 @@ export class RoostSession {
   /**
    * Copies the session `count` times (1 to 64) as it stands after its last
    * committed step; each copy is a session of its own, with its own token,
-   * independent from then on.
+   * independent from then on. Where the server requires an API key to
+   * create sessions, the client's `apiKey` is sent with it.
    *
    * @example
    * const [a, b] = await session.fork(2);
@@ -283,16 +286,27 @@ export class RoostSession {
     count = 1,
     options: MutationOptions = {}
   ): Promise<RoostSession[]> {
-    const forked = await this.#mutate(
-      "POST",
-      "/fork",
-      { count },
-      ForkResponseSchema,
-      options
-    );
+    const forked = await this.#send({
+      method: "POST",
+      path: `${this.#path}/fork`,
+      body: { count },
+      credential: this.token,
+      ...(this.apiKey ? { apiKey: this.apiKey } : {}),
+      schema: ForkResponseSchema,
+      retry: "keyed",
+      ...(options.idempotencyKey
+        ? { idempotencyKey: options.idempotencyKey }
+        : {})
+    });
     return forked.sessions.map(
       (copy) =>
-        new RoostSession(this.#send, copy.session_id, copy.token, copy.ws_url)
+        new RoostSession(
+          this.#send,
+          copy.session_id,
+          copy.token,
+          copy.ws_url,
+          this.apiKey
+        )
     );
   }
 

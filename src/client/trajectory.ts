@@ -42,7 +42,7 @@ export interface Trajectory {
   done: boolean;
   /** Set by the environment's `maxSteps`, or by the run's own `maxSteps`. */
   truncated: boolean;
-  /** Round trip of the reset, then of each step, in milliseconds. */
+  /** Round trip of the reset (with groups: the reset and the fork), then of each step, in milliseconds. */
   reset_ms: number;
   step_ms: number[];
   duration_ms: number;
@@ -85,7 +85,8 @@ export interface GroupSummary {
   errors: number;
   /** Of the episodes without an error; null when none. */
   mean_return: number | null;
-  /** Zero when every episode scored the same: no signal for a group-relative method. */
   return_std: number | null;
+  /** At least two episodes scored, all alike: no signal for a group-relative method (GRPO). */
+  flat: boolean;
   successes: number;
 }

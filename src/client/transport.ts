@@ -28,6 +28,8 @@ export interface RequestSpec<T> {
   body?: unknown;
   /** A session token or an API key. */
   credential?: string;
+  /** An API key sent beside a session token (`X-API-Key`): forking needs one where creating does. */
+  apiKey?: string;
   schema: z.ZodType<T>;
   /**
    * `idempotent`: reads and deletes, retried as they are. `keyed`:
@@ -64,6 +66,7 @@ export const createTransport = (options: TransportOptions): Transport => {
     const url = base + spec.path + queryString(spec.query);
     const headers: Record<string, string> = { accept: "application/json" };
     if (spec.credential) headers.authorization = `Bearer ${spec.credential}`;
+    if (spec.apiKey) headers["x-api-key"] = spec.apiKey;
     // Serialized once: the server hashes the raw body with the key, so a
     // retry must send the very same bytes.
     const body =

@@ -9,9 +9,8 @@
 import { fromErrorBody, RoostError } from "../errors";
 import type { ForkResponse } from "../protocol";
 import type { ForkStart } from "../session/fork";
-import type { OperationName } from "../session/operations";
 import type { RpcResult } from "../session/rpc";
-import type { SessionObject } from "../session/session-object";
+import { apiKeysConfigured } from "./api-keys";
 import type { RoostBindings } from "./env";
 import { signingKeys } from "./secrets";
 import type { SessionStub } from "./stub";
@@ -28,6 +27,13 @@ interface StoredFork {
 
 type Caller = Pick<SessionStub, "op">;
 
+const interrupted = (): RoostError =>
+  new RoostError(
+    "unavailable",
+    "The fork was interrupted; no copy was kept. Retry it.",
+    { retry_after_seconds: 1 }
+  );
+
 /** The value of an RPC result; a platform error (a reset object, a broken stub) aborts the fork. */
 const value = async <T>(
   what: string,
@@ -38,11 +44,7 @@ const value = async <T>(
     result = await call();
   } catch (error) {
     console.error(`fork: ${what} failed`, error);
-    throw new RoostError(
-      "unavailable",
-      "The fork was interrupted; no copy was kept. Retry it.",
-      { retry_after_seconds: 1 }
-    );
+    throw interrupted();
   }
   if (!result.ok) throw fromErrorBody(result.error);
   return result.value;
@@ -68,13 +70,55 @@ const answer = async (
   };
 };
 
+/** Copies written at once: each write carries a whole chunk, so 64 at a time could exhaust the isolate's memory. */
+const WRITES_IN_FLIGHT = 8;
+
+/** Runs `task` on every item, at most `limit` at a time; rejects with the first failure. */
+const pooled = async <T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<unknown>
+): Promise<void> => {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await task(items[index]!, index);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, worker)
+  );
+};
+
 /**
- * Forks `source` into `count` copies. `base` is the URL clients reach the
- * worker at (for the copies' ws_url); `key` the client's Idempotency-Key.
+ * A copy's failure is the fork's, never the source's: whatever a copy
+ * answered (a 404 once its alarm deleted it, a 500), the client sees 503
+ * and may retry.
+ */
+const onCopy = async <T>(
+  what: string,
+  call: () => Promise<RpcResult<T>>
+): Promise<T> => {
+  try {
+    return await value(what, call);
+  } catch (error) {
+    if (error instanceof RoostError && error.code === "unavailable")
+      throw error;
+    console.error(`fork: a copy refused ${what}`, error);
+    throw interrupted();
+  }
+};
+
+/**
+ * Forks the session `sourceId` (reached through `source`) into `count`
+ * copies, in the source's jurisdiction. `base` is the URL clients reach
+ * the worker at (for the copies' ws_url); `key` the client's Idempotency-Key.
  */
 export const forkSession = async (
   env: RoostBindings,
   source: Caller,
+  sourceId: DurableObjectId,
   count: number,
   base: string,
   key?: string,
@@ -88,27 +132,23 @@ export const forkSession = async (
   )) as ForkStart;
   if (start.replay) return answer(env, base, start.response as StoredFork);
   const { begun } = start;
-  const ids = Array.from({ length: count }, () => env.SESSIONS.newUniqueId());
-  const copies = ids.map((id) => env.SESSIONS.get(id) as unknown as Caller);
-  const all = <N extends OperationName>(
-    name: N,
-    input: Parameters<SessionObject["op"]>[1]
-  ) =>
-    Promise.all(
-      copies.map((copy) =>
-        value(name, () => copy.op(name, input as never) as never)
-      )
-    );
+  // An EU session's copies (hidden store included) stay in the EU.
+  const namespace =
+    sourceId.jurisdiction === undefined
+      ? env.SESSIONS
+      : env.SESSIONS.jurisdiction(
+          sourceId.jurisdiction as DurableObjectJurisdiction
+        );
+  const ids = Array.from({ length: count }, () => namespace.newUniqueId());
+  const copies = ids.map((id) => namespace.get(id) as unknown as Caller);
   let stored: StoredFork | undefined;
   try {
-    await Promise.all(
-      copies.map((copy, i) =>
-        value("importBegin", () =>
-          copy.op("importBegin", {
-            sessionId: ids[i]!.toString(),
-            origin: begun.origin
-          })
-        )
+    await pooled(copies, WRITES_IN_FLIGHT, (copy, i) =>
+      onCopy("importBegin", () =>
+        copy.op("importBegin", {
+          sessionId: ids[i]!.toString(),
+          origin: begun.origin
+        })
       )
     );
     for (let cursor = begun.cursor; ; ) {
@@ -120,11 +160,17 @@ export const forkSession = async (
         })
       );
       if (chunk.parts.length > 0)
-        await all("importChunk", { parts: chunk.parts });
+        await pooled(copies, WRITES_IN_FLIGHT, (copy) =>
+          onCopy("importChunk", () =>
+            copy.op("importChunk", { parts: chunk.parts })
+          )
+        );
       if (chunk.done) break;
       cursor = chunk.next;
     }
-    await all("importEnd", {});
+    await pooled(copies, WRITES_IN_FLIGHT, (copy) =>
+      onCopy("importEnd", () => copy.op("importEnd", {}))
+    );
     stored = {
       source: begun.origin.source,
       seq: begun.origin.seq,
@@ -149,4 +195,27 @@ export const forkSession = async (
     ]);
   }
   return answer(env, base, stored);
+};
+
+/**
+ * A socket's `fork` request. Forking makes sessions, so where making them
+ * needs an API key (ROOST_API_KEYS), a socket admitted by a session token
+ * may not: fork over HTTP with the key instead.
+ */
+export const socketFork = (
+  env: unknown,
+  source: Caller,
+  sourceId: DurableObjectId,
+  count: number,
+  base: string,
+  key: string | undefined
+): Promise<ForkResponse> => {
+  const bindings = env as RoostBindings;
+  if (apiKeysConfigured(bindings)) {
+    throw new RoostError(
+      "forbidden",
+      "Forking makes sessions, which needs an API key here: use POST /v1/sessions/:id/fork with X-API-Key."
+    );
+  }
+  return forkSession(bindings, source, sourceId, count, base, key);
 };

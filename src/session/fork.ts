@@ -8,16 +8,16 @@
 
 import { z } from "zod";
 import { RoostError } from "../errors";
+import { markAwaitingUse } from "../storage/first-use";
 import {
-  type ChunkPart,
   dropExpiredSnapshots,
   dropSnapshot,
-  insertChunk,
-  readChunk,
-  snapshotRange,
-  takeSnapshot
+  insertRows,
+  readSnapshot,
+  snapshotSize,
+  takeSnapshot,
+  touchSnapshot
 } from "../storage/fork-copy";
-import { readUserRows } from "../storage/fork-user-tables";
 import * as idempotency from "../storage/idempotency";
 import { migrate, schemaVersion } from "../storage/schema";
 import { insertSessionRow, readSessionRow } from "../storage/session-row";
@@ -44,27 +44,30 @@ export const ForkOriginSchema = z.object({
   total: z.number(),
   done: z.boolean(),
   truncated: z.boolean(),
-  /** The environment's own tables (`ctx.sql`), made again in the copy. */
+  /** Every table copied, by position: Roost's, then the environment's own (made again in the copy). */
   tables: z.array(
     z.object({
       name: z.string(),
       columns: z.array(z.string()),
-      create: z.string(),
-      later: z.array(z.string())
+      create: z.string().optional(),
+      later: z.array(z.string()).optional()
     })
   )
 });
 export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
-/**
- * Where a fork's reading stands: table 0 is Roost's rows (`after` an id of
- * `fork_rows`), table k the environment's table k − 1 (`after` a rowid).
- */
+/** Where a fork's reading stands: the position of a snapshot table and the last row read of it. */
 export const ForkCursorSchema = z.object({
   table: z.number().int().nonnegative(),
   after: z.number().int()
 });
 export type ForkCursor = z.infer<typeof ForkCursorSchema>;
+
+/** One table's rows, each as the values of `origin.tables[table].columns`. */
+export interface ChunkPart {
+  table: number;
+  rows: SqlStorageValue[][];
+}
 
 export interface ForkChunk {
   parts: ChunkPart[];
@@ -106,19 +109,25 @@ export const beginFork = (
     const now = core.now();
     if (idem !== undefined) {
       const stored = idempotency.lookup(core.sql, idem, now);
+      if (isPending(stored)) {
+        throw new RoostError(
+          "unavailable",
+          `A fork with Idempotency-Key "${idem.key}" is still being made; retry shortly for its answer.`,
+          { retry_after_seconds: 1 }
+        );
+      }
       if (stored !== undefined) return { replay: true, response: stored };
     }
     throttle();
     const snap = crypto.randomUUID();
-    const info = core.storage.transactionSync(() => {
-      const taken = takeSnapshot(
-        core.sql,
-        snap,
-        row.episode,
-        now + SNAPSHOT_TTL_MS
-      );
-      core.schedule.setIfAbsent("fork", now + SNAPSHOT_TTL_MS);
-      return taken;
+    const { info, seq } = core.storage.transactionSync(() => {
+      const expires = now + SNAPSHOT_TTL_MS;
+      const taken = takeSnapshot(core.sql, snap, row.episode, expires);
+      core.schedule.setIfAbsent("fork", expires);
+      // A retry with the key while this fork runs must not start another.
+      if (idem !== undefined)
+        idempotency.record(core.sql, idem, PENDING, now, SNAPSHOT_TTL_MS);
+      return { info: taken, seq: core.events.lastSeq };
     });
     await core.schedule.arm();
     core.seen(row);
@@ -126,12 +135,12 @@ export const beginFork = (
       replay: false,
       begun: {
         snap,
-        cursor: { table: 0, after: info.after },
+        cursor: { table: 0, after: 0 },
         rows: info.rows,
         bytes: info.bytes,
         origin: {
           source: row.sessionId,
-          seq: core.events.lastSeq,
+          seq,
           environment: row.environment,
           task: row.task,
           episode: row.episode,
@@ -147,6 +156,13 @@ export const beginFork = (
     };
   });
 
+/** Stored under a fork's key while it runs. */
+const PENDING = { __roost_fork_pending__: true };
+const isPending = (stored: unknown): boolean =>
+  typeof stored === "object" &&
+  stored !== null &&
+  Object.hasOwn(stored, "__roost_fork_pending__");
+
 /** A read: it bypasses the queue, and the source's steps go on meanwhile. */
 export const forkChunk = (
   core: SessionCore,
@@ -155,68 +171,72 @@ export const forkChunk = (
   maxBytes = CHUNK_BYTES
 ): ForkChunk => {
   core.requireRow();
-  const range = snapshotRange(core.sql, snap);
-  if (range === undefined) {
+  const tables = snapshotSize(core.sql, snap);
+  if (tables === undefined) {
     throw new RoostError(
       "conflict",
       "The fork's snapshot is gone (it expired or the fork ended); fork again."
     );
   }
-  const bytes = Math.min(maxBytes, CHUNK_BYTES);
-  // Each chunk reads from one table; a finished table moves the cursor on.
-  const following = (table: number): ForkChunk => ({
-    parts: [],
-    next: { table, after: 0 },
-    done: table > range.userTables
-  });
-  if (cursor.table === 0) {
-    const chunk = readChunk(core.sql, range, cursor.after, bytes, CHUNK_ROWS);
-    if (!chunk.done)
-      return {
-        parts: chunk.parts,
-        next: { table: 0, after: chunk.next },
-        done: false
-      };
-    return { ...following(1), parts: chunk.parts };
-  }
-  const user = cursor.table - 1;
-  const read = readUserRows(
+  // A fork still reading keeps its snapshot however large it is.
+  touchSnapshot(core.sql, snap, core.now() + SNAPSHOT_TTL_MS);
+  const read = readSnapshot(
     core.sql,
     snap,
-    user,
+    cursor.table,
     cursor.after,
-    bytes,
+    Math.min(maxBytes, CHUNK_BYTES),
     CHUNK_ROWS
   );
-  const parts = read.rows.length > 0 ? [{ user, rows: read.rows }] : [];
+  const parts =
+    read.rows.length > 0 ? [{ table: cursor.table, rows: read.rows }] : [];
+  // Each chunk reads from one table; a finished table moves the cursor on.
   if (!read.exhausted)
     return {
       parts,
       next: { table: cursor.table, after: read.next },
       done: false
     };
-  return { ...following(cursor.table + 1), parts };
+  return {
+    parts,
+    next: { table: cursor.table + 1, after: 0 },
+    done: cursor.table + 1 >= tables
+  };
 };
 
-/** Drops the snapshot; a completed fork also keeps its answer for a retry with its key. */
-export const endFork = (
+/**
+ * Ends a fork: a complete one keeps its answer for a retry with its key (a
+ * failed one forgets the key, so a retry forks anew), then the snapshot is
+ * dropped — or, if that fails now, left to the alarm.
+ */
+export const endFork = async (
   core: SessionCore,
   snap: string,
   response: unknown,
   idem: idempotency.IdempotencyKey | undefined
-): void => {
+): Promise<void> => {
   if (core.loadRow() === undefined) return;
   const now = core.now();
-  core.storage.transactionSync(() => {
-    dropSnapshot(core.sql, snap);
-    if (idem !== undefined && response !== undefined) {
-      idempotency.record(core.sql, idem, response, now);
-      core.schedule.setIfAbsent(
-        "idempotency",
-        now + idempotency.IDEMPOTENCY_TTL_MS
-      );
-    }
-  });
+  if (idem !== undefined) {
+    core.storage.transactionSync(() => {
+      if (response === undefined) idempotency.forget(core.sql, idem);
+      else {
+        idempotency.record(core.sql, idem, response, now);
+        core.schedule.setIfAbsent(
+          "idempotency",
+          now + idempotency.IDEMPOTENCY_TTL_MS
+        );
+      }
+    });
+  }
+  try {
+    core.storage.transactionSync(() => dropSnapshot(core.sql, snap));
+  } catch (error) {
+    console.error("fork: dropping a snapshot failed; the alarm will", error);
+    touchSnapshot(core.sql, snap, now);
+    core.schedule.set("fork", now);
+  }
+  await core.schedule.arm();
 };
 
 /** The alarm's part: snapshots whose fork never ended. */
@@ -268,7 +288,8 @@ export const beginImport = async (
       IMPORT_KEY,
       JSON.stringify({ sessionId, origin } satisfies ImportMarker)
     );
-    for (const table of origin.tables) core.sql.exec(table.create);
+    for (const table of origin.tables)
+      if (table.create !== undefined) core.sql.exec(table.create);
     core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
   });
   await core.schedule.arm();
@@ -280,7 +301,8 @@ export const importChunk = async (
 ): Promise<void> => {
   const { origin } = requireMarker(core);
   core.storage.transactionSync(() => {
-    insertChunk(core.sql, parts, origin.tables);
+    for (const part of parts)
+      insertRows(core.sql, origin.tables[part.table]!, part.rows);
     core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
   });
   await core.schedule.arm();
@@ -295,7 +317,7 @@ export const endImport = async (core: SessionCore): Promise<void> => {
   const now = core.now();
   core.storage.transactionSync(() => {
     for (const table of origin.tables)
-      for (const statement of table.later) core.sql.exec(statement);
+      for (const statement of table.later ?? []) core.sql.exec(statement);
     insertSessionRow(core.sql, {
       sessionId,
       environment: origin.environment,
@@ -313,13 +335,17 @@ export const endImport = async (core: SessionCore): Promise<void> => {
     });
     core.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
     core.schedule.clear("import");
-    core.schedule.set("ttl", now + core.options.idleTtlMs);
+    // On probation until first used, like an MCP-made session: a copy whose
+    // id never reached anyone (the fork failed after it) goes in minutes.
+    markAwaitingUse(core.sql);
+    core.schedule.set("ttl", now + core.options.unusedTtlMs);
     core.emit(origin.episode, "forked", {
       source: origin.source,
       source_seq: origin.seq
     });
   });
   core.committed(readSessionRow(core.sql)!);
+  core.awaitingUse();
   await core.schedule.arm();
 };
 

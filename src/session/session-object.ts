@@ -55,7 +55,8 @@ export class SessionObject extends DurableObject {
       this.runtime,
       options,
       // The object is its own source: its `op` is what a stub would call.
-      fork && ((count, origin, key) => fork(env, this, count, origin, key))
+      fork &&
+        ((count, origin, key) => fork(env, this, ctx.id, count, origin, key))
     );
     // Answered by the platform, so a heartbeat never wakes a hibernating object.
     ctx.setWebSocketAutoResponse(
@@ -194,6 +195,7 @@ export class SessionObject extends DurableObject {
 export type ForkDriver = (
   env: unknown,
   source: Pick<SessionObject, "op">,
+  sourceId: DurableObjectId,
   count: number,
   origin: string,
   key: string | undefined

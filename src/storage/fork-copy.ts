@@ -1,15 +1,20 @@
 /**
- * @module A session's current episode as rows a fork copies: the source
- * snapshots them in one transaction, copies read the snapshot in bounded
- * chunks and insert each chunk with one statement per table.
+ * @module A session as a fork copies it. In one transaction the source
+ * copies each table's rows — Roost's for the current episode, the
+ * environment's own whole — into a snapshot table of its own; copies then
+ * read the snapshot a bounded chunk at a time while the source goes on
+ * serving, and insert each value as it was read, never re-encoded.
  */
 
+import { type UserTable, userTables } from "./fork-user-tables";
+import { readPages } from "./paged-read";
+
 /**
- * The tables a fork copies, with every column, for the current episode only.
- * Ids are copied as they are: a copy starts empty, so they cannot collide,
- * and keeping them keeps entry → object links intact. Not copied: the event
- * log (a copy's starts with `forked`), idempotency records, the schedule
- * and tree runs (a copy starts between passes, with no run).
+ * Roost's tables a fork copies, with every column, for the current episode
+ * only. Ids are copied as they are: a copy starts empty, so they cannot
+ * collide, and keeping them keeps entry → object links intact. Not copied:
+ * the event log (a copy's starts with `forked`), idempotency records, the
+ * schedule and tree runs (a copy starts between passes, with no run).
  */
 export const COPIED_TABLES = {
   store_keys: ["id", "episode", "tool", "name", "entries", "objects"],
@@ -38,59 +43,69 @@ export const COPIED_TABLES = {
   tree_data: ["episode", "tasks", "errors"]
 } as const satisfies Record<string, readonly string[]>;
 
-export type CopiedTable = keyof typeof COPIED_TABLES;
-export const COPIED_TABLE_NAMES = Object.keys(COPIED_TABLES) as [
-  CopiedTable,
-  ...CopiedTable[]
-];
-
-import {
-  dropUserSnapshots,
-  insertUserRows,
-  snapshotUserTables,
-  type UserTable,
-  userTables
-} from "./fork-user-tables";
-import { readPages } from "./paged-read";
-
-/** Columns of `fork_rows` a copied row's values go into, in order. */
-const SLOTS = ["c0", "c1", "c2", "c3", "c4", "c5", "c6"] as const;
+/**
+ * A table of the snapshot, as the copy needs it: where its rows go, in
+ * which column order, and — for the environment's own tables — how to make
+ * it (`create` before the rows, `later` its indexes and triggers after).
+ */
+export interface SnapshotTable {
+  name: string;
+  columns: string[];
+  create?: string;
+  later?: string[];
+}
 
 export interface SnapshotInfo {
-  snap: string;
-  /** Chunks are read after this id… */
-  after: number;
-  /** …up to and including this one. */
-  lastId: number;
+  tables: SnapshotTable[];
+  /** Rows and bytes copied, the hidden store left out (its size is not a client's to know). */
   rows: number;
-  /** The copied values' sizes (text and numbers as SQLite measures them). */
   bytes: number;
-  /** The environment's own tables, copied whole. */
-  tables: UserTable[];
 }
 
-/**
- * One table's rows in a chunk, each as its column values: of a Roost table
- * in COPIED_TABLES order, or of the environment's table at position `user`
- * of the snapshot's `tables`, in that table's `columns` order.
- */
-export type ChunkPart =
-  | { table: CopiedTable; rows: SqlStorageValue[][] }
-  | { user: number; rows: SqlStorageValue[][] };
+/** Snapshot tables start with this; no environment table is taken for one. */
+export const SNAPSHOT_PREFIX = "_roost_fork_";
 
-/** Roost's rows of a snapshot, read in id order. */
-export interface RowsChunk {
-  parts: ChunkPart[];
-  /** Read the next chunk after this id. */
-  next: number;
-  done: boolean;
-}
+export const quoteName = (name: string): string =>
+  `"${name.replaceAll('"', '""')}"`;
+
+const snapshotTable = (snap: string, position: number): string =>
+  quoteName(
+    `${SNAPSHOT_PREFIX}${snap.replace(/[^A-Za-z0-9]/g, "")}_${position}`
+  );
+
+const slots = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `v${i}`);
+
+const sizes = (columns: string[]): string =>
+  columns.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(" + ") ||
+  "0";
+
+/** What to copy and from where: Roost's tables by episode, then the environment's. */
+const sources = (
+  sql: SqlStorage
+): { table: SnapshotTable; from: string; secret: boolean }[] => [
+  ...Object.entries(COPIED_TABLES).map(([name, columns]) => ({
+    table: { name, columns: [...columns] },
+    from: `${quoteName(name)} WHERE episode = ? ORDER BY rowid`,
+    secret: name === "hidden"
+  })),
+  ...userTables(sql).map((t: UserTable) => ({
+    table: {
+      name: t.name,
+      columns: t.columns,
+      create: t.create,
+      later: t.later
+    },
+    // Rowid order keeps keys() and scans in the order the source had them.
+    from: `${quoteName(t.name)}${t.withoutRowid ? "" : " ORDER BY rowid"}`,
+    secret: false
+  }))
+];
 
 /**
- * Copies the committed rows of `episode` into `fork_rows` under `snap`.
- * Call inside transactionSync and between mutations, so the snapshot is
- * exactly one committed step. Values are copied as they are, never
- * re-encoded: a row at SQLite's size limit still fits.
+ * Copies the session into snapshot tables under `snap`. Call inside
+ * transactionSync and between mutations, so the snapshot is exactly one
+ * committed step.
  */
 export const takeSnapshot = (
   sql: SqlStorage,
@@ -98,115 +113,96 @@ export const takeSnapshot = (
   episode: number,
   expiresAt: number
 ): SnapshotInfo => {
-  const before = Number(
-    sql.exec<{ m: number | null }>("SELECT max(id) AS m FROM fork_rows").one()
-      .m ?? 0
-  );
-  for (const [table, columns] of Object.entries(COPIED_TABLES)) {
-    const slots = SLOTS.slice(0, columns.length);
+  const all = sources(sql);
+  let rows = 0;
+  let bytes = 0;
+  for (const [position, { table, from, secret }] of all.entries()) {
+    const copy = snapshotTable(snap, position);
+    const v = slots(table.columns.length);
     sql.exec(
-      `INSERT INTO fork_rows (tbl, ${slots.join(", ")})
-         SELECT ?, ${columns.join(", ")} FROM ${table} WHERE episode = ?`,
-      table,
-      episode
+      `CREATE TABLE ${copy} (fork_seq INTEGER PRIMARY KEY, ${v.join(", ")})`
     );
+    const columns = table.columns.map(quoteName).join(", ");
+    const select = `SELECT ${columns} FROM ${from}`;
+    if (table.create === undefined)
+      sql.exec(`INSERT INTO ${copy} (${v.join(", ")}) ${select}`, episode);
+    else sql.exec(`INSERT INTO ${copy} (${v.join(", ")}) ${select}`);
+    if (secret) continue;
+    const counted = sql
+      .exec<{ n: number; b: number | null }>(
+        `SELECT count(*) AS n, sum(${sizes(v)}) AS b FROM ${copy}`
+      )
+      .one();
+    rows += counted.n;
+    bytes += Number(counted.b ?? 0);
   }
-  const sizes = SLOTS.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`);
-  const { n, b, m } = sql
-    .exec<{ n: number; b: number | null; m: number | null }>(
-      `SELECT count(*) AS n, sum(${sizes.join(" + ")}) AS b, max(id) AS m FROM fork_rows WHERE id > ?`,
-      before
-    )
-    .one();
-  const lastId = Number(m ?? before);
-  const tables = userTables(sql);
-  const user = snapshotUserTables(sql, snap, tables);
   sql.exec(
-    "INSERT INTO fork_snapshots (snap, first_id, last_id, user_tables, expires_at) VALUES (?, ?, ?, ?, ?)",
+    "INSERT INTO fork_snapshots (snap, tables, expires_at) VALUES (?, ?, ?)",
     snap,
-    before + 1,
-    lastId,
-    tables.length,
+    all.length,
     expiresAt
   );
-  return {
-    snap,
-    after: before,
-    lastId,
-    rows: n + user.rows,
-    bytes: Number(b ?? 0) + user.bytes,
-    tables
-  };
+  return { tables: all.map((s) => s.table), rows, bytes };
 };
 
-/** The id range of a snapshot still kept, or undefined once it was dropped or expired. */
-export const snapshotRange = (
+/** How many tables a snapshot still kept has, or undefined once it was dropped or expired. */
+export const snapshotSize = (
   sql: SqlStorage,
   snap: string
-): { firstId: number; lastId: number; userTables: number } | undefined => {
-  const [row] = sql
-    .exec<{ first_id: number; last_id: number; user_tables: number }>(
-      "SELECT first_id, last_id, user_tables FROM fork_snapshots WHERE snap = ?",
+): number | undefined =>
+  sql
+    .exec<{ tables: number }>(
+      "SELECT tables FROM fork_snapshots WHERE snap = ?",
       snap
     )
-    .toArray();
-  return (
-    row && {
-      firstId: row.first_id,
-      lastId: row.last_id,
-      userTables: row.user_tables
-    }
+    .toArray()[0]?.tables;
+
+/** A fork still reading keeps its snapshot: the expiry counts from its last chunk. */
+export const touchSnapshot = (
+  sql: SqlStorage,
+  snap: string,
+  expiresAt: number
+): void => {
+  sql.exec(
+    "UPDATE fork_snapshots SET expires_at = ? WHERE snap = ?",
+    expiresAt,
+    snap
   );
 };
 
 /**
- * Rows of the snapshot after id `after`, up to about `maxBytes` (always at
- * least one row, so a single large row still travels), grouped by table in
- * id order.
+ * Rows of snapshot table `position` after `after` (its own sequence), up
+ * to about `maxBytes` (always at least one row, so a single large row
+ * still travels), each as the values of the table's columns.
  */
-export const readChunk = (
+export const readSnapshot = (
   sql: SqlStorage,
-  range: { lastId: number },
+  snap: string,
+  position: number,
   after: number,
   maxBytes: number,
   maxRows: number
-): RowsChunk => {
+): { rows: SqlStorageValue[][]; next: number; exhausted: boolean } => {
   const read = readPages(
     sql,
-    `SELECT id, tbl, ${SLOTS.join(", ")} FROM fork_rows WHERE id <= ? AND id > ? ORDER BY id LIMIT ?`,
-    [range.lastId],
+    `SELECT * FROM ${snapshotTable(snap, position)} WHERE fork_seq > ? ORDER BY fork_seq LIMIT ?`,
+    [],
     after,
     maxBytes,
     maxRows
   );
-  const byTable = new Map<CopiedTable, SqlStorageValue[][]>();
-  for (const [, tbl, ...slots] of read.rows) {
-    const table = tbl as CopiedTable;
-    const row = slots.slice(0, COPIED_TABLES[table].length);
-    const rows = byTable.get(table);
-    if (rows === undefined) byTable.set(table, [row]);
-    else rows.push(row);
-  }
-  return {
-    parts: [...byTable].map(([table, rows]) => ({ table, rows })),
-    next: read.next,
-    done: read.exhausted || read.next >= range.lastId
-  };
+  return { ...read, rows: read.rows.map(([, ...values]) => values) };
 };
 
 export const dropSnapshot = (sql: SqlStorage, snap: string): void => {
-  const range = snapshotRange(sql, snap);
-  if (range === undefined) return;
-  sql.exec(
-    "DELETE FROM fork_rows WHERE id BETWEEN ? AND ?",
-    range.firstId,
-    range.lastId
-  );
-  dropUserSnapshots(sql, snap, range.userTables);
+  const tables = snapshotSize(sql, snap);
+  if (tables === undefined) return;
+  for (let position = 0; position < tables; position++)
+    sql.exec(`DROP TABLE IF EXISTS ${snapshotTable(snap, position)}`);
   sql.exec("DELETE FROM fork_snapshots WHERE snap = ?", snap);
 };
 
-/** Drops every snapshot past its expiry (a fork whose worker died); returns the next expiry. */
+/** Drops every snapshot past its expiry (a fork whose driver died); returns the next expiry. */
 export const dropExpiredSnapshots = (
   sql: SqlStorage,
   now: number
@@ -226,23 +222,12 @@ export const dropExpiredSnapshots = (
   return v ?? undefined;
 };
 
-/**
- * Inserts a chunk's rows into a copy, one statement per row: each value is
- * bound as it was read, so no row outgrows SQLite's limits on the way.
- */
-export const insertChunk = (
+/** In a copy: rows of one table, one statement per row (DO SQLite binds at most 100 values a statement). */
+export const insertRows = (
   sql: SqlStorage,
-  parts: ChunkPart[],
-  tables: UserTable[]
+  table: SnapshotTable,
+  rows: SqlStorageValue[][]
 ): void => {
-  for (const part of parts) {
-    if ("user" in part) {
-      insertUserRows(sql, tables[part.user]!, part.rows);
-      continue;
-    }
-    const { table, rows } = part;
-    const columns: readonly string[] = COPIED_TABLES[table];
-    const statement = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-    for (const row of rows) sql.exec(statement, ...row);
-  }
+  const statement = `INSERT INTO ${quoteName(table.name)} (${table.columns.map(quoteName).join(", ")}) VALUES (${table.columns.map(() => "?").join(", ")})`;
+  for (const row of rows) sql.exec(statement, ...row);
 };

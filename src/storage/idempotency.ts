@@ -66,12 +66,13 @@ export const lookup = (
   return response;
 };
 
-/** Part of a mutation's commit. */
+/** Part of a mutation's commit; `ttlMs` shortens how long it is kept (a marker of work in progress). */
 export const record = (
   sql: SqlStorage,
   idem: IdempotencyKey,
   response: unknown,
-  now: number
+  now: number,
+  ttlMs = IDEMPOTENCY_TTL_MS
 ): void => {
   let text = JSON.stringify(response);
   if (utf8Length(text) > MAX_STORED_BYTES) text = JSON.stringify(TOO_LARGE);
@@ -81,7 +82,16 @@ export const record = (
     idem.key,
     idem.hash,
     text,
-    now + IDEMPOTENCY_TTL_MS
+    now + ttlMs
+  );
+};
+
+/** Forgets a record: the work it marked failed, and a retry should run it again. */
+export const forget = (sql: SqlStorage, idem: IdempotencyKey): void => {
+  sql.exec(
+    "DELETE FROM idempotency WHERE scope = ? AND key = ?",
+    idem.scope,
+    idem.key
   );
 };
 

@@ -4,7 +4,14 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { aroundEach, describe, expect, it } from "vitest";
 import { createEnvironmentStore } from "../store/environment-store";
 import { codeOf } from "../store/helpers.case";
-import { migrate, migrationOf, SCHEMA_VERSION, schemaVersion } from "./schema";
+import { COPIED_TABLES } from "./fork-copy";
+import {
+  migrate,
+  migrationOf,
+  ROOST_TABLE_NAMES,
+  SCHEMA_VERSION,
+  schemaVersion
+} from "./schema";
 import { SqliteStoreBackend } from "./store-backend";
 
 let sql: SqlStorage;
@@ -103,5 +110,18 @@ describe("schema", () => {
     expect(codeOf(() => migrate(sql))).toBe("internal");
     expect(tables()).toEqual(before);
     expect(schemaVersion(sql)).toBe(99);
+  });
+
+  it("lists every column of each table a fork copies, and every table Roost creates", () => {
+    migrate(sql);
+    for (const [table, columns] of Object.entries(COPIED_TABLES)) {
+      const actual = sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", table)
+        .toArray()
+        .map((c) => c.name);
+      // A column added to the schema but not here would not be copied.
+      expect([...columns], table).toEqual(actual);
+    }
+    expect([...ROOST_TABLE_NAMES].sort()).toEqual(tables());
   });
 });

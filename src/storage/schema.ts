@@ -127,24 +127,15 @@ const RUN_TABLES = [
 ];
 
 /**
- * Forks (fork-copy.ts). A source keeps a snapshot of its current episode's
- * rows while copies read it in chunks; each snapshot owns a contiguous range
- * of `fork_rows` ids, so a chunk is one range read and dropping it one range
- * delete, without an index on the snapshot. `c0`…`c6` hold a copied row's
- * columns as they were (SQLite keeps each value's own type), so a snapshot
- * row is never larger than the row it copies.
+ * Forks (fork-copy.ts): one row per snapshot a source keeps while copies
+ * read it; its rows live in `_roost_fork_<snap>_<n>` tables, one per table
+ * copied, dropped with the snapshot.
  */
 const FORK_TABLES = [
   `CREATE TABLE IF NOT EXISTS fork_snapshots (
     snap TEXT PRIMARY KEY,
-    first_id INTEGER NOT NULL,
-    last_id INTEGER NOT NULL,
-    user_tables INTEGER NOT NULL DEFAULT 0,
-    expires_at INTEGER NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS fork_rows (
-    id INTEGER PRIMARY KEY,
-    tbl TEXT NOT NULL,
-    c0, c1, c2, c3, c4, c5, c6)`
+    tables INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL)`
 ];
 
 /**

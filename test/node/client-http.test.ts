@@ -161,6 +161,37 @@ describe("createClient", () => {
     expect(calls[0]!.headers.authorization).toBe("Bearer key");
   });
 
+  it("forks with the session token and the client's API key, and hands back the copies with theirs", async () => {
+    const copy = { session_id: "c1", token: "tok-c1", ws_url: "ws://x/c1" };
+    const { fetch, calls } = scripted([
+      json(201, {
+        source: "s1",
+        seq: 4,
+        copied: { rows: 3, bytes: 120 },
+        sessions: [copy]
+      }),
+      json(200, STEP)
+    ]);
+    const client = createClient({ baseUrl: "http://x", fetch, apiKey: "key" });
+    const [forked] = await client.session("s1", "tok").fork(1);
+    expect(calls[0]).toMatchObject({
+      url: "http://x/v1/sessions/s1/fork",
+      method: "POST",
+      body: '{"count":1}'
+    });
+    expect(calls[0]!.headers.authorization).toBe("Bearer tok");
+    expect(calls[0]!.headers["x-api-key"]).toBe("key");
+    expect(calls[0]!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{32}$/);
+    expect([forked!.id, forked!.token, forked!.wsUrl]).toEqual([
+      "c1",
+      "tok-c1",
+      "ws://x/c1"
+    ]);
+    await forked!.step(ACTION);
+    expect(calls[1]!.url).toBe("http://x/v1/sessions/c1/step");
+    expect(calls[1]!.headers.authorization).toBe("Bearer tok-c1");
+  });
+
   it("throws the server's error body as a RoostClientError with code, status and details", async () => {
     const details = {
       issues: [{ path: "action", code: "invalid_type", message: "Required" }]

@@ -374,6 +374,7 @@ describe("roost-edge command line", () => {
       errors: 0,
       mean_return: 0.5,
       return_std,
+      flat: return_std === 0,
       successes: 2
     });
     const grouped = formatSummary(

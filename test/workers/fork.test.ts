@@ -13,7 +13,8 @@ import {
   errorOf,
   json,
   send,
-  type TestSession
+  type TestSession,
+  withEnv
 } from "./helpers";
 import { abort, api, inside, ok } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
@@ -79,6 +80,13 @@ const recording = (
   };
   return { made, bindings: { ...env, SESSIONS } as unknown as typeof env };
 };
+
+/** What a source still keeps of its forks' snapshots: nothing once they ended. */
+const snapshotsLeft = (id: string) =>
+  rows(
+    id,
+    "SELECT name FROM sqlite_master WHERE name LIKE '%roost_fork%' UNION ALL SELECT snap FROM fork_snapshots"
+  );
 
 /** A lab session mid-episode: store entries, state, hidden data and a transcript. */
 const midEpisode = async (): Promise<TestSession> => {
@@ -255,7 +263,7 @@ describe("fork", () => {
     expect(
       await rows(
         source.session_id,
-        "SELECT name FROM sqlite_master WHERE name LIKE 'fork_user_%'"
+        "SELECT name FROM sqlite_master WHERE name LIKE '%roost_fork%'"
       )
     ).toEqual([]);
     const query = await asSession(copy).call(
@@ -295,6 +303,7 @@ describe("fork", () => {
     const forked = await forkSession(
       env,
       stub,
+      env.SESSIONS.idFromString(source.session_id),
       1,
       "https://roost.test/",
       undefined,
@@ -320,12 +329,87 @@ describe("fork", () => {
     expect(
       await rows(
         source.session_id,
-        "SELECT name FROM sqlite_master WHERE name LIKE 'fork%' ORDER BY name"
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%fork%' ORDER BY name"
       )
-    ).toEqual([{ name: "fork_rows" }, { name: "fork_snapshots" }]);
+    ).toEqual([{ name: "fork_snapshots" }]);
     expect(
       await rows(source.session_id, "SELECT * FROM fork_snapshots")
     ).toEqual([]);
+  });
+
+  it("keeps the order keys were first written in, so keys() reads alike in a copy", async () => {
+    const source = await createSession({ environment: "lab" });
+    expect((await source.call("/reset", send("POST", {}))).status).toBe(200);
+    // notes before count, and a hidden key: rowid order, not key order.
+    await step(source, "note", { text: "n" });
+    await step(source, "bump");
+    await step(source, "secret");
+    const [copy] = (await json<ForkResponse>(await fork(source, {}))).sessions;
+    for (const table of ["state", "hidden", "transcript", "store_objects"]) {
+      const order = `SELECT * FROM ${table} ORDER BY rowid`;
+      expect(await rows(copy!.session_id, order), table).toEqual(
+        await rows(source.session_id, order)
+      );
+    }
+  });
+
+  it("answers a retry that comes while the fork is still being made with 503, then with the same copies", async () => {
+    const source = await midEpisode();
+    const key = { "Idempotency-Key": `fork-${crypto.randomUUID()}` };
+    const stub = api(
+      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
+    );
+    let retried: Response | undefined;
+    const slow = {
+      op: (async (name: string, input: unknown, k?: string) => {
+        if (name === "forkChunk" && retried === undefined)
+          retried = await fork(source, { count: 2 }, key);
+        return stub.op(name as never, input as never, k);
+      }) as typeof stub.op
+    };
+    const first = await forkSession(
+      env,
+      slow,
+      env.SESSIONS.idFromString(source.session_id),
+      2,
+      "https://roost.test/",
+      key["Idempotency-Key"]
+    );
+    expect(retried!.status).toBe(503);
+    expect((await errorOf(retried!)).code).toBe("unavailable");
+    const again = await json<ForkResponse>(
+      await fork(source, { count: 2 }, key)
+    );
+    expect(again.sessions.map((c) => c.session_id)).toEqual(
+      first.sessions.map((c) => c.session_id)
+    );
+  });
+
+  it("needs an API key to fork where making sessions does", async () => {
+    const keyed = withEnv({ ROOST_API_KEYS: "key-a" });
+    const source = await createSession({ environment: "lab" }, keyed, {
+      Authorization: "Bearer key-a"
+    });
+    const path = `/v1/sessions/${source.session_id}/fork`;
+    const withToken = await keyed(path, send("POST", {}, authed(source.token)));
+    expect(withToken.status).toBe(403);
+    const withKey = await keyed(
+      path,
+      send("POST", {}, authed(source.token, { "X-API-Key": "key-a" }))
+    );
+    expect(withKey.status).toBe(201);
+    const asBearer = await keyed(path, send("POST", {}, authed("key-a")));
+    expect(asBearer.status).toBe(201);
+  });
+
+  it("puts a copy on probation until its first use, like a session nobody asked for", async () => {
+    const source = await midEpisode();
+    const [copy] = (await json<ForkResponse>(await fork(source, {}))).sessions;
+    const probation = () =>
+      rows(copy!.session_id, "SELECT key FROM meta WHERE key = 'awaiting_use'");
+    expect(await probation()).toEqual([{ key: "awaiting_use" }]);
+    expect((await asSession(copy!).call("")).status).toBe(200);
+    expect(await probation()).toEqual([]);
   });
 
   it("answers a retry with the same Idempotency-Key with the same copies", async () => {
@@ -357,8 +441,7 @@ describe("fork", () => {
       expect((await errorOf(res)).code).toBe("invalid_request");
     }
     expect(await view(source)).toEqual(before);
-    const none = await rows(source.session_id, "SELECT * FROM fork_rows");
-    expect(none).toEqual([]);
+    expect(await snapshotsLeft(source.session_id)).toEqual([]);
   });
 
   it("copies one committed step while the source keeps stepping, in many chunks", async () => {
@@ -382,6 +465,7 @@ describe("fork", () => {
     const forked = await forkSession(
       env,
       stepping,
+      env.SESSIONS.idFromString(source.session_id),
       2,
       "https://roost.test/",
       undefined,
@@ -391,9 +475,7 @@ describe("fork", () => {
     for (const copy of forked.sessions)
       expect(await view(asSession(copy))).toEqual(expected);
     expect((await view(source)).status).toMatchObject({ steps: 23 + chunks });
-    expect(await rows(source.session_id, "SELECT * FROM fork_rows")).toEqual(
-      []
-    );
+    expect(await snapshotsLeft(source.session_id)).toEqual([]);
   });
 
   it("an interrupted fork leaves no copy, made or half-made, and the source serving", async () => {
@@ -417,7 +499,15 @@ describe("fork", () => {
           }
     );
     await expect(
-      forkSession(bindings, stub, 4, "https://roost.test/", undefined, 300)
+      forkSession(
+        bindings,
+        stub,
+        env.SESSIONS.idFromString(source.session_id),
+        4,
+        "https://roost.test/",
+        undefined,
+        300
+      )
     ).rejects.toMatchObject({ code: "unavailable" });
     expect(made).toHaveLength(4);
     for (const id of made) {
@@ -438,9 +528,7 @@ describe("fork", () => {
       );
       expect(tables).toEqual([]);
     }
-    expect(await rows(source.session_id, "SELECT * FROM fork_rows")).toEqual(
-      []
-    );
+    expect(await snapshotsLeft(source.session_id)).toEqual([]);
     await step(source, "bump");
   });
 
@@ -459,7 +547,15 @@ describe("fork", () => {
       }) as typeof stub.op
     };
     await expect(
-      forkSession(bindings, dying, 2, "https://roost.test/", undefined, 300)
+      forkSession(
+        bindings,
+        dying,
+        env.SESSIONS.idFromString(source.session_id),
+        2,
+        "https://roost.test/",
+        undefined,
+        300
+      )
     ).rejects.toMatchObject({ code: "unavailable" });
     expect(made).toHaveLength(2);
     for (const copy of made) {
@@ -518,9 +614,7 @@ describe("fork", () => {
       instance.runtime.now = () => Date.now() + 11 * 60 * 1000;
     });
     await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
-    expect(await rows(source.session_id, "SELECT * FROM fork_rows")).toEqual(
-      []
-    );
+    expect(await snapshotsLeft(source.session_id)).toEqual([]);
     await step(source, "bump");
   });
 

@@ -16,7 +16,7 @@ import {
 } from "../../protocol";
 import { IDEMPOTENCY_HEADER } from "../../session/operations";
 import type { SessionObject } from "../../session/session-object";
-import { createAuth } from "../auth";
+import { apiKeyHeaderAuth, createAuth } from "../auth";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry } from "../define-route";
 import type { AppEnv } from "../env";
@@ -149,9 +149,9 @@ export const forkSessionRoute = createRoute({
   tags: ["sessions"],
   summary: "Copy the session",
   description:
-    "Makes `count` new sessions (1 to 64), each identical to this one after its last committed step (store with its counters, hidden store, state, transcript, task, episode, steps, reward and return, done, truncated, tree data) and independent from then on, each with its own token. A tree run is not copied. The copies appear only when all are complete; a failed fork leaves none. This session keeps serving meanwhile. Accepts an Idempotency-Key.",
+    "Makes `count` new sessions (1 to 64), each identical to this one after its last committed step (store with its counters, hidden store, state, transcript, task, episode, steps, reward and return, done, truncated, tree data) and independent from then on, each with its own token. A tree run is not copied. The copies appear only when all are complete; a failed fork leaves none. This session keeps serving meanwhile. Forking makes sessions: when ROOST_API_KEYS is set it also needs an API key (X-API-Key, or as the bearer credential). Accepts an Idempotency-Key.",
   security: SESSION_SECURITY,
-  middleware: [jsonBody] as const,
+  middleware: [apiKeyHeaderAuth, jsonBody] as const,
   request: {
     params: SessionParamsSchema,
     body: jsonRequest(ForkRequestSchema)
@@ -214,6 +214,7 @@ export const sessionRoutes: readonly RouteEntry[] = [
     const forked = await forkSession(
       c.env,
       source,
+      c.get("durableId"),
       count,
       c.req.url,
       c.req.header(IDEMPOTENCY_HEADER)

@@ -6,7 +6,6 @@
 
 import { z } from "zod";
 import { ForkRequestSchema } from "../../protocol";
-import { COPIED_TABLE_NAMES } from "../../storage/fork-copy";
 import {
   abortImport,
   beginFork,
@@ -73,10 +72,7 @@ export const importBegin = defineOperation({
 export const importChunk = defineOperation({
   input: z.object({
     parts: z.array(
-      z.union([
-        z.object({ table: z.enum(COPIED_TABLE_NAMES), rows: Rows }),
-        z.object({ user: z.number().int().nonnegative(), rows: Rows })
-      ])
+      z.object({ table: z.number().int().nonnegative(), rows: Rows })
     )
   }),
   mutates: true,
