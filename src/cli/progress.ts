@@ -53,7 +53,9 @@ export const formatSummary = (s: RolloutSummary, output: string): string => {
       "steps",
       `${s.steps}  (${s.elapsed_ms > 0 ? s.steps_per_second.toFixed(1) : "-"} steps/s)`
     ),
-    ...(s.groups === undefined ? [] : [row("groups", groupLine(s.groups))]),
+    ...(s.groups === undefined
+      ? []
+      : [row("groups", groupLine(s.groups)), ...groupRows(s.groups)]),
     row("trajectories", output === "-" ? "stdout" : output),
     ...(s.undeleted > 0
       ? [
@@ -82,6 +84,23 @@ const groupLine = (groups: GroupSummary[]): string => {
   const sizes = [...new Set(groups.map((g) => g.episodes))].join("/");
   return `${groups.length} of ${sizes} episodes  (mean within-group return std ${mean}; ${flat} with no spread)`;
 };
+
+/** Groups listed one per line, while few enough to read. */
+const LISTED_GROUPS = 16;
+
+const groupRows = (groups: GroupSummary[]): string[] =>
+  groups.length > LISTED_GROUPS
+    ? []
+    : [...groups]
+        .sort((a, b) => a.group_id - b.group_id)
+        .map(
+          (g) =>
+            `    group ${String(g.group_id).padEnd(4)}${
+              g.mean_return === null || g.return_std === null
+                ? "-"
+                : `${g.mean_return.toFixed(3)} ± ${g.return_std.toFixed(3)}`
+            }  ${g.successes}/${g.episodes} succeeded${g.errors > 0 ? `, ${g.errors} failed` : ""}${g.flat ? "  (no spread)" : ""}`
+        );
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 

@@ -381,8 +381,12 @@ describe("roost-edge command line", () => {
       { ...summary, groups: [group(0, 0.5), group(1, 0), group(2, 0.25)] },
       "-"
     );
-    expect(grouped.split("\n")).toContain(
-      "  groups        3 of 4 episodes  (mean within-group return std 0.250; 1 with no spread)"
-    );
+    expect(grouped.split("\n").slice(-5)).toEqual([
+      "  groups        3 of 4 episodes  (mean within-group return std 0.250; 1 with no spread)",
+      "    group 0   0.500 ± 0.500  2/4 succeeded",
+      "    group 1   0.500 ± 0.000  2/4 succeeded  (no spread)",
+      "    group 2   0.500 ± 0.250  2/4 succeeded",
+      "  trajectories  stdout"
+    ]);
   });
 });
