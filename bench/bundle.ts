@@ -13,7 +13,8 @@ import { gzipSync } from "node:zlib";
 import { progress } from "./lib/stats";
 import { bytes, type Row } from "./lib/table";
 
-const TARGET_KIB = 250;
+/** Issue 22's target for the minified worker (250 KiB was the first, unminified one). */
+const TARGET_KIB = 150;
 const CONTRIBUTORS = 5;
 
 interface Metafile {
@@ -53,7 +54,8 @@ const build = async (root: string, minify: boolean): Promise<Build> => {
         out,
         "--metafile",
         join(out, "meta.json"),
-        ...(minify ? ["--minify"] : [])
+        // The production config minifies; the unminified build shows what the bytes are made of.
+        ...(minify ? [] : ["--minify=false"])
       ],
       { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } }
     );
@@ -81,26 +83,26 @@ const build = async (root: string, minify: boolean): Promise<Build> => {
 
 export const bundle = async (root: string): Promise<Row[]> => {
   progress("5 bundle: wrangler deploy --dry-run");
+  const deployed = await build(root, true);
   const plain = await build(root, false);
-  const minified = await build(root, true);
   const scenario = "5 Bundle";
   const rows: Row[] = [
     {
       scenario,
       measure:
-        "deployable worker (production wrangler.toml, `wrangler deploy --dry-run`), gzipped",
-      roost: bytes(plain.gzip),
-      reference: `uncompressed ${bytes(plain.raw)}; gzip here: ${bytes(plain.ownGzip)}`,
-      ratio: bytes(plain.gzip),
+        "deployable worker (production wrangler.toml, minified, `wrangler deploy --dry-run`), gzipped",
+      roost: bytes(deployed.gzip),
+      reference: `uncompressed ${bytes(deployed.raw)}; gzip here: ${bytes(deployed.ownGzip)}`,
+      ratio: bytes(deployed.gzip),
       target: `≤ ${TARGET_KIB} KiB`,
-      met: plain.gzip <= TARGET_KIB * 1024
+      met: deployed.gzip <= TARGET_KIB * 1024
     },
     {
       scenario,
-      measure: "for scale: the same with `--minify`",
-      roost: bytes(minified.gzip),
-      reference: `uncompressed ${bytes(minified.raw)}`,
-      ratio: bytes(minified.gzip),
+      measure: "for scale: the same unminified (`--minify=false`)",
+      roost: bytes(plain.gzip),
+      reference: `uncompressed ${bytes(plain.raw)}`,
+      ratio: bytes(plain.gzip),
       target: "",
       met: null
     }
