@@ -3,7 +3,6 @@
 import {
   createExecutionContext,
   env,
-  SELF,
   waitOnExecutionContext
 } from "cloudflare:test";
 import type { ErrorBody } from "../../src/errors";
@@ -18,9 +17,14 @@ export type CallInit = Omit<RequestInit, "headers"> & {
   headers?: Record<string, string>;
 };
 
-/** A request to the test worker as deployed in the pool (ROOST_DEV=1). */
+/**
+ * A request to the test worker with the pool's bindings (ROOST_DEV=1),
+ * through its fetch handler: the pool's SELF.fetch costs more with every
+ * request it has carried (linearly: the fuzz files' later tests took 20×
+ * their first), a direct call stays flat.
+ */
 export const call = (path: string, init?: CallInit): Promise<Response> =>
-  SELF.fetch(`${BASE}${path}`, init);
+  fetchWorker(env as unknown as RoostBindings, path, init);
 
 /** Calls the test worker's fetch directly with the given bindings. */
 export const fetchWorker = async (
