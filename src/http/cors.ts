@@ -4,6 +4,7 @@ import { cors as honoCors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { MCP_SESSION_HEADER, MCP_VERSION_HEADER } from "../protocol";
 import { IDEMPOTENCY_HEADER } from "../session/operations";
+import { API_KEY_HEADER } from "./auth";
 import { type AppEnv, isDev, listSetting, type RoostBindings } from "./env";
 
 const LOCALHOST = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
@@ -25,11 +26,13 @@ export const allowOrigin = (
 const withCors = honoCors({
   origin: (origin, c) => allowOrigin(c.env as RoostBindings, origin),
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-  // A browser MCP client sends and must read back the MCP session header.
+  // A browser MCP client sends and must read back the MCP session header;
+  // a browser forking where API keys are required sends X-API-Key.
   allowHeaders: [
     "Authorization",
     "Content-Type",
     IDEMPOTENCY_HEADER,
+    API_KEY_HEADER,
     MCP_SESSION_HEADER,
     MCP_VERSION_HEADER
   ],

@@ -81,6 +81,8 @@ describe("CORS", () => {
       res.headers.get("Access-Control-Allow-Headers")?.toLowerCase() ?? "";
     expect(allowed).toContain("mcp-session-id");
     expect(allowed).toContain("mcp-protocol-version");
+    // A browser that forks where API keys are required sends one.
+    expect(allowed).toContain("x-api-key");
     const init = await call("/v1/environments/counter/mcp", {
       method: "POST",
       headers: {
