@@ -91,16 +91,14 @@ const LISTED_GROUPS = 16;
 const groupRows = (groups: GroupSummary[]): string[] =>
   groups.length > LISTED_GROUPS
     ? []
-    : [...groups]
-        .sort((a, b) => a.group_id - b.group_id)
-        .map(
-          (g) =>
-            `    group ${String(g.group_id).padEnd(4)}${
-              g.mean_return === null || g.return_std === null
-                ? "-"
-                : `${g.mean_return.toFixed(3)} ± ${g.return_std.toFixed(3)}`
-            }  ${g.successes}/${g.episodes} succeeded${g.errors > 0 ? `, ${g.errors} failed` : ""}${g.flat ? "  (no spread)" : ""}`
-        );
+    : groups.map(
+        (g) =>
+          `    group ${String(g.group_id).padEnd(4)}${
+            g.mean_return === null || g.return_std === null
+              ? "-"
+              : `${g.mean_return.toFixed(3)} ± ${g.return_std.toFixed(3)}`
+          }  ${g.successes}/${g.episodes} succeeded${g.errors > 0 ? `, ${g.errors} failed` : ""}${g.flat ? "  (no spread)" : ""}`
+      );
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 

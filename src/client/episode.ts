@@ -1,0 +1,264 @@
+/** @module One episode of a rollout, or one group of episodes forked from a single reset: sessions, the policy loop, the trajectory. */
+
+import type { JsonValue } from "../json";
+import type { Message } from "../messages/schema";
+import {
+  type ActionInput,
+  ActionSchema,
+  type EnvironmentInfo,
+  type ResetResponse
+} from "../protocol";
+import { toChatMessages } from "./chat-format";
+import { RoostClientError } from "./client-error";
+import type { RoostClient } from "./http";
+import type { PolicyDecision, TokenUsage } from "./policy";
+import type { RolloutOptions } from "./rollout";
+import type { RoostSession } from "./session-client";
+import type { Trajectory } from "./trajectory";
+
+const now = (): number => performance.now();
+/** Milliseconds to 0.01, so trajectories stay readable. */
+const ms = (value: number): number => Math.round(value * 100) / 100;
+
+export interface EpisodeContext {
+  client: RoostClient;
+  info: EnvironmentInfo;
+  options: RolloutOptions;
+  maxSteps: number;
+  onStep: () => void;
+}
+
+const taskIndexOf = (
+  index: number,
+  context: EpisodeContext
+): number | undefined => {
+  const { taskIndex } = context.options;
+  if (typeof taskIndex === "number") return taskIndex;
+  if (typeof taskIndex === "function") return taskIndex(index);
+  const size = context.info.dataset_size;
+  return size ? index % size : undefined;
+};
+
+const newTrajectory = (
+  index: number,
+  context: EpisodeContext,
+  task: JsonValue | undefined,
+  taskIndex: number | undefined,
+  group: { id: number; index: number } | null
+): Trajectory => ({
+  episode: index,
+  environment: context.options.environment,
+  task: task ?? null,
+  session_id: null,
+  task_index: taskIndex ?? null,
+  group_id: group?.id ?? null,
+  group_index: group?.index ?? null,
+  tools: [],
+  messages: [],
+  policy: context.options.policy.info ?? null,
+  usage: null,
+  model_retries: [],
+  observations: [],
+  actions: [],
+  rewards: [],
+  return: 0,
+  done: false,
+  truncated: false,
+  reset_ms: 0,
+  step_ms: [],
+  duration_ms: 0,
+  error: null,
+  deleted: false
+});
+
+/** The task of an episode, or of a group (the `index` is then the group's). */
+const taskOf = (index: number, context: EpisodeContext) => {
+  const task = context.options.task?.(index);
+  const taskIndex =
+    task === undefined ? taskIndexOf(index, context) : undefined;
+  return { task, taskIndex };
+};
+
+const createFor = (
+  context: EpisodeContext,
+  { task, taskIndex }: ReturnType<typeof taskOf>
+): Promise<RoostSession> =>
+  context.client.createSession({
+    environment: context.options.environment,
+    ...(task === undefined ? {} : { task }),
+    ...(taskIndex === undefined ? {} : { task_index: taskIndex })
+  });
+
+export const runEpisode = async (
+  index: number,
+  context: EpisodeContext
+): Promise<Trajectory> => {
+  const started = now();
+  const task = taskOf(index, context);
+  const trajectory = newTrajectory(
+    index,
+    context,
+    task.task,
+    task.taskIndex,
+    null
+  );
+  let session: RoostSession | undefined;
+  try {
+    session = await createFor(context, task);
+    trajectory.session_id = session.id;
+    const resetStarted = now();
+    const reset = await session.reset();
+    trajectory.reset_ms = ms(now() - resetStarted);
+    await play(session, reset, trajectory, context);
+  } catch (error) {
+    trajectory.error = describe(error);
+  } finally {
+    await finish(session, trajectory, started);
+  }
+  return trajectory;
+};
+
+/**
+ * One group: a session reset once, forked into `size − 1` copies, and one
+ * episode on each, all from the same first observation. If making the
+ * group fails, every member records that error.
+ */
+export const runGroup = async (
+  group: number,
+  first: number,
+  size: number,
+  context: EpisodeContext
+): Promise<Trajectory[]> => {
+  const started = now();
+  const task = taskOf(group, context);
+  const trajectories = Array.from({ length: size }, (_, k) =>
+    newTrajectory(first + k, context, task.task, task.taskIndex, {
+      id: group,
+      index: k
+    })
+  );
+  let sessions: RoostSession[] = [];
+  let reset: ResetResponse;
+  try {
+    const source = await createFor(context, task);
+    sessions = [source];
+    trajectories[0]!.session_id = source.id;
+    const resetStarted = now();
+    reset = await source.reset();
+    sessions.push(...(size > 1 ? await source.fork(size - 1) : []));
+    const resetMs = ms(now() - resetStarted);
+    for (const [k, t] of trajectories.entries()) {
+      t.session_id = sessions[k]!.id;
+      t.reset_ms = resetMs;
+    }
+  } catch (error) {
+    const failed = describe(error);
+    return Promise.all(
+      trajectories.map(async (t, k) => {
+        t.error = failed;
+        await finish(sessions[k], t, started);
+        return t;
+      })
+    );
+  }
+  return Promise.all(
+    trajectories.map(async (t, k) => {
+      try {
+        // Each member its own copy: a policy that edits what it is given
+        // must not change what its siblings see.
+        await play(sessions[k]!, structuredClone(reset), t, context);
+      } catch (error) {
+        t.error = describe(error);
+      } finally {
+        await finish(sessions[k], t, started);
+      }
+      return t;
+    })
+  );
+};
+
+/** Steps the policy from the reset's observations until the episode ends. */
+const play = async (
+  session: RoostSession,
+  reset: ResetResponse,
+  trajectory: Trajectory,
+  context: EpisodeContext
+): Promise<void> => {
+  let observations: Message[] = reset.observations;
+  const history: Message[] = [];
+  trajectory.tools = reset.tools;
+  trajectory.observations.push(observations);
+  while (!trajectory.done && !trajectory.truncated) {
+    if (trajectory.actions.length >= context.maxSteps) {
+      trajectory.truncated = true;
+      break;
+    }
+    context.options.signal?.throwIfAborted();
+    const decided = await context.options.policy(
+      observations,
+      reset.tools,
+      history
+    );
+    const decision = isDecision(decided) ? decided : { action: decided };
+    const action = ActionSchema.parse(decision.action);
+    if (decision.usage)
+      trajectory.usage = addUsage(trajectory.usage, decision.usage);
+    if (decision.retries) trajectory.model_retries.push(...decision.retries);
+    const stepStarted = now();
+    const result = await session.step(action);
+    trajectory.step_ms.push(ms(now() - stepStarted));
+    history.push(...observations, action);
+    observations = result.observations;
+    trajectory.actions.push(action);
+    trajectory.observations.push(observations);
+    trajectory.rewards.push(result.reward);
+    trajectory.return += result.reward;
+    trajectory.done = result.done;
+    trajectory.truncated = result.truncated;
+    context.onStep();
+  }
+};
+
+/** The chat-format messages, the session deleted (also after an error), the duration. */
+const finish = async (
+  session: RoostSession | undefined,
+  trajectory: Trajectory,
+  started: number
+): Promise<void> => {
+  trajectory.messages = toChatMessages([
+    ...trajectory.observations.flatMap((obs, i) =>
+      i < trajectory.actions.length ? [...obs, trajectory.actions[i]!] : obs
+    )
+  ]);
+  if (session) {
+    try {
+      await session.delete();
+      trajectory.deleted = true;
+    } catch {
+      // Left to the idle TTL; counted in the summary.
+    }
+  }
+  trajectory.duration_ms = ms(now() - started);
+};
+
+const isDecision = (
+  value: ActionInput | PolicyDecision
+): value is PolicyDecision =>
+  typeof value === "object" && value !== null && "action" in value;
+
+const addUsage = (sum: TokenUsage | null, add: TokenUsage): TokenUsage => ({
+  prompt_tokens: (sum?.prompt_tokens ?? 0) + add.prompt_tokens,
+  completion_tokens: (sum?.completion_tokens ?? 0) + add.completion_tokens,
+  total_tokens: (sum?.total_tokens ?? 0) + add.total_tokens
+});
+
+const describe = (error: unknown): { code: string; message: string } => {
+  if (error instanceof RoostClientError)
+    return { code: error.code, message: error.message };
+  if (error instanceof Error)
+    return {
+      code: error.name === "AbortError" ? "aborted" : "policy_error",
+      message: error.message
+    };
+  return { code: "policy_error", message: String(error) };
+};
