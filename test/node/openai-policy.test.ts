@@ -222,15 +222,23 @@ describe("openaiPolicy", () => {
 });
 
 describe("npm run rollout -- --policy openai", () => {
-  it("writes trajectories from a model and a summary", async () => {
-    // Calculator: each episode submits an answer at once; the fake answers 0.
+  /**
+   * The calculator with every episode submitting 0 at once (the fake's
+   * script), through the CLI with the model flags; answers the trajectory
+   * lines and the CLI's stderr.
+   */
+  const calculatorByModel = async (
+    episodes: number,
+    file: string,
+    flags: string[]
+  ) => {
     await scriptFakeOpenAI(
       fake,
-      Array.from({ length: 4 }, (_, i) =>
+      Array.from({ length: episodes }, (_, i) =>
         call("submit_answer", '{"answer": 0}', `s${i}`)
       )
     );
-    const out = join(dir, "model.jsonl");
+    const out = join(dir, file);
     const { stderr } = await rolloutCli(
       baseUrl,
       [
@@ -242,14 +250,11 @@ describe("npm run rollout -- --policy openai", () => {
         `${fake}/v1`,
         "--model",
         "fake-model",
-        "--temperature",
-        "1",
         "--episodes",
-        "4",
-        "--concurrency",
-        "1",
+        String(episodes),
         "--out",
-        out
+        out,
+        ...flags
       ],
       { OPENAI_API_KEY: "sk-cli" }
     );
@@ -257,6 +262,16 @@ describe("npm run rollout -- --policy openai", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
+    return { lines, stderr };
+  };
+
+  it("writes trajectories from a model and a summary", async () => {
+    const { lines, stderr } = await calculatorByModel(4, "model.jsonl", [
+      "--temperature",
+      "1",
+      "--concurrency",
+      "1"
+    ]);
     expect(lines.map((l) => [l.episode, l.error, l.done])).toEqual(
       [0, 1, 2, 3].map((i) => [i, null, true])
     );
@@ -274,40 +289,12 @@ describe("npm run rollout -- --policy openai", () => {
   }, 60_000);
 
   it("rolls out in groups: each group reset once and forked, 64 trajectories in 8 groups", async () => {
-    // Every episode submits one answer and ends.
-    await scriptFakeOpenAI(
-      fake,
-      Array.from({ length: 64 }, (_, i) =>
-        call("submit_answer", '{"answer": 0}', `g${i}`)
-      )
-    );
-    const out = join(dir, "groups.jsonl");
-    const { stderr } = await rolloutCli(
-      baseUrl,
-      [
-        "--env",
-        "calculator",
-        "--policy",
-        "openai",
-        "--base-url",
-        `${fake}/v1`,
-        "--model",
-        "fake-model",
-        "--group-size",
-        "8",
-        "--episodes",
-        "64",
-        "--concurrency",
-        "16",
-        "--out",
-        out
-      ],
-      { OPENAI_API_KEY: "sk-cli" }
-    );
-    const lines = readFileSync(out, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
+    const { lines, stderr } = await calculatorByModel(64, "groups.jsonl", [
+      "--group-size",
+      "8",
+      "--concurrency",
+      "16"
+    ]);
     expect(lines).toHaveLength(64);
     expect(lines.every((l) => l.error === null && l.deleted)).toBe(true);
     const groups = new Map<number, typeof lines>();

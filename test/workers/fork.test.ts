@@ -64,6 +64,21 @@ const rows = (sessionId: string, query: string) =>
 
 type Caller = Pick<ReturnType<typeof api>, "op">;
 
+/** The session's object, over RPC. */
+const stubOf = (sessionId: string) =>
+  api(env.SESSIONS.get(env.SESSIONS.idFromString(sessionId)));
+
+/** `real`, with `hook` run before each of its operations (to step, fail or abort between them). */
+const hooked = (
+  real: Caller,
+  hook: (name: string) => Promise<void> | void
+): Caller => ({
+  op: (async (name: string, input: unknown, key?: string) => {
+    await hook(name);
+    return real.op(name as never, input as never, key);
+  }) as Caller["op"]
+});
+
 /** Bindings whose namespace records the ids a fork makes, and may wrap their stubs. */
 const recording = (
   wrap: (id: string, real: Caller) => Caller = (_, real) => real
@@ -277,29 +292,24 @@ describe("fork", () => {
 
   it("copies an environment's table in many chunks, its trigger made after the rows", async () => {
     const source = await midEpisode();
-    await inside(
-      api(env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))),
-      (_, state) => {
-        const sql = state.storage.sql;
+    await inside(stubOf(source.session_id), (_, state) => {
+      const sql = state.storage.sql;
+      sql.exec(
+        "CREATE TABLE notes_seen (n INTEGER, body TEXT, twice TEXT GENERATED ALWAYS AS (body || body))"
+      );
+      sql.exec("CREATE TABLE notes_log (n INTEGER)");
+      sql.exec("CREATE INDEX notes_seen_n ON notes_seen (n)");
+      sql.exec(
+        "CREATE TRIGGER notes_seen_logged AFTER INSERT ON notes_seen BEGIN INSERT INTO notes_log VALUES (new.n); END"
+      );
+      for (let n = 0; n < 50; n++)
         sql.exec(
-          "CREATE TABLE notes_seen (n INTEGER, body TEXT, twice TEXT GENERATED ALWAYS AS (body || body))"
+          "INSERT INTO notes_seen (n, body) VALUES (?, ?)",
+          n,
+          "x".repeat(40)
         );
-        sql.exec("CREATE TABLE notes_log (n INTEGER)");
-        sql.exec("CREATE INDEX notes_seen_n ON notes_seen (n)");
-        sql.exec(
-          "CREATE TRIGGER notes_seen_logged AFTER INSERT ON notes_seen BEGIN INSERT INTO notes_log VALUES (new.n); END"
-        );
-        for (let n = 0; n < 50; n++)
-          sql.exec(
-            "INSERT INTO notes_seen (n, body) VALUES (?, ?)",
-            n,
-            "x".repeat(40)
-          );
-      }
-    );
-    const stub = api(
-      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
-    );
+    });
+    const stub = stubOf(source.session_id);
     const forked = await forkSession(
       env,
       stub,
@@ -356,17 +366,12 @@ describe("fork", () => {
   it("answers a retry that comes while the fork is still being made with 503, then with the same copies", async () => {
     const source = await midEpisode();
     const key = { "Idempotency-Key": `fork-${crypto.randomUUID()}` };
-    const stub = api(
-      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
-    );
+    const stub = stubOf(source.session_id);
     let retried: Response | undefined;
-    const slow = {
-      op: (async (name: string, input: unknown, k?: string) => {
-        if (name === "forkChunk" && retried === undefined)
-          retried = await fork(source, { count: 2 }, key);
-        return stub.op(name as never, input as never, k);
-      }) as typeof stub.op
-    };
+    const slow = hooked(stub, async (name) => {
+      if (name === "forkChunk" && retried === undefined)
+        retried = await fork(source, { count: 2 }, key);
+    });
     const first = await forkSession(
       env,
       slow,
@@ -448,20 +453,14 @@ describe("fork", () => {
     const source = await midEpisode();
     for (let i = 0; i < 20; i++) await step(source, "note", { text: `n${i}` });
     const expected = await view(source);
-    const stub = api(
-      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
-    );
+    const stub = stubOf(source.session_id);
     // Every chunk read lets the source take a step in between.
     let chunks = 0;
-    const stepping = {
-      op: (async (name: string, input: unknown, key?: string) => {
-        if (name === "forkChunk") {
-          chunks++;
-          await step(source, "bump");
-        }
-        return stub.op(name as never, input as never, key);
-      }) as typeof stub.op
-    };
+    const stepping = hooked(stub, async (name) => {
+      if (name !== "forkChunk") return;
+      chunks++;
+      await step(source, "bump");
+    });
     const forked = await forkSession(
       env,
       stepping,
@@ -480,23 +479,18 @@ describe("fork", () => {
 
   it("an interrupted fork leaves no copy, made or half-made, and the source serving", async () => {
     const source = await midEpisode();
-    const stub = api(
-      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
-    );
+    const stub = stubOf(source.session_id);
     let calls = 0;
     // The third copy's object dies at its second chunk.
     const { made, bindings } = recording((id, real) =>
       id !== made[2]
         ? real
-        : {
-            op: (async (name: string, input: unknown) => {
-              if (name === "importChunk" && ++calls === 2)
-                throw new Error(
-                  "Durable Object reset because its code was updated."
-                );
-              return real.op(name as never, input as never);
-            }) as Caller["op"]
-          }
+        : hooked(real, (name) => {
+            if (name === "importChunk" && ++calls === 2)
+              throw new Error(
+                "Durable Object reset because its code was updated."
+              );
+          })
     );
     await expect(
       forkSession(
@@ -518,7 +512,7 @@ describe("fork", () => {
       expect([403, 404]).toContain(res.status);
     }
     for (const id of made) {
-      const copy = api(env.SESSIONS.get(env.SESSIONS.idFromString(id)));
+      const copy = stubOf(id);
       const status = await copy.op("status", {});
       expect(status.ok).toBe(false);
       const tables = await inside(copy, (_, state) =>
@@ -540,12 +534,9 @@ describe("fork", () => {
     const stub = api(env.SESSIONS.get(id));
     const { made, bindings } = recording();
     let chunks = 0;
-    const dying = {
-      op: (async (name: string, input: unknown, key?: string) => {
-        if (name === "forkChunk" && ++chunks === 2) await abort(stub);
-        return stub.op(name as never, input as never, key);
-      }) as typeof stub.op
-    };
+    const dying = hooked(stub, async (name) => {
+      if (name === "forkChunk" && ++chunks === 2) await abort(stub);
+    });
     await expect(
       forkSession(
         bindings,
@@ -559,9 +550,7 @@ describe("fork", () => {
     ).rejects.toMatchObject({ code: "unavailable" });
     expect(made).toHaveLength(2);
     for (const copy of made) {
-      const status = await api(
-        env.SESSIONS.get(env.SESSIONS.idFromString(copy))
-      ).op("status", {});
+      const status = await stubOf(copy).op("status", {});
       expect(status.ok).toBe(false);
     }
     expect(await view(source)).toEqual(expected);
@@ -570,9 +559,7 @@ describe("fork", () => {
 
   it("never serves a copy the driver abandoned, and deletes it when its time is up", async () => {
     const source = await midEpisode();
-    const stub = api(
-      env.SESSIONS.get(env.SESSIONS.idFromString(source.session_id))
-    );
+    const stub = stubOf(source.session_id);
     // A driver that dies after the first chunk: begin, one chunk, nothing more.
     const begun = ok(await stub.op("forkBegin", { count: 1 }));
     if (begun.replay) throw new Error("not a replay");
