@@ -121,6 +121,9 @@ import { z } from "zod";
 const client = createClient({ baseUrl: process.env.ROOST_URL });
 const session = await client.createSession({ environment: "counter" });
 await session.reset();
+const [copy] = await session.fork(1);
+await copy.step({ tool_calls: [{ id: "c1", function: { name: "incr", arguments: {} } }] });
+const forked = { steps: (await copy.status()).steps, source: (await session.status()).steps };
 
 const echo = defineEnvironment({
   name: "echo",
@@ -142,7 +145,7 @@ const local = createLocalSession(echo);
 await local.reset();
 const out = await local.step(toolCalls({ name: "say", arguments: { words: "hi" } }));
 const chat = toChatMessages([{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name: "say", arguments: { words: "hi" } } }] }]);
-console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat }));
+console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat, forked }));
 `
     );
     const { stdout } = await node("plain.mjs", {
@@ -151,6 +154,8 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     const seen = JSON.parse(stdout);
     expect(seen.id).toMatch(/\S/);
     expect(seen.status).toBeDefined();
+    // The shipped client forks: the copy steps, its source does not.
+    expect(seen.forked).toEqual({ steps: 1, source: 0 });
     expect(seen.local).toMatchObject({ reward: 1, done: true });
     // The chat format ships too: arguments as the JSON string OpenAI's format carries.
     expect(seen.chat[0].tool_calls[0].function.arguments).toBe(
@@ -178,6 +183,8 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
         "counter",
         "--episodes",
         "2",
+        "--group-size",
+        "2",
         "--policy",
         "./my-policy.mjs",
         "--out",
@@ -189,9 +196,12 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines.map((t) => [t.episode, t.error])).toEqual([
-      [0, null],
-      [1, null]
+    // One group of two: one reset, forked once.
+    expect(
+      lines.map((t) => [t.episode, t.error, t.group_id, t.group_index])
+    ).toEqual([
+      [0, null, 0, 0],
+      [1, null, 0, 1]
     ]);
     expect(
       lines[0].actions.map(
@@ -228,6 +238,7 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
       `import {
   type ChatMessage,
   createClient,
+  type GroupSummary,
   openaiPolicy,
   type Policy,
   type RoostSession,
@@ -267,6 +278,8 @@ export const model: Policy = openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1",
 // @ts-expect-error a model is required
 openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1" });
 export const chat: ChatMessage[] = toChatMessages(none);
+export const groups = async (s: RoostSession): Promise<RoostSession[]> => s.fork(2);
+export const flat = (g: GroupSummary): boolean => g.flat;
 `
     );
     await typecheck("tsconfig.node.json", project);
