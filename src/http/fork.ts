@@ -8,7 +8,7 @@
 
 import { fromErrorBody, RoostError } from "../errors";
 import type { ForkResponse } from "../protocol";
-import type { ForkStart } from "../session/fork";
+import { FIRST_CHUNK, type ForkStart } from "../session/fork";
 import type { RpcResult } from "../session/rpc";
 import { apiKeysConfigured } from "./api-keys";
 import type { RoostBindings } from "./env";
@@ -151,7 +151,7 @@ export const forkSession = async (
         })
       )
     );
-    for (let cursor = begun.cursor; ; ) {
+    for (let cursor = FIRST_CHUNK; ; ) {
       const chunk = await value("forkChunk", () =>
         source.op("forkChunk", {
           snap: begun.snap,

@@ -63,6 +63,9 @@ export const ForkCursorSchema = z.object({
 });
 export type ForkCursor = z.infer<typeof ForkCursorSchema>;
 
+/** Where every fork starts reading: the first table, from its first row. */
+export const FIRST_CHUNK: ForkCursor = { table: 0, after: 0 };
+
 /** One table's rows, each as the values of `origin.tables[table].columns`. */
 export interface ChunkPart {
   table: number;
@@ -77,8 +80,6 @@ export interface ForkChunk {
 
 export interface ForkBegun {
   snap: string;
-  /** Where the first chunk is read. */
-  cursor: ForkCursor;
   rows: number;
   bytes: number;
   origin: ForkOrigin;
@@ -135,7 +136,6 @@ export const beginFork = (
       replay: false,
       begun: {
         snap,
-        cursor: { table: 0, after: 0 },
         rows: info.rows,
         bytes: info.bytes,
         origin: {

@@ -6,8 +6,7 @@
  * serving, and insert each value as it was read, never re-encoded.
  */
 
-import { type UserTable, userTables } from "./fork-user-tables";
-import { readPages } from "./paged-read";
+import { ROOST_PREFIX, type UserTable, userTables } from "./fork-user-tables";
 
 /**
  * Roost's tables a fork copies, with every column, for the current episode
@@ -63,7 +62,7 @@ export interface SnapshotInfo {
 }
 
 /** Snapshot tables start with this; no environment table is taken for one. */
-export const SNAPSHOT_PREFIX = "_roost_fork_";
+export const SNAPSHOT_PREFIX = `${ROOST_PREFIX}fork_`;
 
 export const quoteName = (name: string): string =>
   `"${name.replaceAll('"', '""')}"`;
@@ -170,6 +169,47 @@ export const touchSnapshot = (
   );
 };
 
+/** A value's size as a chunk counts it: text and blobs by length, numbers as 8. */
+const sizeOf = (value: SqlStorageValue): number =>
+  typeof value === "string"
+    ? value.length
+    : value instanceof ArrayBuffer
+      ? value.byteLength
+      : 8;
+
+/** Rows read per statement: each page is read whole, so no statement stays open on a table a later DROP needs. */
+const PAGE_ROWS = 256;
+
+/**
+ * Reads `[key, ...values]` rows page by page after `after` until about
+ * `maxBytes` or `maxRows` were read; `query` takes (after, limit) and
+ * orders by its first column.
+ */
+const readPages = (
+  sql: SqlStorage,
+  query: string,
+  after: number,
+  maxBytes: number,
+  maxRows: number
+): { rows: SqlStorageValue[][]; next: number; exhausted: boolean } => {
+  const rows: SqlStorageValue[][] = [];
+  let next = after;
+  let bytes = 0;
+  for (;;) {
+    const limit = Math.min(PAGE_ROWS, maxRows - rows.length);
+    // Read whole (the rest of a page is read again next time, if wanted).
+    const page = [...sql.exec(query, next, limit).raw()];
+    for (const row of page) {
+      rows.push(row);
+      next = Number(row[0]);
+      for (const value of row) bytes += sizeOf(value);
+      if (bytes >= maxBytes || rows.length >= maxRows)
+        return { rows, next, exhausted: false };
+    }
+    if (page.length < limit) return { rows, next, exhausted: true };
+  }
+};
+
 /**
  * Rows of snapshot table `position` after `after` (its own sequence), up
  * to about `maxBytes` (always at least one row, so a single large row
@@ -186,7 +226,6 @@ export const readSnapshot = (
   const read = readPages(
     sql,
     `SELECT * FROM ${snapshotTable(snap, position)} WHERE fork_seq > ? ORDER BY fork_seq LIMIT ?`,
-    [],
     after,
     maxBytes,
     maxRows

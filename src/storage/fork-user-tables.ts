@@ -17,6 +17,9 @@ export interface UserTable {
   withoutRowid: boolean;
 }
 
+/** Tables Roost makes at run time (fork snapshots) start with this. */
+export const ROOST_PREFIX = "_roost_";
+
 type ListedTable = { name: string; type: string; wr: number };
 type MasterRow = { type: string; tbl_name: string; sql: string };
 
@@ -35,7 +38,7 @@ export const userTables = (sql: SqlStorage): UserTable[] => {
       ({ name }) =>
         !ROOST_TABLE_NAMES.has(name) &&
         !name.startsWith("_cf_") &&
-        !name.startsWith("_roost_") &&
+        !name.startsWith(ROOST_PREFIX) &&
         !name.startsWith("sqlite_")
     );
   const master = sql

@@ -574,7 +574,7 @@ describe("fork", () => {
     const chunk = ok(
       await stub.op("forkChunk", {
         snap: begun.begun.snap,
-        cursor: begun.begun.cursor,
+        cursor: { table: 0, after: 0 },
         maxBytes: 200
       })
     );
