@@ -38,8 +38,7 @@ export const connectLive = (
       delay = 250;
       handlers.onStatus("open");
     };
-    ws.onmessage = (message) => {
-      const frame = JSON.parse(String(message.data)) as Frame;
+    const receive = (frame: Frame) => {
       if (frame.type === "session.snapshot") {
         lastSeq = frame.last_seq as number;
       } else if (typeof frame.seq === "number") {
@@ -48,6 +47,12 @@ export const connectLive = (
         lastSeq = frame.seq;
       }
       handlers.onFrame(frame);
+    };
+    ws.onmessage = (message) => {
+      const frame = JSON.parse(String(message.data)) as Frame;
+      // A step's events arrive together in one batch message.
+      if (frame.type === "batch") (frame.events as Frame[]).forEach(receive);
+      else receive(frame);
     };
     ws.onclose = (event) => {
       if (stopped || socket !== ws) return;

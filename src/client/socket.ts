@@ -242,6 +242,16 @@ export class SessionSocket {
       case "reply":
         this.#pending.settle(ReplyFrameSchema.parse(frame));
         return;
+      case "batch": {
+        // Unpacked here, so every event goes through the sequencer alone.
+        const events = (frame as { events?: unknown }).events;
+        if (!Array.isArray(events)) {
+          this.#report("invalid_response", "A batch frame without events.");
+          return;
+        }
+        for (const event of events) await this.#event(event);
+        return;
+      }
       case "protocol.error": {
         const { error, id } = ProtocolErrorFrameSchema.parse(frame);
         const failure = new RoostClientError(
@@ -255,8 +265,13 @@ export class SessionSocket {
         return;
       }
     }
+    await this.#event(frame);
+  }
+
+  async #event(frame: unknown): Promise<void> {
     const parsed = EventFrameSchema.safeParse(frame);
     if (!parsed.success) {
+      const type = (frame as { type?: unknown } | null)?.type;
       this.#report(
         "invalid_response",
         `Unreadable frame of type ${String(type)}.`

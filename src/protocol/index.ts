@@ -258,6 +258,8 @@ export {
 } from "./parse-client-frame";
 export { CursorSchema, integerString, PAGE_LIMIT } from "./query";
 export {
+  type BatchFrame,
+  BatchFrameSchema,
   type ConnectionFrame,
   ConnectionFrameSchema,
   PONG_FRAME,

@@ -93,9 +93,27 @@ export const ConnectionFrameSchema = z
   });
 export type ConnectionFrame = z.infer<typeof ConnectionFrameSchema>;
 
+/**
+ * Events that became ready together (a step's messages, tool frames,
+ * results and `step`), in seq order, in one message. Each keeps its own
+ * seq, so resuming works at any event boundary. A lone event is sent as
+ * itself; `?batch=0` on the socket URL asks for one event per message.
+ */
+export const BatchFrameSchema = z
+  .object({
+    type: z.literal("batch"),
+    events: z.array(EventFrameSchema).min(2)
+  })
+  .meta({
+    id: "BatchFrame",
+    description: "Two or more events, in seq order, in one message."
+  });
+export type BatchFrame = z.infer<typeof BatchFrameSchema>;
+
 export const ServerFrameSchema = z
   .discriminatedUnion("type", [
     ...EventFrameSchema.options,
+    BatchFrameSchema,
     ...ConnectionFrameSchema.options
   ])
   .meta({ id: "ServerFrame", description: "Any frame the server sends." });

@@ -8,14 +8,17 @@
 export class MutationQueue {
   #tail: Promise<unknown> = Promise.resolve();
   #pending = 0;
+  /** Called as each task settles: the socket layer sends the task's events then. */
+  onSettled: () => void = () => {};
 
   run<T>(task: () => Promise<T>): Promise<T> {
     this.#pending++;
     const next = this.#tail.then(task, task);
-    this.#tail = next.then(
-      () => this.#pending--,
-      () => this.#pending--
-    );
+    const settled = () => {
+      this.#pending--;
+      this.onSettled();
+    };
+    this.#tail = next.then(settled, settled);
     return next;
   }
 

@@ -1,4 +1,11 @@
-/** @module The session's WebSockets: snapshot or replay on connect, live events, client requests. */
+/**
+ * @module The session's WebSockets: snapshot or replay on connect, live
+ * events, client requests. Live events are held until their mutation
+ * settles or the running turn yields (a timer of 0), whichever is first,
+ * and then go out together, one message per socket (event-batches.ts): a
+ * step's eight events cost one send, while a tool that awaits I/O still
+ * lets what came before it out at once.
+ */
 
 import { RoostError, toErrorBody } from "../errors";
 import {
@@ -8,14 +15,21 @@ import {
   subprotocolHeaders
 } from "../protocol";
 import type { StoredEvent } from "../storage/event-log";
+import { type EventText, packEvents } from "./event-batches";
 import { dispatch } from "./operations";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
 
 /** What each socket remembers across hibernation. */
 interface Attachment {
-  /** The newest seq this socket was sent; live events at or below it are skipped. */
+  /**
+   * The newest seq a snapshot or replay covered for this socket; live
+   * events at or below it are skipped. Live sends leave it behind: each
+   * live event is offered to a socket once, so only a replay can overlap.
+   */
   lastSeq: number;
+  /** Asked for one event per message (`?batch=0`). */
+  single?: true;
   /** The newest seq the client acknowledged, once it sends `ack` frames. */
   acked?: number;
   /** The origin the client connected to: a fork's reply gives the copies' ws_url on it. */
@@ -32,6 +46,9 @@ export type SocketFork = (
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
 
+/** `?batch=0` (or `false`) asks for one event per message. */
+const SINGLE = new Set(["0", "false"]);
+
 const attachment = (ws: WebSocket): Attachment =>
   (ws.deserializeAttachment() as Attachment | null) ?? { lastSeq: 0 };
 
@@ -40,6 +57,9 @@ export class SocketHub {
   readonly #runtime: SessionRuntime;
   readonly #options: ResolvedOptions;
   readonly #fork: SocketFork | undefined;
+  /** Events written but not yet sent, oldest first. */
+  #pending: EventText[] = [];
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     ctx: DurableObjectState,
@@ -52,23 +72,34 @@ export class SocketHub {
     this.#options = options;
     this.#fork = fork;
     runtime.onEvent = (event) => this.broadcast(event);
+    // A mutation's events are all ready once it settles: send them in the
+    // same turn rather than a timer later.
+    runtime.core.queue.onSettled = () => this.flush();
     runtime.onGone = () =>
       this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.");
   }
 
   /** Accepts an upgrade the worker already authenticated. */
   accept(request: Request): Response {
+    // What is pending goes to the sockets already open; the new one's
+    // snapshot or replay covers it.
+    this.flush();
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.#ctx.acceptWebSocket(server);
-    const origin = new URL(request.url).origin;
-    server.serializeAttachment({ lastSeq: 0, origin } satisfies Attachment);
+    const url = new URL(request.url);
+    const single = SINGLE.has(url.searchParams.get("batch") ?? "");
+    server.serializeAttachment({
+      lastSeq: 0,
+      origin: url.origin,
+      ...(single ? { single } : {})
+    } satisfies Attachment);
     const headers = subprotocolHeaders(request);
     if (!this.#runtime.exists()) {
       server.close(CLOSE_CODES.session_gone, "This session does not exist.");
       return new Response(null, { status: 101, webSocket: client, headers });
     }
-    const after = new URL(request.url).searchParams.get("after");
+    const after = url.searchParams.get("after");
     const n = after === null ? Number.NaN : Number(after);
     if (after !== null && Number.isSafeInteger(n) && n >= 0)
       this.#resume(server, n);
@@ -76,15 +107,51 @@ export class SocketHub {
     return new Response(null, { status: 101, webSocket: client, headers });
   }
 
-  /** Sends an event to every socket that has not seen it, in seq order. */
+  /** Queues an event for every socket; it goes out when the turn yields. */
   broadcast(event: StoredEvent): void {
-    const text = JSON.stringify(event);
-    for (const ws of this.#ctx.getWebSockets())
-      this.#sendEvent(ws, event.seq, text);
+    this.#pending.push({ seq: event.seq, text: JSON.stringify(event) });
+    this.#flushTimer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  /**
+   * Sends the pending events to every socket that has not seen them, in
+   * seq order. Runs before anything else is sent to a socket, so a reply
+   * never overtakes the events of the request it answers.
+   */
+  flush(): void {
+    if (this.#flushTimer !== undefined) {
+      clearTimeout(this.#flushTimer);
+      this.#flushTimer = undefined;
+    }
+    const pending = this.#pending;
+    if (pending.length === 0) return;
+    this.#pending = [];
+    // Packed once for every socket that takes them all, as nearly all do.
+    let packed: string[] | undefined;
+    for (const ws of this.#ctx.getWebSockets()) {
+      const state = attachment(ws);
+      const fresh =
+        state.lastSeq < pending[0]!.seq
+          ? pending
+          : pending.filter((e) => e.seq > state.lastSeq);
+      if (fresh.length === 0 || this.#tooFarBehind(ws, state, fresh)) continue;
+      if (state.single) {
+        this.#sendAll(
+          ws,
+          fresh.map((e) => e.text)
+        );
+      } else if (fresh === pending) {
+        packed ??= packEvents(pending);
+        this.#sendAll(ws, packed);
+      } else {
+        this.#sendAll(ws, packEvents(fresh));
+      }
+    }
   }
 
   /** Closes every socket: the session is gone. */
   closeAll(code: number, reason: string): void {
+    this.flush();
     for (const ws of this.#ctx.getWebSockets()) {
       try {
         ws.close(code, reason);
@@ -174,6 +241,7 @@ export class SocketHub {
   }
 
   #snapshot(ws: WebSocket): void {
+    this.flush();
     const snapshot = this.#runtime.snapshot();
     this.#send(ws, { type: "session.snapshot", ...snapshot });
     ws.serializeAttachment({
@@ -184,6 +252,7 @@ export class SocketHub {
 
   /** Every retained event after `after`, then live; a fresh snapshot if they are gone. */
   #resume(ws: WebSocket, after: number): void {
+    this.flush();
     const log = this.#runtime.events;
     const oldest = log.oldestSeq;
     if (oldest > 0 && after < oldest - 1) {
@@ -191,43 +260,56 @@ export class SocketHub {
       this.#snapshot(ws);
       return;
     }
-    ws.serializeAttachment({
-      ...attachment(ws),
-      lastSeq: after
-    } satisfies Attachment);
+    const state = attachment(ws);
+    let last = after;
     for (let cursor = after; ; ) {
-      const page = log.after(cursor, REPLAY_PAGE);
-      for (const event of page)
-        this.#sendEvent(ws, event.seq, JSON.stringify(event));
+      const page = log
+        .after(cursor, REPLAY_PAGE)
+        .map((event) => ({ seq: event.seq, text: JSON.stringify(event) }));
+      if (page.length === 0 || this.#tooFarBehind(ws, state, page)) break;
+      this.#sendAll(
+        ws,
+        state.single ? page.map((e) => e.text) : packEvents(page)
+      );
+      last = page.at(-1)!.seq;
       if (page.length < REPLAY_PAGE) break;
-      cursor = page.at(-1)!.seq;
+      cursor = last;
     }
+    ws.serializeAttachment({ ...state, lastSeq: last } satisfies Attachment);
   }
 
-  #sendEvent(ws: WebSocket, seq: number, text: string): void {
-    const state = attachment(ws);
-    if (seq <= state.lastSeq) return;
+  /**
+   * The platform does not expose a socket's buffered bytes; the client's
+   * acks do. A reader this far behind is closed, and can reconnect with
+   * ?after=.
+   */
+  #tooFarBehind(
+    ws: WebSocket,
+    state: Attachment,
+    events: readonly EventText[]
+  ): boolean {
     if (
-      state.acked !== undefined &&
-      seq - state.acked > this.#options.socketBacklog
-    ) {
-      // The platform does not expose a socket's buffered bytes; the client's
-      // acks do. A reader this far behind can reconnect with ?after=.
-      ws.close(
-        CLOSE_CODES.slow_reader,
-        "Too far behind; reconnect with ?after=<last seq>."
-      );
-      return;
-    }
+      state.acked === undefined ||
+      events.at(-1)!.seq - state.acked <= this.#options.socketBacklog
+    )
+      return false;
+    ws.close(
+      CLOSE_CODES.slow_reader,
+      "Too far behind; reconnect with ?after=<last seq>."
+    );
+    return true;
+  }
+
+  #sendAll(ws: WebSocket, messages: readonly string[]): void {
     try {
-      ws.send(text);
-      ws.serializeAttachment({ ...state, lastSeq: seq } satisfies Attachment);
+      for (const message of messages) ws.send(message);
     } catch {
       // A dead socket must not stop the others; its close event cleans up.
     }
   }
 
   #send(ws: WebSocket, frame: Record<string, unknown>): void {
+    this.flush();
     try {
       ws.send(JSON.stringify(frame));
     } catch {

@@ -159,6 +159,28 @@ describe("connectSession", () => {
     expect(c.snapshots).toEqual([0]);
   });
 
+  it("unpacks batch frames in order, dropping repeats and filling a gap inside one", async () => {
+    fake.onEvents = ({ after }) => ({
+      status: 200,
+      body: { events: [stepEvent(after + 1)], next_after: after + 1 }
+    });
+    const c = connect();
+    const server = await fake.connection(0);
+    server.send(snapshot(2));
+    server.send({
+      type: "batch",
+      events: [stepEvent(1), stepEvent(3), stepEvent(4)]
+    });
+    // 5 is missing between the batches: read from /events, then 6 and 7.
+    server.send({ type: "batch", events: [stepEvent(6), stepEvent(7)] });
+    await c.until(() => c.seqs.includes(7));
+    expect(c.seqs).toEqual([3, 4, 5, 6, 7]);
+    expect(c.errors).toEqual([]);
+    server.send({ type: "batch", events: "not a list" });
+    await c.until(() => c.errors.length === 1);
+    expect(c.errors[0]).toMatchObject({ code: "invalid_response" });
+  });
+
   it("never delivers an event twice, whatever order repeats arrive in", async () => {
     const c = connect();
     const server = await fake.connection(0);

@@ -34,10 +34,16 @@ const incr = {
 
 const open = (url: string, token: string) => {
   const ws = new WebSocket(url, ["roost.v1", `roost.token.${token}`]);
+  /** Every frame, a batch's events in their place. */
   const frames: Frame[] = [];
+  /** Every message as it came. */
+  const messages: Frame[] = [];
   const signal = createSignal();
   ws.on("message", (data) => {
-    frames.push(JSON.parse(String(data)) as Frame);
+    const message = JSON.parse(String(data)) as Frame;
+    messages.push(message);
+    if (message.type === "batch") frames.push(...(message.events as Frame[]));
+    else frames.push(message);
     signal.notify();
   });
   const until = async (predicate: (f: Frame[]) => boolean) => {
@@ -50,7 +56,7 @@ const open = (url: string, token: string) => {
     ws.once("open", () => resolve());
     ws.once("error", reject);
   });
-  return { ws, frames, until, opened };
+  return { ws, frames, messages, until, opened };
 };
 
 const steps = (frames: Frame[]) =>
@@ -88,6 +94,51 @@ describe("WebSocket against wrangler dev", () => {
     expect(replayed).toEqual(logged.events);
     expect(replayed[0]!.seq).toBe(last + 1);
     second.ws.close();
+  });
+
+  it("sends each step as one message to every socket, one per event with ?batch=0", async () => {
+    const {
+      session_id: id,
+      token,
+      ws_url
+    } = (await post("/v1/sessions", {
+      environment: "counter"
+    })) as { session_id: string; token: string; ws_url: string };
+    await post(`/v1/sessions/${id}/reset`, {}, token);
+    const sockets = Array.from({ length: 5 }, () => open(ws_url, token));
+    const single = open(`${ws_url}?batch=0`, token);
+    for (const s of [...sockets, single]) {
+      await s.opened;
+      await s.until((f) => f.some((x) => x.type === "session.snapshot"));
+    }
+    for (let i = 0; i < 3; i++)
+      await post(`/v1/sessions/${id}/step`, incr, token);
+    const expected = (await single.until((f) => steps(f) === 3)).filter(
+      (f) => typeof f.seq === "number"
+    );
+    // Each event alone on the socket that asked for it.
+    expect(single.messages.length).toBe(1 + expected.length);
+    for (const s of sockets) {
+      const got = (await s.until((f) => steps(f) === 3)).filter(
+        (f) => typeof f.seq === "number"
+      );
+      expect(got).toEqual(expected);
+      // Snapshot, then one message per step.
+      expect(s.messages.map((m) => m.type)).toEqual([
+        "session.snapshot",
+        "batch",
+        "batch",
+        "batch"
+      ]);
+    }
+
+    // A replay from inside a step's batch starts at the next event.
+    const middle = expected[1]!.seq!;
+    const again = open(`${ws_url}?after=${middle}`, token);
+    await again.opened;
+    const replayed = await again.until((f) => steps(f) === 3);
+    expect(replayed).toEqual(expected.slice(2));
+    for (const s of [...sockets, single, again]) s.ws.close();
   });
 
   it("closes with 4403 for a token of another session", async () => {

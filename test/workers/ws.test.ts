@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EventFrameSchema, ServerFrameSchema } from "../../src/protocol";
-import { HIDDEN_SENTINEL } from "../fixtures/environments";
+import { gate, HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   action,
   call,
@@ -86,6 +86,84 @@ describe("session WebSocket", () => {
     expect(list).toEqual(list.map((_, i) => list[0]! + i));
     a.ws.close();
     b.ws.close();
+  });
+
+  it("sends a step's events as one batch message; ?batch=0 gets one event per message", async () => {
+    const s = await ready();
+    const batched = await openSocket(s.session_id, s.token);
+    const single = await openSocket(s.session_id, s.token, "?batch=0");
+    await batched.until(hasType("session.snapshot"));
+    await single.until(hasType("session.snapshot"));
+    await step(s, "triple");
+    const fb = events(await batched.until(hasType("step")));
+    const fs = events(await single.until(hasType("step")));
+    expect(fb).toEqual(fs);
+    expect(fb.length).toBeGreaterThan(5);
+    // Snapshot, then the whole step in one message.
+    expect(batched.messages).toHaveLength(2);
+    const batch = batched.messages[1]!;
+    expect(batch.type).toBe("batch");
+    expect(ServerFrameSchema.safeParse(batch).success).toBe(true);
+    expect(batch).not.toHaveProperty("seq");
+    // One message per event for the socket that asked for it.
+    expect(single.messages).toHaveLength(1 + fs.length);
+    expect(single.messages.every((m) => m.type !== "batch")).toBe(true);
+    // A mutation with a single event sends it as itself, not as a batch of one.
+    const put = await s.call(
+      "/state",
+      send("PATCH", { key: "count", value: 5, handler: "replace" })
+    );
+    expect(put.status).toBe(200);
+    await batched.until(hasType("state.changed"));
+    expect(batched.messages.at(-1)).toMatchObject({ type: "state.changed" });
+    batched.ws.close();
+    single.ws.close();
+  });
+
+  it("streams what is ready while a tool still runs, and the rest when the step ends", async () => {
+    const s = await ready();
+    const sock = await openSocket(s.session_id, s.token);
+    await sock.until(hasType("session.snapshot"));
+    const id = `stream-${s.session_id}`;
+    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const pending = s.call("/step", send("POST", action("wait", { gate: id })));
+    await inside(stub, () => gate(id).started);
+    const early = await sock.until(hasType("result"));
+    expect(early.map((f) => f.type)).toContain("tool.started");
+    expect(early.some((f) => f.type === "step")).toBe(false);
+    await inside(stub, () => gate(id).open());
+    expect((await pending).status).toBe(200);
+    const all = events(await sock.until(hasType("step")));
+    const list = seqs(all) as number[];
+    expect(list).toEqual(list.map((_, i) => list[0]! + i));
+    expect(all.filter((f) => f.type === "result")).toHaveLength(1);
+    sock.ws.close();
+  });
+
+  it("answers a socket request after the events it caused, and resumes from inside a batch", async () => {
+    const s = await ready();
+    const sock = await openSocket(s.session_id, s.token);
+    await sock.until(hasType("session.snapshot"));
+    sock.send({ type: "step", id: "r1", ...action("triple") });
+    await sock.until(hasType("reply"));
+    const at = (type: string) =>
+      sock.messages.findIndex(
+        (m) =>
+          m.type === type ||
+          (m.type === "batch" &&
+            (m.events as Frame[]).some((e) => e.type === type))
+      );
+    expect(at("step")).toBeGreaterThan(0);
+    expect(at("reply")).toBeGreaterThan(at("step"));
+    const stepped = events(sock.frames);
+    sock.ws.close();
+
+    // Any event boundary is a resume point, also one inside a batch.
+    const middle = stepped[2]!.seq!;
+    const again = await openSocket(s.session_id, s.token, `?after=${middle}`);
+    const replayed = events(await again.until(hasType("step")));
+    expect(replayed).toEqual(stepped.slice(3));
+    again.ws.close();
   });
 
   it("replays exactly the missed frames after a reconnect, by ?after and by resume", async () => {
