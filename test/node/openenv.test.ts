@@ -12,6 +12,7 @@ import {
   OpenEnvToolSchema
 } from "../../src/protocol/index";
 import { createSignal } from "../shared/signal";
+import { framesOf } from "./helpers/frames";
 
 const baseUrl = inject("baseUrl");
 const counterBase = `${baseUrl}/v1/environments/counter/openenv`;
@@ -243,7 +244,7 @@ describe("OpenEnv's clients against Roost", () => {
     const seen: { type: string }[] = [];
     const signal = createSignal();
     watcher.on("message", (data) => {
-      seen.push(JSON.parse(String(data)) as { type: string });
+      seen.push(...framesOf(data));
       signal.notify();
     });
     await signal.until(() => seen.some((f) => f.type === "session.snapshot"), {

@@ -6,6 +6,7 @@ import {
   fakeOpenAIRequests,
   scriptFakeOpenAI
 } from "./fake-openai";
+import { framesOf } from "./helpers/frames";
 
 // A catalog run under wrangler dev whose `openai` model is the fake
 // OpenAI-compatible server: the whole path from HTTP to the model and back.
@@ -95,7 +96,7 @@ describe("a decision-tree run against an OpenAI-compatible server", () => {
       `${base.replace("http", "ws")}/v1/sessions/${id}/ws`,
       ["roost.v1", `roost.token.${token}`]
     );
-    ws.on("message", (d) => frames.push(JSON.parse(String(d))));
+    ws.on("message", (d) => frames.push(...framesOf(d)));
     await new Promise((r) => ws.once("open", r));
 
     const started = await call(`/v1/sessions/${id}/runs`, {

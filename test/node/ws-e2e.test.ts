@@ -1,15 +1,10 @@
 import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { createSignal } from "../shared/signal";
+import { type Frame, framesOf } from "./helpers/frames";
 
 // Resume over a real network socket against wrangler dev, with the `ws` client.
 const base = inject("baseUrl");
-
-interface Frame {
-  type: string;
-  seq?: number;
-  [key: string]: unknown;
-}
 
 const post = async (path: string, body: unknown, token?: string) => {
   const res = await fetch(`${base}${path}`, {
@@ -40,10 +35,8 @@ const open = (url: string, token: string) => {
   const messages: Frame[] = [];
   const signal = createSignal();
   ws.on("message", (data) => {
-    const message = JSON.parse(String(data)) as Frame;
-    messages.push(message);
-    if (message.type === "batch") frames.push(...(message.events as Frame[]));
-    else frames.push(message);
+    messages.push(JSON.parse(String(data)) as Frame);
+    frames.push(...framesOf(data));
     signal.notify();
   });
   const until = async (predicate: (f: Frame[]) => boolean) => {
