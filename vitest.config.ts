@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
@@ -15,6 +16,19 @@ const resolve = {
   ]
 };
 
+/**
+ * Whether scripts/patch-test-pool.mjs (run by `npm install`) guarded the
+ * pool's module runner: only then may test files share one module graph,
+ * which saves each file loading every module again.
+ */
+const poolPatched = readFileSync(
+  new URL(
+    "./node_modules/@cloudflare/vitest-pool-workers/dist/worker/index.mjs",
+    import.meta.url
+  ),
+  "utf8"
+).includes("/* roost: runner transport wrapped once */");
+
 export default defineConfig({
   test: {
     // The node project stays empty until the end-to-end issues fill it.
@@ -30,7 +44,8 @@ export default defineConfig({
         resolve,
         test: {
           name: "workers",
-          include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"]
+          include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
+          isolate: !poolPatched
         }
       },
       {
