@@ -13,7 +13,7 @@ import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
 import { Api } from "./lib/api";
 import { machine } from "./lib/machine";
-import { type Server, startServer } from "./lib/server";
+import { ensureAgentsSdk, type Server, startServer } from "./lib/server";
 import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
@@ -52,6 +52,7 @@ const serving = async (
   agents: boolean,
   run: (api: Api, server: Server) => Promise<void>
 ): Promise<void> => {
+  if (agents) await ensureAgentsSdk(root);
   progress(
     `starting wrangler dev (bench/wrangler.toml${agents ? " with the Agents SDK" : ""})`
   );

@@ -82,7 +82,7 @@ const configWithMain = (
  * Installs bench/agents' pinned packages (the Agents SDK and what it needs)
  * unless that version is already there. Root `npm ci` never installs them.
  */
-const ensureAgentsSdk = async (root: string): Promise<void> => {
+export const ensureAgentsSdk = async (root: string): Promise<void> => {
   const dir = join(root, "bench", "agents");
   const read = (path: string) => JSON.parse(readFileSync(path, "utf8"));
   const pinned: string = read(join(dir, "package.json")).dependencies.agents;
