@@ -7,12 +7,13 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { agentsSdkScenario } from "./agents-sdk";
 import { bundle } from "./bundle";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
 import { Api } from "./lib/api";
 import { machine } from "./lib/machine";
-import { type Server, startServer } from "./lib/server";
+import { ensureAgentsSdk, type Server, startServer } from "./lib/server";
 import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
@@ -36,9 +37,41 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
   };
 
+/**
+ * Scenarios on the bench worker that also serves the Agents SDK
+ * (bench/agents/, installed there on first use). The SDK needs
+ * nodejs_compat, so these get a server of their own and the others keep
+ * running on the plain bench worker.
+ */
+const agentsScenarios: Record<string, (api: Api) => Promise<Row[]>> = {
+  "agents-sdk": (api) => agentsSdkScenario(api)
+};
+
+/** Serves the bench worker (with the Agents SDK, if asked) while `run` runs. */
+const serving = async (
+  agents: boolean,
+  run: (api: Api, server: Server) => Promise<void>
+): Promise<void> => {
+  if (agents) await ensureAgentsSdk(root);
+  progress(
+    `starting wrangler dev (bench/wrangler.toml${agents ? " with the Agents SDK" : ""})`
+  );
+  const server = await startServer(root, [], { agents });
+  try {
+    await run(new Api(server.baseUrl), server);
+  } finally {
+    progress("stopping wrangler dev");
+    await server.stop();
+  }
+};
+
 const main = async () => {
   const asked = process.argv.slice(2);
-  const known = [...Object.keys(scenarios), "bundle"];
+  const known = [
+    ...Object.keys(scenarios),
+    ...Object.keys(agentsScenarios),
+    "bundle"
+  ];
   const unknown = asked.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     throw new Error(
@@ -48,18 +81,19 @@ const main = async () => {
   const chosen = asked.length > 0 ? asked : known;
   const started = Date.now();
   const rows: Row[] = [];
-  const live = chosen.filter((name) => name !== "bundle");
+  const live = chosen.filter((name) => name in scenarios);
   if (live.length > 0) {
-    progress("starting wrangler dev (bench/wrangler.toml)");
-    const server = await startServer(root);
-    try {
-      const api = new Api(server.baseUrl);
+    await serving(false, async (api, server) => {
       for (const name of live)
         rows.push(...(await scenarios[name]!(api, server)));
-    } finally {
-      progress("stopping wrangler dev");
-      await server.stop();
-    }
+    });
+  }
+  const withAgents = chosen.filter((name) => name in agentsScenarios);
+  if (withAgents.length > 0) {
+    await serving(true, async (api) => {
+      for (const name of withAgents)
+        rows.push(...(await agentsScenarios[name]!(api)));
+    });
   }
   if (chosen.includes("bundle")) rows.push(...(await bundle(root)));
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);

@@ -3,10 +3,13 @@
  * `wrangler dev` on a free port with a throwaway state folder. A frozen
  * build, because `wrangler dev` reloads (and drops in-flight requests)
  * whenever a source file changes, and others edit `src/` while we measure.
+ * With `agents`, the build is bench/agents/worker.ts: the same worker plus
+ * the Agents SDK contender, whose package is installed on first use.
  */
 
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -18,6 +21,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady } from "../../scripts/ready.mjs";
+import { progress } from "./stats";
 
 export interface Server {
   baseUrl: string;
@@ -36,20 +40,69 @@ const stopGroup = async (child: ChildProcess): Promise<void> => {
   if (child.exitCode === null) process.kill(-pid, "SIGKILL");
 };
 
-/** bench/wrangler.toml with another `main`, written into `dir`. */
+/**
+ * The Agents SDK contender's additions to bench/wrangler.toml: its class and
+ * binding (`routeAgentRequest` finds it as "bench-agent"), and nodejs_compat,
+ * which the SDK's imports need. Roost and the Agent then share one worker,
+ * so one workerd serves both.
+ */
+const withAgent = (toml: string): string =>
+  `${toml.replace(
+    /^compatibility_date = .*$/m,
+    (line) => `${line}\ncompatibility_flags = ["nodejs_compat"]`
+  )}
+[[durable_objects.bindings]]
+name = "BENCH_AGENT"
+class_name = "BenchAgent"
+
+[[migrations]]
+tag = "v2"
+new_sqlite_classes = ["BenchAgent"]
+`;
+
+/** bench/wrangler.toml with another `main` (and the Agent, if asked), written into `dir`. */
 const configWithMain = (
   root: string,
   dir: string,
   file: string,
-  main: string
+  main: string,
+  agents: boolean
 ): string => {
   const path = join(dir, file);
   const source = readFileSync(join(root, "bench", "wrangler.toml"), "utf8");
-  writeFileSync(
-    path,
-    source.replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`)
+  const config = source.replace(
+    /^main = .*$/m,
+    `main = ${JSON.stringify(main)}`
   );
+  writeFileSync(path, agents ? withAgent(config) : config);
   return path;
+};
+
+/**
+ * Installs bench/agents' pinned packages (the Agents SDK and what it needs)
+ * unless that version is already there. Root `npm ci` never installs them.
+ */
+export const ensureAgentsSdk = async (root: string): Promise<void> => {
+  const dir = join(root, "bench", "agents");
+  const read = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+  const pinned: string = read(join(dir, "package.json")).dependencies.agents;
+  const installed = join(dir, "node_modules", "agents", "package.json");
+  if (existsSync(installed) && read(installed).version === pinned) return;
+  progress(
+    `installing the Agents SDK ${pinned} into bench/agents (npm ci --prefix bench/agents, once)`
+  );
+  try {
+    await promisify(execFile)(
+      "npm",
+      ["ci", "--prefix", dir, "--no-audit", "--no-fund"],
+      { cwd: root, maxBuffer: 16 * 1024 * 1024 }
+    );
+  } catch (error) {
+    const { stderr = "" } = error as { stderr?: string };
+    throw new Error(
+      `npm ci --prefix bench/agents failed: ${(error as Error).message}\n${stderr}`
+    );
+  }
 };
 
 /**
@@ -57,31 +110,43 @@ const configWithMain = (
  * config whose `main` is that bundle. Both configs live in `dir`, so
  * wrangler's scratch files do too.
  */
-const freeze = async (root: string, dir: string): Promise<string> => {
+const freeze = async (
+  root: string,
+  dir: string,
+  agents: boolean
+): Promise<string> => {
   const source = configWithMain(
     root,
     dir,
     "source.toml",
-    join(root, "bench", "worker.ts")
+    join(root, "bench", ...(agents ? ["agents", "worker.ts"] : ["worker.ts"])),
+    agents
   );
   await promisify(execFile)(
     join(root, "node_modules", ".bin", "wrangler"),
     ["deploy", "--dry-run", "-c", source, "--outdir", join(dir, "build")],
     { cwd: dir, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } }
   );
-  return configWithMain(root, dir, "wrangler.toml", "build/worker.js");
+  return configWithMain(root, dir, "wrangler.toml", "build/worker.js", agents);
 };
 
-/** The bench worker under `wrangler dev` with ROOST_DEV=1 and ROOST_BENCH=1, ready when /health answers. */
+/**
+ * The bench worker under `wrangler dev` with ROOST_DEV=1 and ROOST_BENCH=1,
+ * ready when /health answers; with `agents`, the one that also serves the
+ * Agents SDK contender.
+ */
 export const startServer = async (
   root: string,
-  extraArgs: string[] = []
+  extraArgs: string[] = [],
+  options: { agents?: boolean } = {}
 ): Promise<Server> => {
+  const agents = options.agents ?? false;
+  if (agents) await ensureAgentsSdk(root);
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "roost-bench-"));
   const stateDir = join(dir, "state");
   mkdirSync(stateDir);
-  const config = await freeze(root, dir);
+  const config = await freeze(root, dir, agents);
   const child = spawn(
     join(root, "node_modules", ".bin", "wrangler"),
     [
