@@ -486,7 +486,7 @@ export const agentsSdkScenario = async (
   rows.push({
     scenario,
     measure: `bytes a watching client receives per append, list of ${count(FAN_SIZE)} items (median of ${sent.roost.length})`,
-    roost: `${bytes(rb)} in ${roostFrames} frames (the step's events)`,
+    roost: `${bytes(rb)} in ${roostFrames} message${roostFrames === 1 ? "" : "s"} (the step's events)`,
     reference: `Agents SDK: ${bytes(ab)} in 1 \`cf_agent_state\` frame (the whole state)`,
     ratio: rb / ab < 0.1 ? `${(rb / ab).toFixed(4)}×` : times(rb / ab),
     target: "",
