@@ -7,6 +7,7 @@ import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import type { Message } from "../messages/schema";
 import type { Emit } from "../protocol";
+import { healingText } from "../store/result";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { ResolvedTree, TreeNode } from "../tree/define-tree";
 import {
@@ -342,8 +343,14 @@ const runTool = async (
     output: clip(content),
     ...(result.message.is_error ? { error: true } : {})
   });
+  // A self-healing error is recorded as Elysia shows it to the model:
+  // avoidable (with the feedback) or not (with what went wrong).
   const errors = result.message.is_error
-    ? recordError(p.errors, tool, content)
+    ? recordError(
+        p.errors,
+        tool,
+        result.error ? healingText(result.error) : content
+      )
     : clearErrors(p.errors, tool);
   return {
     progress: { ...p, tasks, errors },

@@ -43,20 +43,51 @@ export type Update =
   | { kind: "status"; text: string }
   | { kind: "text"; text: string }
   | { kind: "warning"; text: string }
-  /** A recoverable error: the model is told (feedback) and may try again. */
-  | { kind: "self_healing_error"; feedback: string; message: string };
+  /**
+   * A recoverable error (Elysia's `Error`): the model is told and may try
+   * again. `avoidable` when the tool said how to fix it (feedback); an
+   * error without feedback is one the model probably cannot fix.
+   */
+  | {
+      kind: "self_healing_error";
+      feedback: string;
+      message: string;
+      avoidable: boolean;
+    };
+
+export type SelfHealingError = Extract<Update, { kind: "self_healing_error" }>;
+
+/** Elysia's feedback for an error the tool could not explain; such an error is not avoidable. */
+export const UNKNOWN_FEEDBACK = "An unknown issue occurred.";
 
 export const status = (text: string): Update => ({ kind: "status", text });
 export const text = (text: string): Update => ({ kind: "text", text });
 export const warning = (text: string): Update => ({ kind: "warning", text });
+/**
+ * A self-healing error. Give `feedback` (what to do differently) when the
+ * model can fix it; give only `message` (what went wrong) when it cannot,
+ * and the model is told to explain the problem to the user instead.
+ */
 export const error = (init: {
-  feedback: string;
+  feedback?: string;
   message?: string;
-}): Update => ({
-  kind: "self_healing_error",
-  feedback: init.feedback,
-  message: init.message ?? init.feedback
-});
+}): Update => {
+  const given = init.feedback?.trim() ?? "";
+  const avoidable = given !== "" && given !== UNKNOWN_FEEDBACK;
+  const feedback = avoidable ? given : UNKNOWN_FEEDBACK;
+  const message = init.message?.trim() || (avoidable ? feedback : "");
+  return { kind: "self_healing_error", feedback, message, avoidable };
+};
+
+/**
+ * The error as a model reads it (Elysia's wording, in our words): the
+ * feedback of an avoidable error, else what went wrong and that the
+ * user should hear of it.
+ */
+export const healingText = (e: SelfHealingError): string =>
+  e.avoidable
+    ? `Avoidable error: ${e.feedback} (a later call that follows this feedback should succeed)`
+    : `Unknown error: ${e.message || e.feedback} (probably not fixable by another call: judge the message and tell the user about the problem)`;
 
 /** What a Result tells the model about itself. */
 export const describeResult = (r: Result): string => {

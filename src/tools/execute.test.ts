@@ -11,7 +11,13 @@ import { State } from "../state/state";
 import { createEnvironmentStore } from "../store/environment-store";
 import { MemoryHiddenStore } from "../store/hidden-store";
 import { MemoryStoreBackend } from "../store/memory-backend";
-import { result, status } from "../store/result";
+import {
+  error,
+  healingText,
+  result,
+  status,
+  UNKNOWN_FEEDBACK
+} from "../store/result";
 import { type Tool, tool } from "./define-tool";
 import { type ExecuteOptions, executeToolCalls } from "./execute";
 import type { MergeableState } from "./outputs";
@@ -270,25 +276,47 @@ describe("executeToolCalls", () => {
     });
   });
 
-  it("reports a self-healing error to the model as an error message", async () => {
+  it("reports a self-healing error to the model as an error message, avoidable or not", async () => {
     const picky = tool({
-      description: "Asks for a better query.",
-      input: z.object({}),
-      run: async function* (_a, ctx) {
+      description: "Asks for a better query, or gives up.",
+      input: z.object({ fixable: z.boolean() }),
+      run: async function* ({ fixable }, ctx) {
         ctx.emit({ kind: "warning", text: "hmm" });
-        yield {
-          kind: "self_healing_error" as const,
-          feedback: "Use a narrower query.",
-          message: "too broad"
-        };
+        yield fixable
+          ? error({ feedback: "Use a narrower query.", message: "too broad" })
+          : error({ message: "the index is offline" });
       }
     });
     const { scope } = scopeWith({ picky: picky as Tool });
-    const [out] = await executeToolCalls([call("picky")], scope);
-    expect(out!.message).toMatchObject({
+    const [fixable, unknown] = await executeToolCalls(
+      [call("picky", { fixable: true }), call("picky", { fixable: false })],
+      scope
+    );
+    expect(fixable!.message).toMatchObject({
       is_error: true,
       content: "Use a narrower query."
     });
+    expect(fixable!.error).toEqual({
+      kind: "self_healing_error",
+      feedback: "Use a narrower query.",
+      message: "too broad",
+      avoidable: true
+    });
+    expect(healingText(fixable!.error!)).toBe(
+      "Avoidable error: Use a narrower query. (a later call that follows this feedback should succeed)"
+    );
+    // No feedback: Elysia's "unknown issue", and the model reads what went wrong.
+    expect(unknown!.message).toMatchObject({
+      is_error: true,
+      content: "the index is offline"
+    });
+    expect(unknown!.error).toMatchObject({
+      feedback: UNKNOWN_FEEDBACK,
+      avoidable: false
+    });
+    expect(healingText(unknown!.error!)).toMatch(
+      /^Unknown error: the index is offline \(/
+    );
   });
 
   it("applies outputsToState in request order, and a rejected merge changes nothing", async () => {

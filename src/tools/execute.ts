@@ -3,7 +3,7 @@
 import type { JsonValue } from "../json";
 import type { ToolCall } from "../messages/schema";
 import type { StateAccess, StateShape } from "../state/types";
-import type { Result, Update } from "../store/result";
+import type { Result, SelfHealingError, Update } from "../store/result";
 import type {
   EnvironmentStore,
   HiddenStore,
@@ -56,6 +56,7 @@ interface Ran {
   content: string;
   value?: unknown;
   results: LocatedEntry[];
+  healing?: SelfHealingError;
 }
 
 /**
@@ -102,7 +103,8 @@ export const executeToolCalls = async (
       results: ran.results,
       ...(ok && ran.value !== undefined
         ? { value: ran.value as JsonValue }
-        : {})
+        : {}),
+      ...(ran.healing ? { error: ran.healing } : {})
     };
     options.hooks?.onFinish?.(
       { id: call.id, tool: call.function.name },
@@ -137,9 +139,9 @@ const runCall = async (
   options.hooks?.onStart?.(ref, args.value);
   const results: LocatedEntry[] = [];
   const yielded: Result[] = [];
-  let failure: string | undefined;
+  let healing: SelfHealingError | undefined;
   const onUpdate = (update: Update) => {
-    if (update.kind === "self_healing_error") failure ??= update.feedback;
+    if (update.kind === "self_healing_error") healing ??= update;
     options.hooks?.onUpdate?.(ref, update);
   };
   const ms =
@@ -185,8 +187,13 @@ const runCall = async (
       consume(tool.run(args.value, ctx), onItem, revoked),
       timedOut
     ]);
-    if (failure !== undefined) {
-      return { ok: false, content: failure, results };
+    if (healing !== undefined) {
+      // The tool message says what to do differently, or, when the tool
+      // had no advice, what went wrong.
+      const content = healing.avoidable
+        ? healing.feedback
+        : healing.message || healing.feedback;
+      return { ok: false, content, results, healing };
     }
     return { ok: true, content: toContent(value, yielded), value, results };
   } catch (error) {

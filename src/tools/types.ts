@@ -3,7 +3,7 @@
 import type { JsonValue } from "../json";
 import type { Message, ToolMessage } from "../messages/schema";
 import type { StateAccess, StateShape } from "../state/types";
-import type { Result, Update } from "../store/result";
+import type { Result, SelfHealingError, Update } from "../store/result";
 import type {
   EnvironmentStore,
   HiddenStore,
@@ -83,6 +83,8 @@ export interface CallOutcome {
   results: LocatedEntry[];
   /** The raw return value (before stringification), for outputsToState and callers. */
   value?: JsonValue;
+  /** The first self-healing error the call yielded, when it failed that way. */
+  error?: SelfHealingError;
 }
 
 export type { Message };

@@ -141,7 +141,11 @@ describe("decision-tree runs", () => {
     const sawError = seenRequests.some(
       (q) =>
         q.treeData.userPrompt === "heal" &&
-        (q.treeData.errors.flaky ?? []).some((e) => e.includes("Try again"))
+        (q.treeData.errors.flaky ?? []).some((e) =>
+          e.startsWith(
+            "Avoidable error: Try again: the first call always fails."
+          )
+        )
     );
     expect(sawError).toBe(true);
   });
