@@ -48,7 +48,8 @@ export const options: TreeOption[] = [
     name: "search_tools",
     kind: "branch",
     description: "Search the archive.",
-    end: false
+    end: false,
+    leadsTo: { query: {}, filters: { by_year: {} } }
   },
   {
     name: "text_response",

@@ -25,7 +25,7 @@ import type {
   TreeData,
   TreeOption
 } from "../tree/types";
-import { optionsAt, runIfTools } from "./options";
+import { hasInputs, optionsAt, runIfTools } from "./options";
 
 /** What a run carries from pass to pass (persisted by the caller). */
 export interface RunProgress {
@@ -257,6 +257,23 @@ const decide = async (
     unavailable: { name: string; description: string; reason: string }[];
   }
 ): Promise<{ decision: Decision; option: TreeOption; used: number }> => {
+  const only = request.options.length === 1 ? request.options[0]! : undefined;
+  if (only !== undefined && !hasInputs(only.inputs)) {
+    // Elysia's shortcut: nothing to choose and nothing to fill in, so no
+    // model call (and no decision used).
+    return {
+      decision: {
+        tool: only.name,
+        inputs: {},
+        end: only.end,
+        message: "",
+        impossible: false,
+        reasoning: `Only one option available: ${only.name} (and no inputs are needed).`
+      },
+      option: only,
+      used: 0
+    };
+  }
   const retries = input.maxRetries ?? 2;
   const feedback: string[] = [];
   for (let attempt = 0; ; attempt++) {

@@ -30,7 +30,9 @@ describe("optionsAt", () => {
         name: "search",
         kind: "branch",
         description: "Look things up.",
-        end: false
+        end: false,
+        // Elysia's "future tools": what the branch leads to, nested.
+        leadsTo: { query: {}, greet: {}, deep: { query: {} } }
       },
       {
         name: TEXT_RESPONSE,

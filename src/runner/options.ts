@@ -113,7 +113,8 @@ export const optionsAt = async (
       name: branch.id,
       kind: "branch",
       description: branch.description,
-      end: false
+      end: false,
+      leadsTo: leadsTo(branch)
     });
   }
   if (node.id === ROOT_ID && tree.textResponse) {
@@ -126,6 +127,28 @@ export const optionsAt = async (
     });
   }
   return { options, unavailable };
+};
+
+/** Every option below a branch, nested by sub-branch (whatever `available` says later). */
+const leadsTo = (node: TreeNode): JsonObject => {
+  const below: JsonObject = {};
+  for (const tool of node.tools) below[tool] = {};
+  for (const branch of node.branches) below[branch.id] = leadsTo(branch);
+  return below;
+};
+
+/** Whether an input schema has any property to fill (Elysia: "No inputs are needed"). */
+export const hasInputs = (
+  schema: JsonObject | undefined
+): schema is JsonObject => {
+  if (!schema) return false;
+  const props = schema.properties;
+  return (
+    typeof props === "object" &&
+    props !== null &&
+    !Array.isArray(props) &&
+    Object.keys(props).length > 0
+  );
 };
 
 const isPlainObject = (value: unknown): value is JsonObject =>

@@ -51,6 +51,11 @@ describe("decisionMessages", () => {
     ).toEqual(["count", "search_tools", "text_response"]);
     expect(available[0].inputs).toEqual(options[0]!.inputs);
     expect(available[1].inputs).toBe("No inputs are needed for this function.");
+    // A branch shows the tools it leads to (Elysia's future tools).
+    expect(available[1].leads_to).toEqual({
+      query: {},
+      filters: { by_year: {} }
+    });
     expect(available[2].inputs).toBe("No inputs are needed for this function.");
     const unavailable = JSON.parse(
       sectionOf(user!.content, "unavailable_options")!

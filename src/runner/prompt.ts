@@ -16,6 +16,7 @@ import type {
   TreeOption
 } from "../tree/types";
 import { ModelError } from "./model-error";
+import { hasInputs } from "./options";
 
 export interface ChatMessage {
   role: "system" | "user";
@@ -97,17 +98,6 @@ const renderAtlas = (atlas: Atlas): string =>
 const renderHistory = (data: TreeData): string =>
   data.conversationHistory.map((m) => `${m.role}: ${m.content}`).join("\n\n");
 
-const hasInputs = (schema: JsonObject | undefined): schema is JsonObject => {
-  if (!schema) return false;
-  const props = schema.properties;
-  return (
-    typeof props === "object" &&
-    props !== null &&
-    !Array.isArray(props) &&
-    Object.keys(props).length > 0
-  );
-};
-
 const renderOptions = (options: TreeOption[]): string =>
   options.length === 0
     ? ""
@@ -116,7 +106,10 @@ const renderOptions = (options: TreeOption[]): string =>
           function_name: o.name,
           description: o.description,
           ...(o.kind === "branch"
-            ? { kind: "branch: choosing it shows more options" }
+            ? {
+                kind: "branch: choosing it shows more options",
+                leads_to: o.leadsTo ?? {}
+              }
             : {}),
           inputs: hasInputs(o.inputs)
             ? o.inputs

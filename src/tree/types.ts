@@ -47,6 +47,12 @@ export interface TreeOption {
   inputs?: JsonObject;
   /** Whether choosing it with `end: true` may end the run. */
   end: boolean;
+  /**
+   * A branch's options further down, as Elysia's "future tools" show them:
+   * `{ tool: {}, sub_branch: { its_tool: {} } }`, so the model can pick a
+   * branch for a tool it leads to.
+   */
+  leadsTo?: JsonObject;
 }
 
 export interface UnavailableOption {

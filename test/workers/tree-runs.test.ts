@@ -114,6 +114,29 @@ describe("decision-tree runs", () => {
     });
   });
 
+  it("asks no model at a node with one option that needs no inputs, and shows branches with the tools they lead to", async () => {
+    const s = await forestSession();
+    const before = seenRequests.length;
+    const r = await run(s, "single");
+    expect(r).toMatchObject({ outcome: "ended", final_text: "finished" });
+    expect(tasks(r)).toEqual(["1:clearing", "1:finish"]);
+    expect(r.tasks[1]!.reasoning).toBe(
+      "Only one option available: finish (and no inputs are needed)."
+    );
+    const asked = seenRequests
+      .slice(before)
+      .filter((q) => q.treeData.userPrompt === "single");
+    // Only the root decision reached the model.
+    expect(asked.map((q) => q.node)).toEqual(["root"]);
+    const offered = Object.fromEntries(
+      asked[0]!.options.map((o) => [o.name, o.leadsTo])
+    );
+    expect(offered).toMatchObject({
+      grove: { probe: {}, flaky: {}, wait: {} },
+      clearing: { finish: {} }
+    });
+  });
+
   it("forces a final answer after exactly recursionLimit passes", async () => {
     const s = await forestSession();
     const r = await run(s, "limit");
