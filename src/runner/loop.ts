@@ -5,14 +5,13 @@ import type { SessionParts } from "../environment/episode";
 import { createEpisodeControl } from "../environment/episode-control";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
-import type { Message } from "../messages/schema";
 import type { Emit } from "../protocol";
 import { healingText } from "../store/result";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { ResolvedTree, TreeNode } from "../tree/define-tree";
 import {
+  addToHistory,
   clearErrors,
-  conversationHistory,
   openTasks,
   recordError,
   recordTask,
@@ -21,6 +20,7 @@ import {
 import type {
   Decision,
   DecisionModel,
+  HistoryMessage,
   PromptTasks,
   TreeData,
   TreeOption
@@ -37,6 +37,8 @@ export interface RunProgress {
   decisions: number;
   tasks: PromptTasks[];
   errors: Record<string, string[]>;
+  /** The conversation so far (Elysia's history); the pass adds what the tree says. */
+  history: HistoryMessage[];
 }
 
 export type PassEnd = {
@@ -71,12 +73,9 @@ const OUTPUT_CHARS = 600;
 const clip = (text: string): string =>
   text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS)}…` : text;
 
-const messages = (parts: SessionParts): Message[] =>
-  (parts.state.get("messages") as Message[] | undefined) ?? [];
-
 const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
   userPrompt: p.prompt,
-  conversationHistory: conversationHistory(messages(input.parts)),
+  conversationHistory: p.history,
   atlas: input.tree.atlas,
   environment: input.parts.environment.llmView(),
   tasksCompleted: p.tasks,
@@ -85,13 +84,17 @@ const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
   recursionLimit: input.tree.recursionLimit
 });
 
-const say = (input: PassInput, text: string, extra: object = {}): void => {
-  if (text === "") return;
-  input.parts.state.set("messages", {
-    role: "assistant",
-    content: text,
-    ...extra
-  });
+/** A reply the user hears: in the conversation history (Elysia's), not in the transcript. */
+const heard = (p: RunProgress, text: string): RunProgress =>
+  text === ""
+    ? p
+    : { ...p, history: addToHistory(p.history, "assistant", text) };
+
+/** A reply in the transcript and in the conversation history. */
+const say = (input: PassInput, p: RunProgress, text: string): RunProgress => {
+  if (text === "") return p;
+  input.parts.state.set("messages", { role: "assistant", content: text });
+  return heard(p, text);
 };
 
 /**
@@ -120,7 +123,7 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       { treeData: treeDataOf(input, p), reason: "limit" },
       { decisionIndex: p.decisions, ...signalOf(input) }
     );
-    say(input, text);
+    p = say(input, p, text);
     return finish({ outcome: "recursion_limit", text });
   }
 
@@ -195,7 +198,7 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
 
     if (option.kind === "text") {
       const text = textOf(decision);
-      say(input, text);
+      p = say(input, p, text);
       // The text option is also how a model explains why it cannot help.
       return finish({
         outcome: decision.impossible ? "impossible" : "answered",
@@ -203,20 +206,22 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       });
     }
     if (decision.impossible) {
-      say(input, decision.message);
+      p = say(input, p, decision.message);
       const text = await model.respond(
         { treeData: treeDataOf(input, p), reason: "ended" },
         { decisionIndex: p.decisions, ...signalOf(input) }
       );
-      say(input, text);
+      p = say(input, p, text);
       return finish({ outcome: "impossible", text });
     }
     if (option.kind === "branch") {
-      say(input, decision.message);
+      p = say(input, p, decision.message);
       node = tree.node(option.name)!;
       continue;
     }
 
+    // The decision's message goes out with the tool call it explains.
+    p = heard(p, decision.message);
     const ran = await runTool(
       input,
       p,
@@ -230,7 +235,7 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
     if (!ran.failed && decision.end && option.end) {
       // The tool's whole message is the answer (the task record keeps a
       // clip), and the conversation history reads it as the reply.
-      say(input, ran.content);
+      p = say(input, p, ran.content);
       return finish({ outcome: "ended", text: ran.content });
     }
     // A yielded error keeps the loop going so the model can correct itself.
@@ -319,7 +324,7 @@ const runTool = async (
 ): Promise<{ progress: RunProgress; failed: boolean; content: string }> => {
   // The transcript's length makes the id unique even when one tool runs
   // twice in a pass (by runIf and by decision, or at two nodes).
-  const id = `${p.runId}_${pass}_${messages(input.parts).length}_${tool}`;
+  const id = `${p.runId}_${pass}_${input.parts.state.messageCount()}_${tool}`;
   const call = {
     id,
     type: "function" as const,
@@ -331,6 +336,9 @@ const runTool = async (
     tool_calls: [call]
   });
   const { control } = createEpisodeControl();
+  // Text a tool streams is part of the reply (Elysia's Text results).
+  const texts: string[] = [];
+  const hooks = input.execute.hooks;
   const [outcome] = await executeToolCalls(
     [call],
     {
@@ -339,7 +347,16 @@ const runTool = async (
       task: input.task,
       episode: control
     },
-    input.execute
+    {
+      ...input.execute,
+      hooks: {
+        ...hooks,
+        onUpdate: (ref, update) => {
+          if (update.kind === "text") texts.push(update.text);
+          hooks?.onUpdate?.(ref, update);
+        }
+      }
+    }
   );
   const result = outcome!;
   input.parts.state.set("messages", result.message);
@@ -369,8 +386,10 @@ const runTool = async (
         result.error ? healingText(result.error) : content
       )
     : clearErrors(p.errors, tool);
+  let history = p.history;
+  for (const text of texts) history = addToHistory(history, "assistant", text);
   return {
-    progress: { ...p, tasks, errors },
+    progress: { ...p, tasks, errors, history },
     failed: result.message.is_error,
     content
   };

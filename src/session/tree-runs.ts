@@ -21,6 +21,7 @@ import {
   writeRun,
   writeTreeRows
 } from "../storage/run-rows";
+import { addToHistory } from "../tree/tree-data";
 import type { Committer, MutationContext } from "./commit";
 import type { SessionCore } from "./core";
 import type { ModelResolver } from "./models";
@@ -103,8 +104,13 @@ export class TreeRuns {
         updatedAt: now
       };
       m.parts.state.set("messages", { role: "user", content: request.prompt });
+      const rows = readTreeRows(core.sql, run.episode);
       m.onCommit(() => {
         writeRun(core.sql, run);
+        writeTreeRows(core.sql, run.episode, {
+          ...rows,
+          history: addToHistory(rows.history, "user", request.prompt)
+        });
         core.schedule.set("run", now);
       });
       return { run_id: run.runId };
@@ -271,7 +277,8 @@ export class TreeRuns {
         passes: run.passes,
         decisions: run.decisions,
         tasks: rows.tasks,
-        errors: rows.errors
+        errors: rows.errors,
+        history: rows.history
       },
       emit: m.emit,
       execute: core.executeOptions(m.hooks)
@@ -306,7 +313,8 @@ export class TreeRuns {
       writeRun(core.sql, next);
       writeTreeRows(core.sql, run.episode, {
         tasks: p.tasks,
-        errors: p.errors
+        errors: p.errors,
+        history: p.history
       });
     });
   }

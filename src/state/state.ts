@@ -57,6 +57,11 @@ export class State<Shape extends StateShape = StateShape>
     this.#maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
   }
 
+  /** How many messages the transcript holds, without reading them. */
+  messageCount(): number {
+    return this.#transcript.count();
+  }
+
   get<K extends Key<Shape>>(key: K): StateReads<Shape>[K];
   get<K extends Key<Shape>>(
     key: K,

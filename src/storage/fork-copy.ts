@@ -39,7 +39,7 @@ export const COPIED_TABLES = {
   hidden: ["episode", "key", "value"],
   state: ["episode", "key", "value"],
   transcript: ["episode", "idx", "message"],
-  tree_data: ["episode", "tasks", "errors"]
+  tree_data: ["episode", "tasks", "errors", "history"]
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -2,7 +2,7 @@
 
 import type { ErrorBody } from "../errors";
 import type { RunOutcome, RunState, RunStatus } from "../protocol";
-import type { PromptTasks } from "../tree/types";
+import type { HistoryMessage, PromptTasks } from "../tree/types";
 
 export interface RunRow {
   runId: string;
@@ -23,6 +23,11 @@ export interface RunRow {
 export interface TreeRows {
   tasks: PromptTasks[];
   errors: Record<string, string[]>;
+  /**
+   * Elysia's conversation history: run prompts and what the tree said,
+   * kept as it grows so a pass never reads the whole transcript.
+   */
+  history: HistoryMessage[];
 }
 
 interface RawRun extends Record<string, SqlStorageValue> {
@@ -112,15 +117,16 @@ export const requestCancel = (sql: SqlStorage, runId: string): void => {
 
 export const readTreeRows = (sql: SqlStorage, episode: number): TreeRows => {
   const [raw] = sql
-    .exec<{ tasks: string; errors: string }>(
-      "SELECT tasks, errors FROM tree_data WHERE episode = ?",
+    .exec<{ tasks: string; errors: string; history: string }>(
+      "SELECT tasks, errors, history FROM tree_data WHERE episode = ?",
       episode
     )
     .toArray();
-  if (raw === undefined) return { tasks: [], errors: {} };
+  if (raw === undefined) return { tasks: [], errors: {}, history: [] };
   return {
     tasks: JSON.parse(raw.tasks) as PromptTasks[],
-    errors: JSON.parse(raw.errors) as Record<string, string[]>
+    errors: JSON.parse(raw.errors) as Record<string, string[]>,
+    history: JSON.parse(raw.history) as HistoryMessage[]
   };
 };
 
@@ -130,10 +136,11 @@ export const writeTreeRows = (
   rows: TreeRows
 ): void => {
   sql.exec(
-    "INSERT OR REPLACE INTO tree_data (episode, tasks, errors) VALUES (?, ?, ?)",
+    "INSERT OR REPLACE INTO tree_data (episode, tasks, errors, history) VALUES (?, ?, ?, ?)",
     episode,
     JSON.stringify(rows.tasks),
-    JSON.stringify(rows.errors)
+    JSON.stringify(rows.errors),
+    JSON.stringify(rows.history)
   );
 };
 

@@ -140,14 +140,18 @@ const FORK_TABLES = [
 
 /**
  * What each version adds, in order: `MIGRATIONS[v - 1]` takes a database
- * from version v - 1 to v. Statements are idempotent (IF NOT EXISTS), so a
+ * from version v - 1 to v. Creations are idempotent (IF NOT EXISTS), so a
  * version 1 session whose run tables were already made on its first run
  * (version 1 created them lazily) migrates like any other.
  */
 const MIGRATIONS: readonly (readonly string[])[] = [
   [...STORE_TABLES, ...SESSION_TABLES],
   RUN_TABLES,
-  FORK_TABLES
+  FORK_TABLES,
+  // The conversation history a tree reads, kept apart from the transcript
+  // (Elysia's: prompts and replies; reset observations are not turns).
+  // Sessions from before start it empty. Run once, as each version is.
+  ["ALTER TABLE tree_data ADD COLUMN history TEXT NOT NULL DEFAULT '[]'"]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

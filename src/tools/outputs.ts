@@ -9,6 +9,7 @@ import type { Tool } from "./define-tool";
 export interface MergeableState extends StateAccess {
   prepare(key: string, value: unknown, options?: SetOptions): JsonValue;
   put(key: string, value: JsonValue): void;
+  messageCount(): number;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -243,8 +243,18 @@ describe("decision-tree runs", () => {
     const history = seenRequests.findLast(
       (r) => r.treeData.userPrompt === "echo"
     )?.treeData.conversationHistory;
-    // The first run's reply ends with its end tool's message.
-    expect(history?.[1]?.content).toMatch(/finished$/);
+    // Elysia's history: the prompts and the tree's replies — decision
+    // messages, text the tools streamed, and the end tool's message — and
+    // not the reset's observation ("Forest ready.").
+    expect(history).toEqual([
+      { role: "user", content: "multi" },
+      {
+        role: "assistant",
+        content:
+          "Into the grove. Probing. Found a probe at depth 2. Finishing. finished"
+      },
+      { role: "user", content: "echo" }
+    ]);
     const store = await json<{ store: Record<string, unknown> }>(
       await s.call("/environment")
     );
