@@ -17,6 +17,7 @@ import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
 import { sessionSize } from "./session-size";
+import { startup } from "./startup";
 import { stepOverhead } from "./step-overhead";
 import { treeRun } from "./tree-run";
 
@@ -36,9 +37,15 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
   };
 
+/** Scenarios that build and measure workers of their own, without the server. */
+const offline: Record<string, (root: string) => Promise<Row[]>> = {
+  bundle,
+  startup
+};
+
 const main = async () => {
   const asked = process.argv.slice(2);
-  const known = [...Object.keys(scenarios), "bundle"];
+  const known = [...Object.keys(scenarios), ...Object.keys(offline)];
   const unknown = asked.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     throw new Error(
@@ -48,7 +55,7 @@ const main = async () => {
   const chosen = asked.length > 0 ? asked : known;
   const started = Date.now();
   const rows: Row[] = [];
-  const live = chosen.filter((name) => name !== "bundle");
+  const live = chosen.filter((name) => !(name in offline));
   if (live.length > 0) {
     progress("starting wrangler dev (bench/wrangler.toml)");
     const server = await startServer(root);
@@ -61,7 +68,8 @@ const main = async () => {
       await server.stop();
     }
   }
-  if (chosen.includes("bundle")) rows.push(...(await bundle(root)));
+  for (const name of chosen.filter((name) => name in offline))
+    rows.push(...(await offline[name]!(root)));
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const report = [
     "# Roost benchmarks",
