@@ -41,7 +41,14 @@ export default defineConfig({
             miniflare: { bindings: { ROOST_DEV: "1" } }
           })
         ],
-        resolve,
+        // The tests run zod as the deployed worker does: through the lean
+        // module wrangler.toml's [alias] names (see src/zod-lean.ts).
+        resolve: {
+          alias: [
+            ...resolve.alias,
+            { find: /^zod$/, replacement: source("./src/zod-lean.ts") }
+          ]
+        },
         test: {
           name: "workers",
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],

@@ -18,6 +18,7 @@ import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
 import { sessionSize } from "./session-size";
+import { startup } from "./startup";
 import { stepOverhead } from "./step-overhead";
 import { treeRun } from "./tree-run";
 
@@ -65,12 +66,18 @@ const serving = async (
   }
 };
 
+/** Scenarios that build and measure workers of their own, without the server. */
+const offline: Record<string, (root: string) => Promise<Row[]>> = {
+  bundle,
+  startup
+};
+
 const main = async () => {
   const asked = process.argv.slice(2);
   const known = [
     ...Object.keys(scenarios),
     ...Object.keys(agentsScenarios),
-    "bundle"
+    ...Object.keys(offline)
   ];
   const unknown = asked.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
@@ -95,7 +102,8 @@ const main = async () => {
         rows.push(...(await agentsScenarios[name]!(api)));
     });
   }
-  if (chosen.includes("bundle")) rows.push(...(await bundle(root)));
+  for (const name of chosen.filter((name) => name in offline))
+    rows.push(...(await offline[name]!(root)));
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const report = [
     "# Roost benchmarks",

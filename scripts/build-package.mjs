@@ -1,4 +1,4 @@
-// Builds what the package ships for its three exports: ESM JavaScript, one
+// Builds what the package ships for its four exports: ESM JavaScript, one
 // file per export with the code they share in chunks (source maps point into
 // the shipped src/), and the .d.ts files tsc emits. Node's ESM resolution,
 // and TypeScript's "nodenext" with it, wants a file extension on every
@@ -20,7 +20,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const types = join(dist, "types");
 
-for (const old of ["index.js", "core.js", "client.js", "chunks", "types"]) {
+for (const old of [
+  "index.js",
+  "core.js",
+  "client.js",
+  "zod-lean.js",
+  "chunks",
+  "types"
+]) {
   rmSync(join(dist, old), { recursive: true, force: true });
   rmSync(join(dist, `${old}.map`), { force: true });
 }
@@ -29,7 +36,9 @@ await build({
   entryPoints: {
     index: join(root, "src", "index.ts"),
     core: join(root, "src", "core.ts"),
-    client: join(root, "src", "client", "index.ts")
+    client: join(root, "src", "client", "index.ts"),
+    // For a worker's wrangler.toml: `[alias] zod = "roost-edge/zod-lean"`.
+    "zod-lean": join(root, "src", "zod-lean.ts")
   },
   outdir: dist,
   bundle: true,

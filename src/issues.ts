@@ -1,6 +1,6 @@
 /** @module Zod issues as one line of text, for error messages a model or a person reads. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** One clause per problem, each naming its field, so the caller can fix the input. */
 export const describeIssues = (issues: readonly z.core.$ZodIssue[]): string =>

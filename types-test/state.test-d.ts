@@ -1,6 +1,6 @@
 /** @module Type-level checks of defineState and State inference (checked by tsc, never run). */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { Message } from "../src/messages/schema";
 import {
   defineState,

@@ -1,6 +1,6 @@
 /** @module Type-level tests of tools and environments, checked by tsc (never run). */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineEnvironment, defineState, tool } from "../src/index";
 
 const expectType = <T>(_value: T): void => {};

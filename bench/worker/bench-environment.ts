@@ -1,6 +1,6 @@
 /** @module The environment the benchmarks step: one trivial tool and one that stores an object. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineEnvironment, result, scriptedModel } from "../../src/index";
 import { benchObject } from "../lib/objects";
 

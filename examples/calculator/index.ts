@@ -1,7 +1,7 @@
 /** @module GSM8K-style arithmetic (Aviary's CalculatorEnv): a safe calculator and a graded, terminal submit_answer. */
 
 import { dataset, defineEnvironment } from "roost-edge/core";
-import { z } from "zod";
+import * as z from "zod";
 import { evaluate, formatNumber } from "./parse";
 import { makeProblem, PROBLEM_COUNT } from "./problems";
 

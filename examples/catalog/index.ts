@@ -1,7 +1,7 @@
 /** @module An Elysia-style retrieval environment: query and aggregate a pet shop's products and messages in the session's SQLite. */
 
 import { defineEnvironment, defineState, result } from "roost-edge/core";
-import { z } from "zod";
+import * as z from "zod";
 import { catalogTree } from "./agent";
 import { COLLECTION_NAMES, FILTER_FIELDS, GROUP_FIELDS } from "./collections";
 import { loadCatalog, type Sql } from "./load";

@@ -1,6 +1,6 @@
 /** @module The Aviary counter: increment to the target for a reward of 1. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineEnvironment, defineState } from "../../src/index";
 
 const state = defineState({

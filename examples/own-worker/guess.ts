@@ -1,7 +1,7 @@
 /** @module A user's own environment: guess the secret number, told "higher" or "lower". */
 
 import { defineEnvironment, defineState } from "roost-edge/core";
-import { z } from "zod";
+import * as z from "zod";
 
 export const guess = defineEnvironment({
   name: "guess",

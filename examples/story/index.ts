@@ -1,5 +1,5 @@
 import { defineEnvironment, defineState } from "roost-edge/core";
-import { z } from "zod";
+import * as z from "zod";
 
 export const story = defineEnvironment({
   name: "story",

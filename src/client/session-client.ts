@@ -1,6 +1,6 @@
 /** @module A handle on one session: every session route as a typed method. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import type { JsonObject, JsonValue } from "../json";
 import {
   type ActionInput,

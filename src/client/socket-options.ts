@@ -1,6 +1,6 @@
 /** @module Options, statuses and connection frames of `connectSession`. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import type {
   EventFrame,
   ResumeExpiredFrameSchema,

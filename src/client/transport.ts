@@ -1,6 +1,6 @@
 /** @module One HTTP request of the client: credentials, JSON, the error body, and safe retries. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { ErrorResponseSchema } from "../protocol";
 import { RoostClientError } from "./client-error";
 import { backoffDelay, type Clock, sleep, systemClock } from "./clock";

@@ -1,6 +1,6 @@
 /** @module `defineEnvironment()`: what sessions are created from (Aviary's environment). */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
 import type {

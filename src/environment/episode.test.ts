@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { toolCalls } from "../messages/build";
 import { defineState } from "../state/define-state";
 import { result } from "../store/result";

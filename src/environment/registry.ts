@@ -1,6 +1,6 @@
 /** @module The environments a runtime serves, by name. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import type { Environment } from "./define-environment";

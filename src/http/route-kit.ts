@@ -1,7 +1,7 @@
 /** @module The pieces every route definition is built from: JSON content, error responses, security, the app type. */
 
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ErrorStatus } from "../errors";
 import { ErrorResponseSchema } from "../protocol";
 import type { AppEnv } from "./env";

@@ -1,6 +1,6 @@
 /** @module The validation hook of every route: a failed schema throws our error instead of Hono's 400 shape. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { fromErrorBody } from "../errors";
 import { issuesToErrorBody } from "../protocol";
 

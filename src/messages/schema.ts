@@ -1,6 +1,6 @@
 /** @module Chat messages and tool calls in OpenAI's format, as zod schemas. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema } from "../protocol/json-value";
 
 export const TextPartSchema = z.object({

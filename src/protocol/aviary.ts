@@ -4,7 +4,7 @@
  * `/close`, `/close_old_envs`.
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 
 /** `env_id`: the session and its credential, `<session_id>.<token>`. */

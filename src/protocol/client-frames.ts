@@ -1,6 +1,6 @@
 /** @module Frames a client sends on the WebSocket. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { ForkRequestSchema } from "./http-sessions";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";

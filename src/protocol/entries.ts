@@ -1,6 +1,6 @@
 /** @module Environment store contents on the wire: entries, located entries, keys with counts. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 

@@ -1,6 +1,6 @@
 /** @module The wire shape of errors, and how zod issues become one. */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { ErrorBody, ErrorCode } from "../errors";
 import { ERROR_STATUS } from "../errors";
 import { NAME_PATTERN } from "./limits";

@@ -1,6 +1,6 @@
 /** @module Event frames: every change to a session, broadcast and persisted with a per-session `seq`. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { WireMessageSchema } from "./messages";

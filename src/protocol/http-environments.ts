@@ -1,6 +1,6 @@
 /** @module `GET /v1/environments`: the environments sessions can be created from. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { OpenAIToolSchema } from "./openai-tool";

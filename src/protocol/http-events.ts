@@ -1,6 +1,6 @@
 /** @module `GET /v1/sessions/:id/events?after=N`: the retained event log, the same one resume serves. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { EventFrameSchema } from "./event-frames";
 import { integerString } from "./query";
 

@@ -1,6 +1,6 @@
 /** @module Decision-tree runs: start (202), read (optionally waiting) and cancel. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { ErrorBodySchema } from "./error-body";
 import { SessionIdSchema } from "./http-sessions";
 import { JsonObjectSchema } from "./json-value";

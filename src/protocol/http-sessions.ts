@@ -1,6 +1,6 @@
 /** @module Request and response bodies of the session routes: create, reset, step, status, delete. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema, WireMessageSchema } from "./messages";

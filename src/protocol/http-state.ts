@@ -1,6 +1,6 @@
 /** @module Typed state, transcript and frame reads, and state edits. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { WireMessageSchema } from "./messages";
 import { CursorSchema, pageLimit } from "./query";

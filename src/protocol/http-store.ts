@@ -1,6 +1,6 @@
 /** @module Environment store routes: paged reads, add, replace and remove under `[tool][name]`. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { KeyInfoSchema, LocatedEntrySchema, StoreJsonSchema } from "./entries";
 import { SessionIdSchema } from "./http-sessions";
 import { JsonObjectSchema } from "./json-value";

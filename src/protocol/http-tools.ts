@@ -1,6 +1,6 @@
 /** @module Direct tool invocation: `POST /v1/sessions/:id/tools/:tool`. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { ContentSchema } from "../messages/schema";
 import { LocatedEntrySchema } from "./entries";
 import { SessionIdSchema } from "./http-sessions";

@@ -1,7 +1,7 @@
 /** @module Tests of the HTTP side: request schemas, JSON values, OpenAPI metadata, limits. */
 
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import type { ErrorBody } from "../errors";
 import type { LocatedEntry as StoreLocatedEntry } from "../store/types";
 import * as protocol from "./index";

@@ -1,6 +1,6 @@
 /** @module JSON values as zod schemas, and the depth and string-size checks every input passes. */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { ErrorBody } from "../errors";
 import type { JsonObject, JsonValue } from "../json";
 import { utf8Length } from "../json";

@@ -1,6 +1,6 @@
 /** @module Size and rate limits (DESIGN "Limits") and the name rule every tool and result name follows. */
 
-import { z } from "zod";
+import * as z from "zod";
 
 const MIB = 1024 * 1024;
 const KIB = 1024;

@@ -1,6 +1,6 @@
 /** @module The Model Context Protocol's wire shapes Roost serves: JSON-RPC 2.0 messages and the methods it answers. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema } from "./json-value";
 
 /** Newest first; an initialize asking for another gets the newest. */

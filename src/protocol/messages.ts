@@ -1,6 +1,6 @@
 /** @module Transcript messages and actions as the wire carries them (the schemas live in messages/). */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { AssistantMessageSchema, MessageSchema } from "../messages/schema";
 
 /** MessageSchema under a component name, so OpenAPI refers to it instead of inlining it. */

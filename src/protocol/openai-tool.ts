@@ -1,6 +1,6 @@
 /** @module A tool as OpenAI's chat API lists it, which is how every client sees a session's tools. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 

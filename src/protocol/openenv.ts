@@ -4,7 +4,7 @@
  * no request ids.
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 
 /** OpenEnv's error codes; Roost adds none of its own. */

@@ -1,6 +1,6 @@
 /** @module Integers and cursors read from path and query strings. */
 
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * An integer written in a path or query string. Stricter than

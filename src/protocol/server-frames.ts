@@ -1,6 +1,6 @@
 /** @module Frames the server sends to one socket (no seq), and the union of everything it sends. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RequestIdSchema } from "./client-frames";
 import { KeyInfoSchema } from "./entries";
 import { ErrorBodySchema } from "./error-body";

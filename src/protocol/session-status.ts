@@ -1,6 +1,6 @@
 /** @module A session's status, as routes, snapshots and the client report it. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { NameSchema } from "./limits";
 
 /** An ISO 8601 UTC timestamp, as `Date.prototype.toISOString` writes it. */

@@ -1,6 +1,6 @@
 /** @module What a decision model is told and what it must answer, shared by every model adapter. */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonObject } from "../json";
 import {
   renderErrors,

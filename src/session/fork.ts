@@ -6,7 +6,7 @@
  * Whoever drives the fork (http/fork.ts) moves the chunks between them.
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 import { markAwaitingUse } from "../storage/first-use";
 import {

@@ -1,7 +1,7 @@
 /** @module Shared fixtures of the state contract suites (test-only). */
 
 import { expect } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { type ErrorCode, RoostError } from "../errors";
 import { defineState } from "./define-state";
 import { mergeLists } from "./handlers";

@@ -1,7 +1,7 @@
 /** @module defineState: schema checks, default handlers, initial values, JSON Schema, validation. */
 
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { expectError } from "./case-helpers";
 import { defineState } from "./define-state";
 import { mergeLists, replaceValues } from "./handlers";

@@ -1,6 +1,7 @@
 /** @module `defineState()`: a checked state schema with handlers, initial values and validation. */
 
-import { z } from "zod";
+import * as z from "zod";
+import { $ZodType } from "zod/v4/core";
 import { RoostError } from "../errors";
 import { cloneJson, type JsonObject, type JsonValue } from "../json";
 import { NAME_RE } from "../names";
@@ -68,11 +69,9 @@ const checkField = (key: string, field: unknown): StateField => {
     );
   }
   const f = field as Partial<StateField> | null;
-  if (
-    typeof f !== "object" ||
-    f === null ||
-    !(f.type instanceof z.core.$ZodType)
-  ) {
+  // From zod/v4/core, not `z.core.$ZodType`: reading a namespace inside a
+  // namespace keeps all of `core` in a bundle, zod's 63 locales included.
+  if (typeof f !== "object" || f === null || !(f.type instanceof $ZodType)) {
     throw new RoostError(
       "invalid_request",
       `State key "${key}" needs a zod schema as its "type".`

@@ -1,6 +1,6 @@
 /** @module Checking messages before they are appended to the transcript (the virtual `messages` key). */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 import { cloneJson, utf8Length } from "../json";
 import { type Message, MessageSchema } from "../messages/schema";

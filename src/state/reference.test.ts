@@ -1,7 +1,7 @@
 /** @module The State examples of Haystack's documentation and its mergeLists cases, reproduced. */
 
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { defineState, type ShapeOf } from "./define-state";
 import { mergeLists, replaceValues } from "./handlers";
 import { MemoryStateBackend, MemoryTranscriptBackend } from "./memory-backend";

@@ -1,6 +1,6 @@
 /** @module The errors typed state throws, worded once so every path says the same. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { RoostError } from "../errors";
 
 /** Zod issues reduced to JSON details a client can show. */

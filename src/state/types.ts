@@ -1,6 +1,6 @@
 /** @module Types of typed state (Haystack's State) and its storage backends. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import type { JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 

@@ -1,6 +1,6 @@
 /** @module The opaque paging cursor of the environment store: where the next page starts. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 
 /**

@@ -1,6 +1,6 @@
 /** @module The environment store's semantics (Elysia's store of tool results), written once over any StoreBackend. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 import { cloneJson, type JsonObject } from "../json";
 import {

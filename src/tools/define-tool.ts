@@ -1,6 +1,6 @@
 /** @module `tool()`: a typed tool definition from a zod input schema and a run function. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import { NAME_RE } from "../names";

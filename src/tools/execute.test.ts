@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { createEpisodeControl } from "../environment/episode-control";
 import type { ToolCall } from "../messages/schema";
 import { defineState } from "../state/define-state";

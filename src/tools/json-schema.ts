@@ -1,6 +1,6 @@
 /** @module The JSON schema a model sees for a tool, derived from its zod input. */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonObject } from "../json";
 import type { ToolInput } from "./define-tool";
 

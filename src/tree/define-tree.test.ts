@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { z } from "zod";
+import type * as z from "zod";
 import { defineEnvironment } from "../environment/define-environment";
 import { scriptedModel } from "../runner/scripted-model";
 import {

@@ -1,6 +1,6 @@
 /** @module A decision tree: its config schema and the resolved tree, checked against the environment's tool names. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../errors";
 import { describeIssues } from "../issues";
 import type { JsonObject } from "../json";

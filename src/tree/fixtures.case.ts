@@ -1,6 +1,6 @@
 /** @module A small tree and its tools, shared by the tree's and the runner's tests. */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { Tool } from "../tools/define-tool";
 import { tool } from "../tools/define-tool";
 import type { TreeConfig, TreeData } from "./types";

@@ -7,7 +7,7 @@ import {
   toolCalls
 } from "roost-edge/core";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { calculator } from "../../examples/calculator/index";
 import { guess } from "../../examples/own-worker/guess";
 

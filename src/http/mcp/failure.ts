@@ -1,6 +1,6 @@
 /** @module JSON-RPC errors of the MCP methods, and how Roost's refusals become them. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../../errors";
 import { JSONRPC_ERRORS, type JsonRpcError } from "../../protocol";
 

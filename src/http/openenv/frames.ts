@@ -1,6 +1,6 @@
 /** @module OpenEnv frames coming in: read, checked and turned into requests, or into the error frame that answers them. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
 import type { JsonObject } from "../../json";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { defineEnvironment } from "../../environment/define-environment";
 import { createLocalSession } from "../../environment/local-session";
 import { contentText, toolCalls } from "../../messages/build";

@@ -1,6 +1,6 @@
 /** @module Roost's answers in OpenEnv's shapes: observation, state and error frames, tool lists and tool errors. */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { Environment } from "../../environment/define-environment";
 import type { JsonObject } from "../../json";
 import { contentText } from "../../messages/build";

@@ -1,7 +1,8 @@
 /** @module MCP endpoints: a session's tools over the Model Context Protocol, and one fresh session per MCP client of an environment. */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import * as z from "zod";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import {

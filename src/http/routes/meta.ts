@@ -1,7 +1,7 @@
 /** @module The public routes: health, the environments, and the OpenAPI document. */
 
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
+import * as z from "zod";
 import {
   EnvironmentsResponseSchema,
   HealthResponseSchema

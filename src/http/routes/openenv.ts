@@ -7,8 +7,9 @@
  * (re-attaching to a session).
  */
 
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import * as z from "zod";
 import {
   CLOSE_CODES,
   EnvironmentParamsSchema,

@@ -1,7 +1,7 @@
 /** @module Reading a session's environment store: a page of everything, one key's entries, or one entry. */
 
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
+import * as z from "zod";
 import {
   SessionParamsSchema,
   StoreEntriesResponseSchema,

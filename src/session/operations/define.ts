@@ -1,6 +1,6 @@
 /** @module What an operation declares: its input, whether it writes, how an Idempotency-Key binds to it, its events, and one handler. */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import type { EventType } from "../../protocol";
 import type { IdempotencyKey } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";

@@ -1,6 +1,6 @@
 /** @module The episode's operations: reset, step, and a tool called directly. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { invokeTool, runReset, runStep } from "../../environment/episode";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";

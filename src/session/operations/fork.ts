@@ -4,7 +4,7 @@
  * directly, and the import steps act only on objects a fork just made.
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { ForkRequestSchema } from "../../protocol";
 import {
   abortImport,

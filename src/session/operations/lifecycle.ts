@@ -1,6 +1,6 @@
 /** @module A session's lifecycle and log: create, status, probation, delete, and the event log read over HTTP. */
 
-import { z } from "zod";
+import * as z from "zod";
 import {
   EventsResponseSchema,
   NameSchema,

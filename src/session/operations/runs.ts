@@ -1,6 +1,6 @@
 /** @module Decision-tree runs as operations: start, read (waiting up to a minute), cancel. */
 
-import { z } from "zod";
+import * as z from "zod";
 import {
   RunCreatedSchema,
   RunRequestSchema,

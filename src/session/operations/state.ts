@@ -1,6 +1,6 @@
 /** @module The state's and the transcript's operations: read, patch, page through messages, the environment's frame. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../../errors";
 import type { JsonObject, JsonValue } from "../../json";
 import {

@@ -1,6 +1,6 @@
 /** @module The environment store's operations: paged reads, keys, and add, replace and remove under `[tool][name]`. */
 
-import { z } from "zod";
+import * as z from "zod";
 import { RoostError } from "../../errors";
 import {
   CursorSchema,
