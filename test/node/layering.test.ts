@@ -39,7 +39,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   client: [],
   cli: ["client"]
 };
-const ENTRY_FILES = ["index", "core", "roost"];
+const ENTRY_FILES = ["index", "core", "roost", "zod-lean"];
 
 /** Every relative import in src/ as [importing file, its layer, the imported path relative to src]. */
 const imports = (): [string, string, string][] =>
