@@ -85,8 +85,17 @@ export class RoostSession {
     return this.#read("", SessionStatusSchema);
   }
 
-  reset(options: MutationOptions & { task?: JsonValue } = {}) {
-    const body = options.task === undefined ? {} : { task: options.task };
+  /** `state` seeds the episode's state (default: the state given at creation). */
+  reset(
+    options: MutationOptions & {
+      task?: JsonValue;
+      state?: Record<string, JsonValue>;
+    } = {}
+  ) {
+    const body = {
+      ...(options.task === undefined ? {} : { task: options.task }),
+      ...(options.state === undefined ? {} : { state: options.state })
+    };
     return this.#mutate("POST", "/reset", body, ResetResponseSchema, options);
   }
 

@@ -133,10 +133,11 @@ export class SessionSocket {
     return StepResponseSchema.parse(value);
   }
 
-  async reset(task?: JsonValue) {
+  async reset(task?: JsonValue, state?: Record<string, JsonValue>) {
     const value = await this.send({
       type: "reset",
-      ...(task === undefined ? {} : { task })
+      ...(task === undefined ? {} : { task }),
+      ...(state === undefined ? {} : { state })
     });
     return ResetResponseSchema.parse(value);
   }

@@ -64,3 +64,25 @@ describe("counter environment (Aviary)", () => {
     expect((await s.step(toolCalls({ name: "incr" }))).done).toBe(true);
   });
 });
+
+describe("initial state in a local session", () => {
+  it("seeds the state before the environment's reset reads it, and a bad one changes nothing", async () => {
+    const s = createLocalSession(counter);
+    const { observations } = await s.reset({ state: { count: 8 } });
+    // The reset's observation already sees the seeded counter.
+    expect(observations).toEqual([
+      { role: "user", content: "Count to 10. counter=8" }
+    ]);
+    const out = await s.step(toolCalls({ name: "incr" }));
+    expect(out.observations[0]).toMatchObject({ content: "counter=9" });
+    await expect(s.reset({ state: { count: "eight" } })).rejects.toMatchObject({
+      code: "invalid_state_value"
+    });
+    await expect(s.reset({ state: { counter: 1 } })).rejects.toMatchObject({
+      code: "unknown_state_key"
+    });
+    // Still the same episode, as it was.
+    expect(s.status).toMatchObject({ episode: 1, steps: 1 });
+    expect(s.parts.state.get("count")).toBe(9);
+  });
+});

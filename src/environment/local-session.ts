@@ -2,6 +2,7 @@
 
 import { RoostError } from "../errors";
 import type { AssistantMessage, Message } from "../messages/schema";
+import { type InitialState, seedState } from "../state/initial-state";
 import {
   MemoryStateBackend,
   MemoryTranscriptBackend
@@ -34,7 +35,12 @@ export interface EpisodeStatus {
 export interface LocalSession {
   readonly parts: SessionParts;
   readonly status: EpisodeStatus;
-  reset(request?: { task?: unknown; task_index?: number }): Promise<{
+  /** `state` seeds the episode's state, checked like a write (see seedState). */
+  reset(request?: {
+    task?: unknown;
+    task_index?: number;
+    state?: InitialState;
+  }): Promise<{
     observations: Message[];
   }>;
   step(action: AssistantMessage): Promise<StepOutcome>;
@@ -74,8 +80,13 @@ export const createLocalSession = (
       return { ...status };
     },
     async reset(request = {}) {
-      task = resolveTask(env, request);
-      parts = freshParts(env);
+      const next = resolveTask(env, request);
+      const nextParts = freshParts(env);
+      // A bad task or state throws before anything changes.
+      if (request.state !== undefined)
+        seedState(nextParts.state, request.state);
+      task = next;
+      parts = nextParts;
       Object.assign(status, {
         episode: status.episode + 1,
         steps: 0,

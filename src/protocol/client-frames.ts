@@ -1,7 +1,7 @@
 /** @module Frames a client sends on the WebSocket. */
 
 import * as z from "zod";
-import { ForkRequestSchema } from "./http-sessions";
+import { ForkRequestSchema, InitialStateSchema } from "./http-sessions";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema } from "./messages";
@@ -35,7 +35,8 @@ export const ResetFrameSchema = z
     type: z.literal("reset"),
     id: RequestIdSchema,
     idempotency_key: IdempotencyKeySchema.optional(),
-    task: JsonValueSchema.optional()
+    task: JsonValueSchema.optional(),
+    state: InitialStateSchema.optional()
   })
   .meta({ id: "ResetFrame", description: "Resets the session." });
 

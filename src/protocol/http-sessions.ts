@@ -29,6 +29,16 @@ export type LocationHint = z.infer<typeof LocationHintSchema>;
 export const JurisdictionSchema = z.enum(["eu", "fedramp"]);
 export type Jurisdiction = z.infer<typeof JurisdictionSchema>;
 
+/**
+ * State values an episode starts from: key → value, over the keys' zod
+ * defaults and before the environment's reset runs.
+ */
+export const InitialStateSchema = z.record(z.string(), JsonValueSchema).meta({
+  id: "InitialState",
+  description: "State values an episode starts from (key → value)."
+});
+export type InitialState = z.infer<typeof InitialStateSchema>;
+
 export const CreateSessionRequestSchema = z
   .strictObject({
     environment: NameSchema,
@@ -36,6 +46,12 @@ export const CreateSessionRequestSchema = z
     task: JsonValueSchema.optional(),
     /** An index into the environment's dataset, instead of a task. */
     task_index: z.number().int().nonnegative().optional(),
+    /**
+     * Values the state starts from at every reset that gives none (Haystack's
+     * `State(schema, data)`), each checked like a write; a bad one is a 400
+     * and creates nothing.
+     */
+    state: InitialStateSchema.optional(),
     location_hint: LocationHintSchema.optional(),
     jurisdiction: JurisdictionSchema.optional()
   })
@@ -101,7 +117,9 @@ export type ForkResponse = z.infer<typeof ForkResponseSchema>;
 export const ResetRequestSchema = z
   .strictObject({
     /** Defaults to the task given when the session was created. */
-    task: JsonValueSchema.optional()
+    task: JsonValueSchema.optional(),
+    /** Defaults to the state given when the session was created. */
+    state: InitialStateSchema.optional()
   })
   .meta({ id: "ResetRequest", description: "Starts a new episode." });
 export type ResetRequest = z.infer<typeof ResetRequestSchema>;

@@ -128,6 +128,8 @@ export {
   ForkResponseSchema,
   type HealthResponse,
   HealthResponseSchema,
+  type InitialState,
+  InitialStateSchema,
   type Jurisdiction,
   JurisdictionSchema,
   type LocationHint,

@@ -37,6 +37,7 @@ export const ForkOriginSchema = z.object({
   seq: z.number().int().nonnegative(),
   environment: z.string(),
   task: z.unknown(),
+  initialState: z.record(z.string(), z.unknown()).optional(),
   episode: z.number().int().nonnegative(),
   episodeTask: z.unknown(),
   steps: z.number().int().nonnegative(),
@@ -143,6 +144,9 @@ export const beginFork = (
           seq,
           environment: row.environment,
           task: row.task,
+          ...(row.initialState === undefined
+            ? {}
+            : { initialState: row.initialState }),
           episode: row.episode,
           episodeTask: row.episodeTask,
           steps: row.steps,
@@ -322,6 +326,9 @@ export const endImport = async (core: SessionCore): Promise<void> => {
       sessionId,
       environment: origin.environment,
       task: origin.task,
+      ...(origin.initialState === undefined
+        ? {}
+        : { initialState: origin.initialState }),
       episode: origin.episode,
       episodeTask: origin.episodeTask,
       steps: origin.steps,

@@ -100,6 +100,7 @@ export class SessionRuntime {
     sessionId: string;
     environment: string;
     task: unknown;
+    state?: Record<string, unknown>;
   }): Promise<SessionStatus> {
     const core = this.core;
     if (schemaVersion(core.sql) !== undefined) {
@@ -113,6 +114,7 @@ export class SessionRuntime {
         sessionId: init.sessionId,
         environment: init.environment,
         task: init.task,
+        ...(init.state === undefined ? {} : { initialState: init.state }),
         episode: 0,
         episodeTask: null,
         steps: 0,

@@ -216,7 +216,10 @@ export class SocketHub {
         return dispatch(
           rt,
           "reset",
-          frame.task === undefined ? {} : { task: frame.task },
+          {
+            ...(frame.task === undefined ? {} : { task: frame.task }),
+            ...(frame.state === undefined ? {} : { state: frame.state })
+          },
           key
         );
       case "call":

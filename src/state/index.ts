@@ -13,6 +13,11 @@ export {
   replaceValues
 } from "./handlers";
 export {
+  checkInitialState,
+  type InitialState,
+  seedState
+} from "./initial-state";
+export {
   MemoryStateBackend,
   MemoryTranscriptBackend
 } from "./memory-backend";

@@ -140,7 +140,8 @@ const FORK_TABLES = [
 
 /**
  * What each version adds, in order: `MIGRATIONS[v - 1]` takes a database
- * from version v - 1 to v. Creations are idempotent (IF NOT EXISTS), so a
+ * from version v - 1 to v. Every statement is idempotent (IF NOT EXISTS;
+ * an added column is skipped when it is there), so a
  * version 1 session whose run tables were already made on its first run
  * (version 1 created them lazily) migrates like any other.
  */
@@ -151,7 +152,9 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // The conversation history a tree reads, kept apart from the transcript
   // (Elysia's: prompts and replies; reset observations are not turns).
   // Sessions from before start it empty. Run once, as each version is.
-  ["ALTER TABLE tree_data ADD COLUMN history TEXT NOT NULL DEFAULT '[]'"]
+  ["ALTER TABLE tree_data ADD COLUMN history TEXT NOT NULL DEFAULT '[]'"],
+  // The state a session was created with, the default of every reset.
+  ["ALTER TABLE session ADD COLUMN initial_state TEXT"]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -182,6 +185,25 @@ export const schemaVersion = (sql: SqlStorage): number | undefined => {
 };
 
 /**
+ * Whether `statement` adds a column that is already there: ALTER TABLE has
+ * no IF NOT EXISTS, and every migration must be safe to run again (a
+ * table created by newer code already has the column).
+ */
+const columnExists = (sql: SqlStorage, statement: string): boolean => {
+  const alter = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
+  if (alter === null) return false;
+  return (
+    sql
+      .exec(
+        "SELECT 1 FROM pragma_table_info(?) WHERE name = ?",
+        alter[1]!,
+        alter[2]!
+      )
+      .toArray().length > 0
+  );
+};
+
+/**
  * Brings the tables to SCHEMA_VERSION: creates them all for a new session,
  * applies the missing migrations to an older one, and costs two reads when
  * they are current. Call it inside a transaction, so a migration applies
@@ -202,7 +224,8 @@ export const migrate = (sql: SqlStorage): void => {
     );
   }
   for (const statements of MIGRATIONS.slice(found))
-    for (const statement of statements) sql.exec(statement);
+    for (const statement of statements)
+      if (!columnExists(sql, statement)) sql.exec(statement);
   sql.exec(
     "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     String(SCHEMA_VERSION)

@@ -5,6 +5,8 @@ export interface SessionRow {
   environment: string;
   /** The task given at creation: the default of every reset. */
   task: unknown;
+  /** The state given at creation: the default of every reset (none if undefined). */
+  initialState?: Record<string, unknown>;
   episode: number;
   /** The task of the running episode. */
   episodeTask: unknown;
@@ -43,6 +45,9 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
     sessionId: String(raw.session_id),
     environment: String(raw.environment),
     task: parse(raw.task),
+    ...(typeof raw.initial_state === "string"
+      ? { initialState: JSON.parse(raw.initial_state) }
+      : {}),
     episode: Number(raw.episode),
     episodeTask: parse(raw.episode_task),
     steps: Number(raw.steps),
@@ -60,12 +65,13 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
   sql.exec(
-    `INSERT INTO session (id, session_id, environment, task, episode, episode_task,
+    `INSERT INTO session (id, session_id, environment, task, initial_state, episode, episode_task,
        steps, reward, total, done, truncated, created_at, last_used_at, inflight)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
     row.sessionId,
     row.environment,
     json(row.task),
+    json(row.initialState),
     row.episode,
     json(row.episodeTask),
     row.steps,

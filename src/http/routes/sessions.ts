@@ -4,6 +4,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
+import type { InitialState } from "../../protocol";
 import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
@@ -16,6 +17,7 @@ import {
 } from "../../protocol";
 import { IDEMPOTENCY_HEADER } from "../../session/operations";
 import type { SessionObject } from "../../session/session-object";
+import { checkInitialState } from "../../state/initial-state";
 import { apiKeyHeaderAuth, createAuth } from "../auth";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry } from "../define-route";
@@ -105,6 +107,7 @@ export const startSession = async (
   init: {
     environment: string;
     task: unknown;
+    state?: InitialState;
     jurisdiction?: Jurisdiction;
     locationHint?: DurableObjectLocationHint;
   }
@@ -124,7 +127,8 @@ export const startSession = async (
       const created = await stub.op("create", {
         sessionId,
         environment: init.environment,
-        task: init.task
+        task: init.task,
+        ...(init.state === undefined ? {} : { state: init.state })
       });
       // A retry that finds the session made the first attempt count.
       const ours =
@@ -166,9 +170,17 @@ export const sessionRoutes: readonly RouteEntry[] = [
   defineRoute(createSessionRoute, async (c) => {
     const body = c.req.valid("json");
     const environment = c.get("registry").get(body.environment);
+    const task = resolveTask(environment, body);
+    // Checked here, as a write would be, so a bad one creates nothing.
+    if (body.state !== undefined) {
+      checkInitialState(environment.state, body.state, {
+        maxValueBytes: c.get("limits").stateValueBytes
+      });
+    }
     const { sessionId, token } = await startSession(c, {
       environment: environment.name,
-      task: resolveTask(environment, body),
+      task,
+      ...(body.state === undefined ? {} : { state: body.state }),
       ...(body.jurisdiction ? { jurisdiction: body.jurisdiction } : {}),
       ...(body.location_hint ? { locationHint: body.location_hint } : {})
     });

@@ -13,6 +13,7 @@ import {
   StepResponseSchema,
   ToolInvocationResponseSchema
 } from "../../protocol";
+import { checkInitialState, seedState } from "../../state/initial-state";
 import { defineOperation } from "./define";
 
 const TOOL_EVENTS = [
@@ -36,8 +37,18 @@ export const reset = defineOperation({
       const task = resolveTask(m.env, {
         task: request.task === undefined ? m.row.task : request.task
       });
+      const initial = request.state ?? m.row.initialState;
+      // Checked before anything is written or streamed: a bad state is a
+      // 400 that leaves no trace, not even an aborted reset in the log.
+      if (initial !== undefined) {
+        checkInitialState(m.env.state, initial, {
+          maxValueBytes: rt.core.options.limits.stateValueBytes
+        });
+      }
       m.emit("reset", {});
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
+      // Seeded before the environment's reset, which may read or change it.
+      if (initial !== undefined) seedState(m.parts.state, initial);
       const { observations } = await runReset(m.env, m.parts, task, {
         hooks: m.hooks
       });

@@ -3,6 +3,7 @@
 import * as z from "zod";
 import {
   EventsResponseSchema,
+  InitialStateSchema,
   NameSchema,
   SessionStatusSchema
 } from "../../protocol";
@@ -12,7 +13,8 @@ export const create = defineOperation({
   input: z.object({
     sessionId: z.string(),
     environment: NameSchema,
-    task: z.unknown()
+    task: z.unknown(),
+    state: InitialStateSchema.optional()
   }),
   output: SessionStatusSchema,
   mutates: true,
