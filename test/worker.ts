@@ -5,10 +5,20 @@ import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { story } from "../examples/story/index";
 import { createRoost } from "../src/roost";
-import { bulk, forest, lab, picky } from "./fixtures/environments";
+import { bulk, closer, forest, lab, picky } from "./fixtures/environments";
 
 const roost = createRoost({
-  environments: [counter, story, calculator, catalog, lab, bulk, forest, picky],
+  environments: [
+    counter,
+    story,
+    calculator,
+    catalog,
+    lab,
+    bulk,
+    forest,
+    picky,
+    closer
+  ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,
   // Off except in the test about it, which turns it on inside one object.

@@ -102,6 +102,18 @@ export interface EnvironmentConfig<
     state: JsonValue;
     info: JsonValue;
   };
+  /**
+   * Runs once when the session ends — deleted, or expired after its idle
+   * TTL (Aviary's `close()`): release what the environment holds outside
+   * the session. It reads the last committed episode; what it writes is
+   * deleted with the session. Gets `closeTimeoutMs` (default 5 s); a throw
+   * or a timeout is logged and the session is deleted anyway.
+   */
+  onClose?(args: {
+    reason: "deleted" | "expired";
+    ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
+  }): void | Promise<void>;
+  closeTimeoutMs?: number;
   /** Steps after which the episode is truncated. */
   maxSteps?: number;
   dataset?: Dataset<z.input<NoInfer<TaskSchema>>>;

@@ -3,6 +3,7 @@
 import * as idempotency from "../storage/idempotency";
 import { purgeEpisodesBefore } from "../storage/purge";
 import type { SessionRow } from "../storage/session-row";
+import { closeSession } from "./close";
 import type { SessionCore } from "./core";
 import { expireImport, expireSnapshots } from "./fork";
 import type { TimerKind } from "./schedule";
@@ -32,8 +33,7 @@ const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
       core.schedule.set("ttl", Math.max(now, idleSince) + ttl);
       return undefined;
     }
-    await core.storage.deleteAll();
-    core.forget();
+    await closeSession(core, "expired");
     return "deleted";
   },
   purge: async ({ core, row, now }) => {

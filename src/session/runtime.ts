@@ -22,6 +22,7 @@ import {
 import { SqliteTranscriptBackend } from "../storage/state-backend";
 import type { KeyInfo } from "../store/types";
 import { runAlarm } from "./alarm";
+import { closeSession } from "./close";
 import { Committer } from "./commit";
 import { SessionCore } from "./core";
 import { createModelResolver, type ModelResolver } from "./models";
@@ -181,10 +182,7 @@ export class SessionRuntime {
   async destroy(): Promise<void> {
     const core = this.core;
     core.requireRow();
-    await core.queue.run(async () => {
-      await core.storage.deleteAll();
-      core.forget();
-    });
+    await core.queue.run(() => closeSession(core, "deleted"));
     this.onGone();
   }
 

@@ -1,0 +1,75 @@
+/**
+ * @module Ending a session: the environment's `onClose` hook, run once,
+ * then every row deleted. Delete and TTL expiry both end here.
+ */
+
+import type { SessionParts } from "../environment/episode";
+import type { StateDefinition } from "../state/define-state";
+import { committedParts } from "../storage/episode-parts";
+import type { SessionCore } from "./core";
+
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+
+/** Marks that the hook ran, so a retry after the object died mid-delete skips it. */
+const CLOSED_KEY = "closed";
+
+const closedAlready = (core: SessionCore): boolean =>
+  core.sql.exec("SELECT 1 FROM meta WHERE key = ?", CLOSED_KEY).toArray()
+    .length > 0;
+
+/**
+ * Runs `onClose` at most once per session (the mark is written and made
+ * durable before it starts), within its time limit; then deletes the
+ * session's storage and alarm. A failing hook never keeps a session alive.
+ */
+export const closeSession = async (
+  core: SessionCore,
+  reason: "deleted" | "expired"
+): Promise<void> => {
+  const row = core.requireRow();
+  const env = core.registry.get(row.environment);
+  if (env.onClose !== undefined && !closedAlready(core)) {
+    core.sql.exec("INSERT INTO meta (key, value) VALUES (?, '1')", CLOSED_KEY);
+    await core.storage.sync();
+    const parts: SessionParts = committedParts(
+      core.sql,
+      row.episode,
+      env.state as StateDefinition<never>,
+      core.storageOptions
+    );
+    const ms = env.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(() =>
+          env.onClose!({
+            reason,
+            ctx: {
+              task: row.episodeTask,
+              environment: parts.environment,
+              hidden: parts.hidden,
+              state: parts.state,
+              emit: () => {},
+              ...(parts.sql ? { sql: parts.sql } : {})
+            } as never
+          })
+        ),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`it did not finish within ${ms} ms`)),
+            ms
+          );
+        })
+      ]);
+    } catch (error) {
+      console.error(
+        `Roost: onClose of ${env.name} failed (${reason}); deleting the session anyway:`,
+        error
+      );
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+  await core.storage.deleteAll();
+  core.forget();
+};
