@@ -1,0 +1,204 @@
+/**
+ * @module `npx tsx bench/profile.ts [step|baseline|health] [requests] [out]`:
+ * a CPU profile of workerd while it serves `requests` (default 1500)
+ * requests one at a time, with self time summed by function and by source
+ * file. It starts the bench worker as `npm run bench` does (a frozen build
+ * under `wrangler dev`) with `--inspector-port`, and drives the isolate's
+ * V8 profiler over the DevTools protocol (Profiler.start / Profiler.stop).
+ * Locally the worker and its Durable Objects share one isolate, so the
+ * profile holds both sides of the RPC. The bundle is unminified, so each
+ * sampled line is traced to its module through esbuild's `// path`
+ * comments. The sampler runs on wall time, so on a loaded machine compare
+ * shares (or runs made back to back), not milliseconds. `out` (default
+ * profile.cpuprofile) opens in Chrome DevTools.
+ */
+
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import WebSocket from "ws";
+import { freePort } from "../scripts/free-port.mjs";
+import { Api } from "./lib/api";
+import { startServer } from "./lib/server";
+
+interface CallFrame {
+  functionName: string;
+  scriptId: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  /** Microseconds since the previous sample. */
+  timeDeltas: number[];
+}
+
+/** One DevTools session: `send` answers the command's result. */
+const devtools = async (url: string) => {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let next = 0;
+  const waiting = new Map<number, (result: unknown) => void>();
+  ws.on("message", (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as {
+      id?: number;
+      result?: unknown;
+      error?: unknown;
+    };
+    if (message.id === undefined) return;
+    if (message.error) throw new Error(JSON.stringify(message.error));
+    waiting.get(message.id)?.(message.result);
+  });
+  const send = <T>(method: string, params: object = {}): Promise<T> => {
+    const id = ++next;
+    ws.send(JSON.stringify({ id, method, params }));
+    return new Promise((r) => waiting.set(id, r as (x: unknown) => void));
+  };
+  return { send, close: () => ws.close() };
+};
+
+/** The module of each bundle line, from esbuild's `// path` comments. */
+const modulesByLine = (source: string): ((line: number) => string) => {
+  const starts: [number, string][] = [];
+  source.split("\n").forEach((text, line) => {
+    const m = /^\/\/ (\S+\.[cm]?[jt]s)$/.exec(text);
+    if (m)
+      starts.push([line, m[1]!.replace(/^.*?(node_modules\/|src\/)/, "$1")]);
+  });
+  return (line) => {
+    let name = "(bundle)";
+    for (const [start, path] of starts) {
+      if (start > line) break;
+      name = path;
+    }
+    return name;
+  };
+};
+
+/** Self time per key, as shares of the non-idle samples, largest first. */
+const table = (totals: Map<string, number>, busy: number, top: number) =>
+  [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, n]) => `${((100 * n) / busy).toFixed(1).padStart(5)} %  ${key}`)
+    .join("\n");
+
+const main = async () => {
+  const [target = "step", countArg = "1500", out = "profile.cpuprofile"] =
+    process.argv.slice(2);
+  const count = Number(countArg);
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const port = await freePort();
+  const server = await startServer(root, ["--inspector-port", String(port)]);
+  try {
+    const api = new Api(server.baseUrl);
+    const session = await api.create();
+    await api.reset(session);
+    let n = 0;
+    const request = {
+      step: () => api.step(session, "noop"),
+      baseline: () => api.baseline("profile", { n: n++ }),
+      health: () => api.health()
+    }[target];
+    if (request === undefined) throw new Error(`Unknown target ${target}.`);
+    for (let i = 0; i < 300; i++) await request(); // warm up the JIT
+    const list = (await (
+      await fetch(`http://127.0.0.1:${port}/json`)
+    ).json()) as {
+      webSocketDebuggerUrl: string;
+    }[];
+    const dt = await devtools(list[0]!.webSocketDebuggerUrl);
+    await dt.send("Profiler.enable");
+    await dt.send("Profiler.setSamplingInterval", { interval: 100 });
+    await dt.send("Profiler.start");
+    const started = performance.now();
+    for (let i = 0; i < count; i++) await request();
+    const seconds = (performance.now() - started) / 1000;
+    const { profile } = await dt.send<{ profile: Profile }>("Profiler.stop");
+    writeFileSync(out, JSON.stringify(profile));
+    const script = profile.nodes.find((node) =>
+      node.callFrame.url.endsWith("worker.js")
+    )?.callFrame.scriptId;
+    await dt.send("Debugger.enable");
+    const moduleOf =
+      script === undefined
+        ? () => "(bundle)"
+        : modulesByLine(
+            (
+              await dt.send<{ scriptSource: string }>(
+                "Debugger.getScriptSource",
+                { scriptId: script }
+              )
+            ).scriptSource
+          );
+    dt.close();
+    // Self time: the samples whose innermost frame is the function. Total
+    // time: the samples with the function anywhere on the stack.
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes)
+      for (const child of node.children ?? []) parent.set(child, node.id);
+    const nameOf = ({ callFrame: f }: ProfileNode): [string, string] => {
+      const where = f.url.endsWith("worker.js")
+        ? moduleOf(f.lineNumber)
+        : f.url || "(native)";
+      const line = f.url ? ` (bundle line ${f.lineNumber + 1})` : "";
+      return [`${f.functionName || "(anonymous)"}  ${where}${line}`, where];
+    };
+    const add = (totals: Map<string, number>, key: string) =>
+      totals.set(key, (totals.get(key) ?? 0) + 1);
+    const self = new Map<string, number>();
+    const total = new Map<string, number>();
+    const byModule = new Map<string, number>();
+    let busy = 0;
+    let idleMs = 0;
+    profile.samples.forEach((id, i) => {
+      const node = byId.get(id)!;
+      if (node.callFrame.functionName === "(idle)") {
+        idleMs += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+        return;
+      }
+      busy++;
+      const [fn, where] = nameOf(node);
+      add(self, fn);
+      add(byModule, where);
+      const seen = new Set<string>();
+      for (
+        let at: number | undefined = id;
+        at !== undefined;
+        at = parent.get(at)
+      )
+        seen.add(nameOf(byId.get(at)!)[0]);
+      for (const key of seen) add(total, key);
+    });
+    const busyMs = seconds * 1000 - idleMs;
+    process.stdout.write(
+      [
+        `${count} ${target} requests in ${seconds.toFixed(1)} s: ${(busy / count).toFixed(2)} busy samples and ${(busyMs / count).toFixed(2)} ms not idle per request (wall time: on a loaded machine, waits for a core count too); profile in ${out}`,
+        "",
+        "Self time by function (share of busy samples):",
+        table(self, busy, 40),
+        "",
+        "Total time by function (self and callees):",
+        table(total, busy, 40),
+        "",
+        "Self time by module:",
+        table(byModule, busy, 30),
+        ""
+      ].join("\n")
+    );
+  } finally {
+    await server.stop();
+  }
+};
+
+await main();
