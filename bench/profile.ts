@@ -10,7 +10,8 @@
  * sampled line is traced to its module through esbuild's `// path`
  * comments. The sampler runs on wall time, so on a loaded machine compare
  * shares (or runs made back to back), not milliseconds. `out` (default
- * profile.cpuprofile) opens in Chrome DevTools.
+ * profile.cpuprofile) opens in Chrome DevTools; PROFILE_TOP sets the
+ * lines per table (default 40).
  */
 
 import { writeFileSync } from "node:fs";
@@ -38,6 +39,9 @@ interface Profile {
   /** Microseconds since the previous sample. */
   timeDeltas: number[];
 }
+
+/** Lines per table; PROFILE_TOP=200 lists more. */
+const TOP = Number(process.env.PROFILE_TOP ?? 40);
 
 /** One DevTools session: `send` answers the command's result. */
 const devtools = async (url: string) => {
@@ -186,13 +190,13 @@ const main = async () => {
         `${count} ${target} requests in ${seconds.toFixed(1)} s: ${(busy / count).toFixed(2)} busy samples and ${(busyMs / count).toFixed(2)} ms not idle per request (wall time: on a loaded machine, waits for a core count too); profile in ${out}`,
         "",
         "Self time by function (share of busy samples):",
-        table(self, busy, 40),
+        table(self, busy, TOP),
         "",
         "Total time by function (self and callees):",
-        table(total, busy, 40),
+        table(total, busy, TOP),
         "",
         "Self time by module:",
-        table(byModule, busy, 30),
+        table(byModule, busy, TOP),
         ""
       ].join("\n")
     );
