@@ -4,7 +4,7 @@ import type { Registry } from "../environment/registry";
 import { RoostError } from "../errors";
 import type { EventData, EventType } from "../protocol";
 import type { StorageOptions } from "../storage/episode-parts";
-import { EventLog, type StoredEvent } from "../storage/event-log";
+import { EventLog, type EventText } from "../storage/event-log";
 import { clearAwaitingUse, isAwaitingUse } from "../storage/first-use";
 import { schemaVersion } from "../storage/schema";
 import {
@@ -23,7 +23,7 @@ export class SessionCore {
   /** Injectable clock: tests move time instead of waiting. */
   now: () => number = Date.now;
   /** Called with every event after it is written (the socket layer listens). */
-  onEvent: (event: StoredEvent) => void = () => {};
+  onEvent: (event: EventText) => void = () => {};
 
   readonly storage: DurableObjectStorage;
   readonly sql: SqlStorage;

@@ -5,13 +5,8 @@
  */
 
 import { utf8Length } from "../json";
+import type { EventText } from "../storage/event-log";
 import { MAX_EVENT_BYTES } from "./split-result";
-
-/** An event as the log stored it, serialised once for every socket. */
-export interface EventText {
-  seq: number;
-  text: string;
-}
 
 /**
  * No batch grows past one event's own maximum, so a client that can take

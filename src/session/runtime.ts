@@ -10,7 +10,7 @@ import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";
 import type { TranscriptBackend } from "../state/types";
 import { committedParts } from "../storage/episode-parts";
-import type { EventLog, StoredEvent } from "../storage/event-log";
+import type { EventLog, EventText, StoredEvent } from "../storage/event-log";
 import { markAwaitingUse } from "../storage/first-use";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import {
@@ -56,7 +56,7 @@ export class SessionRuntime {
   }
 
   /** Called with every event after it is written (the socket layer listens). */
-  set onEvent(listener: (event: StoredEvent) => void) {
+  set onEvent(listener: (event: EventText) => void) {
     this.core.onEvent = listener;
   }
 

@@ -14,8 +14,8 @@ import {
   parseClientFrame,
   subprotocolHeaders
 } from "../protocol";
-import type { StoredEvent } from "../storage/event-log";
-import { type EventText, packEvents } from "./event-batches";
+import type { EventText } from "../storage/event-log";
+import { packEvents } from "./event-batches";
 import { dispatch } from "./operations";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
@@ -60,6 +60,12 @@ export class SocketHub {
   /** Events written but not yet sent, oldest first. */
   #pending: EventText[] = [];
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Whether a socket was open at the first event since the last flush.
+   * Sockets join only through `accept`, which flushes first, so until the
+   * next flush a session without sockets queues nothing and sets no timer.
+   */
+  #listening: boolean | undefined;
 
   constructor(
     ctx: DurableObjectState,
@@ -107,9 +113,11 @@ export class SocketHub {
     return new Response(null, { status: 101, webSocket: client, headers });
   }
 
-  /** Queues an event for every socket; it goes out when the turn yields. */
-  broadcast(event: StoredEvent): void {
-    this.#pending.push({ seq: event.seq, text: JSON.stringify(event) });
+  /** Queues an event (as the log wrote it) for every socket; it goes out when the turn yields. */
+  broadcast(event: EventText): void {
+    this.#listening ??= this.#ctx.getWebSockets().length > 0;
+    if (!this.#listening) return;
+    this.#pending.push(event);
     this.#flushTimer ??= setTimeout(() => this.flush(), 0);
   }
 
@@ -119,6 +127,7 @@ export class SocketHub {
    * never overtakes the events of the request it answers.
    */
   flush(): void {
+    this.#listening = undefined;
     if (this.#flushTimer !== undefined) {
       clearTimeout(this.#flushTimer);
       this.#flushTimer = undefined;

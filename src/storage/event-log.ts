@@ -11,6 +11,12 @@ export interface StoredEvent {
   [field: string]: unknown;
 }
 
+/** An event as written: its seq and its JSON text, serialised once for the log and every socket. */
+export interface EventText {
+  seq: number;
+  text: string;
+}
+
 /**
  * Events are written as they happen — during a mutation, before its commit —
  * so results stream at once. They are never rewritten; a mutation that
@@ -65,7 +71,7 @@ export class EventLog {
     episode: number,
     type: string,
     data: Record<string, unknown>
-  ): StoredEvent {
+  ): EventText {
     const seq = this.lastSeq + 1;
     const event: StoredEvent = {
       seq,
@@ -86,7 +92,7 @@ export class EventLog {
     );
     this.#last = seq;
     if (this.#bytes !== undefined) this.#bytes += bytes;
-    return event;
+    return { seq, text };
   }
 
   after(seq: number, limit: number): StoredEvent[] {
