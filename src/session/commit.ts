@@ -188,8 +188,8 @@ export class Committer {
       core.storage.transactionSync(() => {
         staged.flush();
         for (const write of commits) write();
+        // Writes the row, which clears the in-flight mark too.
         this.#bookkeeping(kind, row, idem, response);
-        writeInflight(core.sql, null);
       });
     } catch (error) {
       staged.discard();

@@ -84,11 +84,15 @@ export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
   );
 };
 
-/** Writes the episode fields and last use; one statement, part of a commit. */
+/**
+ * A commit's one statement on the row: the episode fields and last use,
+ * and the end of the in-flight mark (the mutation is no longer in flight).
+ */
 export const writeEpisode = (sql: SqlStorage, row: SessionRow): void => {
   sql.exec(
     `UPDATE session SET episode = ?, episode_task = ?, steps = ?, reward = ?,
-       total = ?, done = ?, truncated = ?, last_used_at = ? WHERE id = 1`,
+       total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL
+     WHERE id = 1`,
     row.episode,
     json(row.episodeTask),
     row.steps,
