@@ -16,6 +16,10 @@ export class Schedule {
   #storage: DurableObjectStorage;
   /** The alarm time this instance last set (or read); `undefined` means unknown. */
   #armed: number | null | undefined;
+  /** Counts changes to the timers, so `arm` can tell that none happened since it last looked. */
+  #changes = 0;
+  /** `#changes` when `#armed` was last made right. */
+  #armedAt = -1;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -24,6 +28,7 @@ export class Schedule {
 
   /** Sets (or moves) one timer. Synchronous: safe inside transactionSync. */
   set(kind: TimerKind, dueAt: number): void {
+    this.#changes++;
     this.#sql.exec(
       "INSERT OR REPLACE INTO schedule (kind, due_at) VALUES (?, ?)",
       kind,
@@ -33,6 +38,7 @@ export class Schedule {
 
   /** Sets a timer unless one of that kind is already due sooner or later. */
   setIfAbsent(kind: TimerKind, dueAt: number): void {
+    this.#changes++;
     this.#sql.exec(
       "INSERT OR IGNORE INTO schedule (kind, due_at) VALUES (?, ?)",
       kind,
@@ -41,6 +47,7 @@ export class Schedule {
   }
 
   clear(kind: TimerKind): void {
+    this.#changes++;
     this.#sql.exec("DELETE FROM schedule WHERE kind = ?", kind);
   }
 
@@ -74,14 +81,21 @@ export class Schedule {
 
   /** Points the alarm at the earliest timer. Not inside transactionSync (setAlarm is storage I/O of its own). */
   async arm(): Promise<void> {
+    // Most commits touch no timer: then the alarm is already right, and
+    // not even the earliest timer needs reading. A rolled-back change
+    // still counts, so the next arm looks again.
+    const changes = this.#changes;
+    if (changes === this.#armedAt && this.#armed !== undefined) return;
     const next = this.earliest() ?? null;
-    // Most commits leave the earliest timer where it was: skip the alarm I/O.
-    if (next === this.#armed) return;
-    if (next === null) await this.#storage.deleteAlarm();
-    else if ((await this.#storage.getAlarm()) !== next) {
-      await this.#storage.setAlarm(next);
+    // Many changes leave the earliest timer where it was: skip the alarm I/O.
+    if (next !== this.#armed) {
+      if (next === null) await this.#storage.deleteAlarm();
+      else if ((await this.#storage.getAlarm()) !== next) {
+        await this.#storage.setAlarm(next);
+      }
+      this.#armed = next;
     }
-    this.#armed = next;
+    this.#armedAt = changes;
   }
 
   /** Storage was wiped or the alarm ran: the next arm must look again. */
