@@ -22,6 +22,13 @@ export const canonicalJson = (value: unknown): string =>
     return sorted;
   });
 
-/** Byte length of a string as UTF-8, the unit every size limit is stated in. */
+const encoder = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * Byte length of a string as UTF-8, the unit every size limit is stated
+ * in. ASCII text (nearly all JSON) is its length; only other text is encoded.
+ */
 export const utf8Length = (text: string): number =>
-  new TextEncoder().encode(text).byteLength;
+  ASCII.test(text) ? text.length : encoder.encode(text).byteLength;

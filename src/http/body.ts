@@ -17,11 +17,12 @@ const tooLarge = (max: number): RoostError =>
     { limit: "requestBodyBytes", max }
   );
 
+/** One decoder for every request: without `stream`, each decode starts afresh. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
 const decodeUtf8 = (bytes: Uint8Array): string => {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
-      bytes
-    );
+    return utf8.decode(bytes);
   } catch {
     throw new RoostError("invalid_json", "The request body is not UTF-8.");
   }

@@ -1,6 +1,7 @@
 /** @module What one mutation may stage: bytes written and environment entries, refused past their limits. */
 
 import { RoostError } from "../errors";
+import { utf8Length } from "../json";
 import type { StoreBackend } from "../store/types";
 
 export interface MeterLimits {
@@ -10,14 +11,8 @@ export interface MeterLimits {
   entries: number;
 }
 
-const jsonBytes = (value: unknown): number => {
-  const text = JSON.stringify(value) ?? "";
-  // Exact for ASCII; only text with non-ASCII characters pays for encoding.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  return /^[\u0000-\u007f]*$/.test(text)
-    ? text.length
-    : new TextEncoder().encode(text).byteLength;
-};
+const jsonBytes = (value: unknown): number =>
+  utf8Length(JSON.stringify(value) ?? "");
 
 /**
  * Counts as writes happen and refuses the write that crosses a limit. A
