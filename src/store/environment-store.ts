@@ -53,13 +53,40 @@ const parse = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   return result.data;
 };
 
+type CheckedOptions = z.output<typeof OptionsSchema>;
+
+/** The options last checked: a session makes a store per mutation, always with the same two numbers. */
+let lastChecked:
+  | { llmViewBytes: unknown; maxObjectsPerResult: unknown; out: CheckedOptions }
+  | undefined;
+
+const checkOptions = (options: EnvironmentStoreOptions): CheckedOptions => {
+  const last = lastChecked;
+  if (
+    last !== undefined &&
+    typeof options === "object" &&
+    options !== null &&
+    options.llmViewBytes === last.llmViewBytes &&
+    options.maxObjectsPerResult === last.maxObjectsPerResult
+  ) {
+    return last.out;
+  }
+  const out = parse(OptionsSchema, options, "store options");
+  lastChecked = {
+    llmViewBytes: options.llmViewBytes,
+    maxObjectsPerResult: options.maxObjectsPerResult,
+    out
+  };
+  return out;
+};
+
 class BackedEnvironmentStore implements EnvironmentStore {
   readonly #backend: StoreBackend;
-  readonly #options: z.output<typeof OptionsSchema>;
+  readonly #options: CheckedOptions;
 
   constructor(backend: StoreBackend, options: EnvironmentStoreOptions) {
     this.#backend = backend;
-    this.#options = parse(OptionsSchema, options, "store options");
+    this.#options = checkOptions(options);
   }
 
   #requireKey(tool: string, name: string): KeyInfo {
