@@ -26,6 +26,9 @@ export class EventLog {
   #sql: SqlStorage;
   #last: number | undefined;
   #bytes: number | undefined;
+  /** The last `at` written, kept for its millisecond: a step's events share one. */
+  #atMs = Number.NaN;
+  #at = "";
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -73,13 +76,12 @@ export class EventLog {
     data: Record<string, unknown>
   ): EventText {
     const seq = this.lastSeq + 1;
-    const event: StoredEvent = {
-      seq,
-      type,
-      episode,
-      at: new Date().toISOString(),
-      ...data
-    };
+    const now = Date.now();
+    if (now !== this.#atMs) {
+      this.#atMs = now;
+      this.#at = new Date(now).toISOString();
+    }
+    const event: StoredEvent = { seq, type, episode, at: this.#at, ...data };
     const text = JSON.stringify(event);
     const bytes = utf8Length(text);
     this.#sql.exec(
