@@ -5,6 +5,7 @@ import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
 import { sessionAuth } from "./auth";
 import { cors } from "./cors";
+import { registerRoute } from "./define-route";
 import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
 import { openapiDocument, registerSecurity } from "./openapi";
@@ -41,6 +42,6 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   app.use("/v1/sessions/:id", sessionAuth);
   app.use("/v1/sessions/:id/*", sessionAuth);
   registerSecurity(app);
-  for (const { route, handler } of ROUTES) app.openapi(route, handler);
+  for (const entry of ROUTES) registerRoute(app, entry);
   return app;
 };
