@@ -148,12 +148,17 @@ const runCall = async (
     tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`timed out after ${ms} ms`));
-      reject(new Error(`Tool ${name} timed out after ${ms} ms.`));
-    }, ms);
-  });
+  /** The timeout, counted from `started` (the call's start). */
+  const timedOut = (started: number) =>
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          controller.abort(new Error(`timed out after ${ms} ms`));
+          reject(new Error(`Tool ${name} timed out after ${ms} ms.`));
+        },
+        Math.max(0, ms - (Date.now() - started))
+      );
+    });
   const revoked = () => controller.signal.aborted;
   const label = `Tool call ${call.id} (${name})`;
   const ctx: ToolContext<StateShape, unknown> = {
@@ -183,10 +188,15 @@ const runCall = async (
     } else onUpdate(item);
   };
   try {
-    const value = await Promise.race([
-      consume(tool.run(args.value, ctx), onItem, revoked),
-      timedOut
-    ]);
+    const started = Date.now();
+    const out = tool.run(args.value, ctx);
+    // A tool that answered synchronously is done, and no timer could have
+    // fired meanwhile: only a promise or an iterator races its timeout,
+    // armed now for what is left of it.
+    const value =
+      isIterator(out) || isThenable(out)
+        ? await Promise.race([consume(out, onItem, revoked), timedOut(started)])
+        : out;
     if (healing !== undefined) {
       // The tool message says what to do differently, or, when the tool
       // had no advice, what went wrong.
@@ -210,6 +220,11 @@ const runCall = async (
 
 type Yielded = Result | Update;
 type AnyIterator = AsyncIterator<Yielded, unknown> | Iterator<Yielded, unknown>;
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function";
 
 const isIterator = (value: unknown): value is AnyIterator =>
   typeof value === "object" &&
