@@ -89,7 +89,11 @@ export class State<Shape extends StateShape = StateShape>
   ): StateValues<Shape>[K] {
     const next = this.prepare(key, value, options as SetOptions);
     this.put(key, next);
-    return cloneJson(next) as StateValues<Shape>[K];
+    // The backend stored its own copy. Prepared messages are fresh copies
+    // no one else holds; a value may share parts with the key's default.
+    return (
+      key === "messages" ? next : cloneJson(next)
+    ) as StateValues<Shape>[K];
   }
 
   /**
@@ -129,7 +133,10 @@ export class State<Shape extends StateShape = StateShape>
     return next;
   }
 
-  /** Stores a value from `prepare` (for `messages`: appends the list). */
+  /**
+   * Stores a value from `prepare` (for `messages`: appends the list). Every
+   * backend keeps its own copy of what it is given, so none is made here.
+   */
   put(key: string, value: JsonValue): void {
     if (key === "messages") {
       if (!Array.isArray(value)) {
@@ -139,11 +146,11 @@ export class State<Shape extends StateShape = StateShape>
           { key, issues: [] }
         );
       }
-      this.#transcript.append(cloneJson(value) as unknown as Message[]);
+      this.#transcript.append(value as unknown as Message[]);
       return;
     }
     this.#assertKey(key);
-    this.#backend.set(key, cloneJson(value));
+    this.#backend.set(key, value);
   }
 
   /** True when the key holds a value (`messages` always does); false for keys outside the schema. */
