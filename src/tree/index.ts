@@ -15,7 +15,6 @@ export {
 export {
   addToHistory,
   clearErrors,
-  conversationHistory,
   openTasks,
   recordError,
   recordTask,

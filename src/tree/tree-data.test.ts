@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../messages/schema";
 import {
   addToHistory,
   clearErrors,
-  conversationHistory,
   openTasks,
   recordError,
   recordTask,
@@ -14,36 +12,13 @@ import {
 } from "./tree-data";
 import type { PromptTasks } from "./types";
 
-describe("conversationHistory", () => {
-  it("keeps user and assistant text and merges repeated roles", () => {
-    const messages: Message[] = [
-      { role: "system", content: "You are helpful." },
-      { role: "user", content: "Find frogs." },
-      {
-        role: "assistant",
-        content: "Searching.",
-        tool_calls: [
-          {
-            id: "c1",
-            type: "function",
-            function: { name: "query", arguments: "{}" }
-          }
-        ]
-      },
-      { role: "tool", tool_call_id: "c1", name: "query", content: "3 rows" },
-      { role: "assistant", content: null },
-      { role: "assistant", content: "Found three.\n" },
-      {
-        role: "assistant",
-        content: [
-          { type: "image_url", image_url: { url: "https://x/y.png" } },
-          { type: "text", text: "Here they are." }
-        ]
-      },
-      { role: "user", content: "" },
-      { role: "user", content: [{ type: "text", text: "Thanks!" }] }
-    ];
-    expect(conversationHistory(messages)).toEqual([
+describe("addToHistory", () => {
+  it("merges turns of the same role and skips empty text", () => {
+    let history = addToHistory([], "user", "Find frogs.");
+    for (const text of ["Searching.", "Found three.\n", "", "Here they are."])
+      history = addToHistory(history, "assistant", text);
+    history = addToHistory(history, "user", "Thanks!");
+    expect(history).toEqual([
       { role: "user", content: "Find frogs." },
       {
         role: "assistant",

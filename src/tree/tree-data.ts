@@ -1,8 +1,6 @@
 /** @module Tree data helpers: conversation history, tasks completed, errors, and their text for the model. */
 
 import { canonicalJson } from "../json";
-import { contentText } from "../messages/build";
-import type { Message } from "../messages/schema";
 import type { HistoryMessage, PromptTasks, TaskRecord } from "./types";
 
 /**
@@ -23,21 +21,6 @@ export const addToHistory = (
     ...history.slice(0, -1),
     { role, content: `${last.content}${joiner}${text}` }
   ];
-};
-
-/**
- * The history of a transcript: user and assistant text only. Tool calls and
- * tool messages are left out because tasks completed already describe them.
- */
-export const conversationHistory = (
-  messages: readonly Message[]
-): HistoryMessage[] => {
-  let history: HistoryMessage[] = [];
-  for (const message of messages) {
-    if (message.role !== "user" && message.role !== "assistant") continue;
-    history = addToHistory(history, message.role, contentText(message.content));
-  }
-  return history;
 };
 
 /**
