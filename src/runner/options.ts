@@ -114,7 +114,7 @@ export const optionsAt = async (
       kind: "branch",
       description: branch.description,
       end: false,
-      leadsTo: leadsTo(branch)
+      leadsTo: cloneJson(branch.leadsTo)
     });
   }
   if (node.id === ROOT_ID && tree.textResponse) {
@@ -127,14 +127,6 @@ export const optionsAt = async (
     });
   }
   return { options, unavailable };
-};
-
-/** Every option below a branch, nested by sub-branch (whatever `available` says later). */
-const leadsTo = (node: TreeNode): JsonObject => {
-  const below: JsonObject = {};
-  for (const tool of node.tools) below[tool] = {};
-  for (const branch of node.branches) below[branch.id] = leadsTo(branch);
-  return below;
 };
 
 /** Whether an input schema has any property to fill (Elysia: "No inputs are needed"). */

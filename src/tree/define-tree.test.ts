@@ -33,7 +33,14 @@ describe("resolveTree", () => {
       description: "Search harder.",
       instruction: "Only query.",
       tools: ["query"],
-      branches: []
+      branches: [],
+      leadsTo: { query: {} }
+    });
+    // What a branch leads to is worked out once, here, nested by branch.
+    expect(tree.node("search")!.leadsTo).toEqual({
+      query: {},
+      greet: {},
+      deep: { query: {} }
     });
     expect(tree.node("nowhere")).toBeUndefined();
   });

@@ -87,6 +87,8 @@ export interface TreeNode {
   instruction: string;
   tools: string[];
   branches: TreeNode[];
+  /** Every option below this node, nested by branch (Elysia's "future tools"). */
+  leadsTo: JsonObject;
 }
 
 export interface ResolvedTree {
@@ -143,7 +145,8 @@ export const resolveTree = (
       description: branch.description,
       instruction: branch.instruction,
       tools: [...branch.tools],
-      branches: []
+      branches: [],
+      leadsTo: Object.fromEntries(branch.tools.map((t) => [t, {}]))
     };
     nodes.set(node.id, node);
     for (const child of branch.branches) {
@@ -158,7 +161,9 @@ export const resolveTree = (
       if (nodes.has(child.id)) {
         throw invalid(`Branch id "${child.id}" is used twice in the tree.`);
       }
-      node.branches.push(build(child, `Branch "${child.id}"`));
+      const built = build(child, `Branch "${child.id}"`);
+      node.branches.push(built);
+      node.leadsTo[built.id] = built.leadsTo;
     }
     const offersText = node.id === ROOT_ID && cfg.textResponse;
     if (node.tools.length === 0 && node.branches.length === 0 && !offersText) {
