@@ -48,7 +48,8 @@ export const toMessages = (obs: Observations): Message[] =>
       ? obs
       : [obs];
 
-const contextOf = (
+/** What a hook of the environment (reset, step, frame, onClose) is given. */
+export const contextOf = (
   parts: SessionParts,
   task: unknown,
   options: ExecuteOptions

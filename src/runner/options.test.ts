@@ -184,7 +184,7 @@ describe("runIfTools", () => {
       expect(await ran).toEqual([]);
       const { unavailable } = await offered;
       expect(unavailable[0]?.reason).toBe(
-        `available() failed: it did not answer within ${CHECK_TIMEOUT_MS} ms`
+        `available() failed: it did not finish within ${CHECK_TIMEOUT_MS} ms`
       );
     } finally {
       vi.useRealTimers();

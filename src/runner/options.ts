@@ -2,6 +2,7 @@
 
 import { RoostError } from "../errors";
 import { cloneJson, type JsonObject } from "../json";
+import { withinTime } from "../timeout";
 import type { Tool } from "../tools/define-tool";
 import { parametersSchema } from "../tools/json-schema";
 import {
@@ -20,29 +21,9 @@ const errorText = (error: unknown): string =>
 /** How long an `available` or `runIf` check may take; a check is meant to be a quick look at tree data. */
 export const CHECK_TIMEOUT_MS = 5_000;
 
-/**
- * A check's answer, or a rejection after CHECK_TIMEOUT_MS: a check that
- * never settles would otherwise hold the session's queue for good.
- */
-const checked = async <T>(check: () => T | Promise<T>): Promise<T> => {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      Promise.resolve().then(check),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new Error(`it did not answer within ${CHECK_TIMEOUT_MS} ms`)
-            ),
-          CHECK_TIMEOUT_MS
-        );
-      })
-    ]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
-};
+/** A check that never settles would otherwise hold the session's queue for good. */
+const checked = <T>(check: () => T | Promise<T>): Promise<T> =>
+  withinTime(check, CHECK_TIMEOUT_MS);
 
 /** `available` as a reason, or undefined when the tool may be picked. */
 const unavailableReason = async (

@@ -3,9 +3,10 @@
  * then every row deleted. Delete and TTL expiry both end here.
  */
 
-import type { SessionParts } from "../environment/episode";
+import { contextOf, type SessionParts } from "../environment/episode";
 import type { StateDefinition } from "../state/define-state";
 import { committedParts } from "../storage/episode-parts";
+import { withinTime } from "../timeout";
 import type { SessionCore } from "./core";
 
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
@@ -37,37 +38,21 @@ export const closeSession = async (
       env.state as StateDefinition<never>,
       core.storageOptions
     );
-    const ms = env.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await Promise.race([
-        Promise.resolve().then(() =>
+      await withinTime(
+        () =>
           env.onClose!({
             reason,
-            ctx: {
-              task: row.episodeTask,
-              environment: parts.environment,
-              hidden: parts.hidden,
-              state: parts.state,
-              emit: () => {},
-              ...(parts.sql ? { sql: parts.sql } : {})
-            } as never
-          })
-        ),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`it did not finish within ${ms} ms`)),
-            ms
-          );
-        })
-      ]);
+            // No hooks: a session that is going away streams nothing.
+            ctx: contextOf(parts, row.episodeTask, {}) as never
+          }),
+        env.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
+      );
     } catch (error) {
       console.error(
         `Roost: onClose of ${env.name} failed (${reason}); deleting the session anyway:`,
         error
       );
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
     }
   }
   await core.storage.deleteAll();

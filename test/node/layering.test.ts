@@ -19,7 +19,15 @@ const sources = (dir: string): string[] =>
   });
 
 /** Shared by everything: errors, JSON, names, messages and the wire shapes. */
-const BASE = ["errors", "issues", "json", "names", "messages", "protocol"];
+const BASE = [
+  "errors",
+  "issues",
+  "json",
+  "names",
+  "messages",
+  "protocol",
+  "timeout"
+];
 
 /** The core: runs anywhere, without the Durable Object or the HTTP app. */
 const CORE = ["store", "state", "tree", "tools", "environment"];
