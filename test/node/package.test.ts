@@ -77,7 +77,9 @@ beforeAll(async () => {
       "--no-fund",
       join(work, info!.filename),
       `@cloudflare/workers-types@${version("@cloudflare/workers-types")}`,
-      `@types/node@${version("@types/node")}`
+      `@types/node@${version("@types/node")}`,
+      // Node 20 has no WebSocket of its own: users pass the ws package's.
+      `ws@${version("ws")}`
     ],
     { cwd: project }
   );
@@ -115,8 +117,9 @@ describe("the packed package", () => {
   it("runs from plain Node: the client against a server, the core in memory", async () => {
     write(
       "plain.mjs",
-      `import { createClient, toChatMessages } from "roost-edge/client";
+      `import { connectSession, createClient, toChatMessages } from "roost-edge/client";
 import { createLocalSession, defineEnvironment, toolCalls } from "roost-edge/core";
+import { WebSocket } from "ws";
 import { z } from "zod";
 
 const client = createClient({ baseUrl: process.env.ROOST_URL });
@@ -125,6 +128,13 @@ await session.reset();
 const [copy] = await session.fork(1);
 await copy.step({ tool_calls: [{ id: "c1", function: { name: "incr", arguments: {} } }] });
 const forked = { steps: (await copy.status()).steps, source: (await session.status()).steps };
+
+// The shipped socket client over the ws package: a step's events arrive as
+// one batch message, and onEvent still sees them one at a time, in order.
+const events = [];
+const socket = connectSession({ baseUrl: process.env.ROOST_URL, sessionId: copy.id, token: copy.token, WebSocket, onEvent: (e) => events.push({ seq: e.seq, type: e.type }) });
+await socket.step({ tool_calls: [{ id: "c2", function: { name: "incr", arguments: {} } }] });
+socket.close();
 
 const echo = defineEnvironment({
   name: "echo",
@@ -146,7 +156,7 @@ const local = createLocalSession(echo);
 await local.reset();
 const out = await local.step(toolCalls({ name: "say", arguments: { words: "hi" } }));
 const chat = toChatMessages([{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name: "say", arguments: { words: "hi" } } }] }]);
-console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat, forked }));
+console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat, forked, events }));
 `
     );
     const { stdout } = await node("plain.mjs", {
@@ -157,6 +167,11 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     expect(seen.status).toBeDefined();
     // The shipped client forks: the copy steps, its source does not.
     expect(seen.forked).toEqual({ steps: 1, source: 0 });
+    // Its socket step: every event once, seqs consecutive, the step last.
+    const seqs = seen.events.map((e: { seq: number }) => e.seq);
+    expect(seqs.length).toBeGreaterThan(3);
+    expect(seqs).toEqual(seqs.map((_: number, i: number) => seqs[0] + i));
+    expect(seen.events.at(-1).type).toBe("step");
     expect(seen.local).toMatchObject({ reward: 1, done: true });
     // The chat format ships too: arguments as the JSON string OpenAI's format carries.
     expect(seen.chat[0].tool_calls[0].function.arguments).toBe(
