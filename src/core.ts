@@ -20,10 +20,9 @@ export {
   type StepContext,
   type StepResult
 } from "./environment/index";
-export {
-  createLocalSession,
-  type EpisodeStatus,
-  type LocalSession
+export type {
+  EpisodeSession,
+  EpisodeStatus
 } from "./environment/local-session";
 export {
   ERROR_STATUS,
@@ -53,6 +52,13 @@ export {
   withRetries,
   workersAIModel
 } from "./runner/index";
+export {
+  createLocalSession,
+  type LocalEvent,
+  type LocalRun,
+  type LocalRunOptions,
+  type LocalSession
+} from "./runner/local-session";
 export type { ModelFactory } from "./session/models";
 export type { RoostOptions } from "./session/options";
 export {

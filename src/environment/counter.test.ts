@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { counter } from "../../examples/counter/index";
 import { toolCalls } from "../messages/build";
-import { createLocalSession } from "./local-session";
+import { createEpisodeSession } from "./local-session";
 
 // Aviary's CounterEnv, ported: reset gives the observation and two tools;
 // ten incr calls give reward 1 and done.
@@ -22,7 +22,7 @@ describe("counter environment (Aviary)", () => {
   });
 
   it("reaches reward 1 and done after ten incr steps", async () => {
-    const s = createLocalSession(counter);
+    const s = createEpisodeSession(counter);
     const { observations } = await s.reset();
     expect(observations).toEqual([
       { role: "user", content: "Count to 10. counter=0" }
@@ -50,7 +50,7 @@ describe("counter environment (Aviary)", () => {
   });
 
   it("counts down with decr and takes a target from the task", async () => {
-    const s = createLocalSession(counter);
+    const s = createEpisodeSession(counter);
     await s.reset({ task: { target: 2 } });
     const out = await s.step(
       toolCalls({ name: "incr" }, { name: "incr" }, { name: "decr" })
@@ -67,7 +67,7 @@ describe("counter environment (Aviary)", () => {
 
 describe("initial state in a local session", () => {
   it("seeds the state before the environment's reset reads it, and a bad one changes nothing", async () => {
-    const s = createLocalSession(counter);
+    const s = createEpisodeSession(counter);
     const { observations } = await s.reset({ state: { count: 8 } });
     // The reset's observation already sees the seeded counter.
     expect(observations).toEqual([

@@ -7,7 +7,7 @@ import { tool } from "../tools/define-tool";
 import { dataset } from "./dataset";
 import { defineEnvironment } from "./define-environment";
 import { NO_TOOL_CALLS } from "./episode";
-import { createLocalSession } from "./local-session";
+import { createEpisodeSession } from "./local-session";
 import { createRegistry } from "./registry";
 
 const story = defineEnvironment({
@@ -44,7 +44,7 @@ const story = defineEnvironment({
 
 describe("episodes", () => {
   it("answers an action without tool calls clearly, with reward 0, not done", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await s.reset({ task_index: 1 });
     const out = await s.step({ role: "assistant", content: "thinking" });
     expect(out.observations).toEqual([
@@ -54,7 +54,7 @@ describe("episodes", () => {
   });
 
   it("lets a tool end the episode with a reward through ctx.episode", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await s.reset({ task: { topic: "cats" } });
     const out = await s.step(
       toolCalls({
@@ -67,7 +67,7 @@ describe("episodes", () => {
   });
 
   it("truncates at maxSteps", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await s.reset({ task_index: 0 });
     await s.step(toolCalls({ name: "note", arguments: { text: "a" } }));
     await s.step(toolCalls({ name: "note", arguments: { text: "b" } }));
@@ -82,7 +82,7 @@ describe("episodes", () => {
   });
 
   it("keeps the transcript: reset observations, then each action and its observations", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await s.reset({ task_index: 2 });
     const action = toolCalls({ name: "note", arguments: { text: "x" } });
     await s.step(action);
@@ -93,7 +93,7 @@ describe("episodes", () => {
   });
 
   it("starts each episode empty", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await s.reset({ task_index: 0 });
     await s.step(toolCalls({ name: "note", arguments: { text: "a" } }));
     await s.reset({ task_index: 0 });
@@ -103,7 +103,7 @@ describe("episodes", () => {
   });
 
   it("rejects a step before reset and invalid tasks with the field named", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await expect(s.step(toolCalls({ name: "note" }))).rejects.toMatchObject({
       code: "episode_not_running"
     });
@@ -118,7 +118,7 @@ describe("episodes", () => {
   });
 
   it("invokes a tool directly without a transcript entry or reward", async () => {
-    const s = createLocalSession(story);
+    const s = createEpisodeSession(story);
     await s.reset({ task_index: 0 });
     const out = await s.call("print_story", { story: "a b c d e" });
     expect(out.message.is_error).toBe(false);
@@ -146,7 +146,7 @@ describe("episodes", () => {
         return { observations: msgs, reward: 0.5, done: ctx.step >= 2 };
       }
     });
-    const s = createLocalSession(custom);
+    const s = createEpisodeSession(custom);
     await s.reset();
     const first = await s.step(toolCalls({ name: "ping" }));
     expect(first).toMatchObject({ reward: 0.5, done: false });

@@ -1,4 +1,4 @@
-/** @module A whole session in memory: run an environment in a test or a script without Workers. */
+/** @module A session's episodes in memory (reset, step, call): the part of a local session that needs no decision model. */
 
 import { RoostError } from "../errors";
 import type { AssistantMessage, Message } from "../messages/schema";
@@ -32,9 +32,11 @@ export interface EpisodeStatus {
   truncated: boolean;
 }
 
-export interface LocalSession {
+export interface EpisodeSession {
   readonly parts: SessionParts;
   readonly status: EpisodeStatus;
+  /** The current episode's task (undefined before the first reset). */
+  readonly task: unknown;
   /** `state` seeds the episode's state, checked like a write (see seedState). */
   reset(request?: {
     task?: unknown;
@@ -49,17 +51,13 @@ export interface LocalSession {
 
 /**
  * The same reset/step/call semantics a Durable Object session has, over
- * memory backends; nothing is persisted.
- *
- * @example
- * const s = createLocalSession(counter);
- * await s.reset();
- * await s.step(toolCalls({ name: "incr" }));
+ * memory backends; nothing is persisted. `createLocalSession` (the
+ * runner's) adds decision-tree runs on top.
  */
-export const createLocalSession = (
+export const createEpisodeSession = (
   env: Environment,
   options: ExecuteOptions = {}
-): LocalSession => {
+): EpisodeSession => {
   let parts = freshParts(env);
   let task: unknown;
   let calls = 0;
@@ -78,6 +76,9 @@ export const createLocalSession = (
     },
     get status() {
       return { ...status };
+    },
+    get task() {
+      return task;
     },
     async reset(request = {}) {
       const next = resolveTask(env, request);

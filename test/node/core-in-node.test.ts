@@ -3,6 +3,7 @@ import {
   createLocalSession,
   defineEnvironment,
   result,
+  scriptedModel,
   tool,
   toolCalls
 } from "roost-edge/core";
@@ -57,5 +58,65 @@ describe("roost-edge/core in plain Node", () => {
     await s.reset();
     await s.step(toolCalls({ name: "note", arguments: { text: "hi" } }));
     expect(s.parts.environment.llmView()).toContain("hi");
+  });
+
+  it("runs a decision tree in memory with the same loop a session drives", async () => {
+    const shop = defineEnvironment({
+      name: "shop",
+      description: "Finds products.",
+      tools: {
+        query: tool({
+          description: "Search the products.",
+          input: z.object({ q: z.string() }),
+          run: async function* ({ q }) {
+            yield result({
+              name: "products",
+              objects: [{ name: `${q} shoe` }]
+            });
+            return `found a ${q} shoe`;
+          }
+        })
+      },
+      tree: {
+        branches: [
+          {
+            id: "search",
+            description: "Look products up.",
+            instruction: "Query.",
+            tools: ["query"]
+          }
+        ]
+      },
+      reset: () => "Ready."
+    });
+    const model = scriptedModel([
+      { tool: "search", message: "Searching." },
+      { tool: "query", inputs: { q: "red" } },
+      { tool: "text_response", inputs: { text: "One red shoe." } }
+    ]);
+    const decisions: string[] = [];
+    const s = createLocalSession(shop);
+    const run = await s.run("red shoes?", {
+      model,
+      onEvent: (e) => {
+        if (e.type === "tree.decision")
+          decisions.push(String(e.payload.option));
+      }
+    });
+    expect(run).toMatchObject({
+      state: "completed",
+      outcome: "answered",
+      text: "One red shoe.",
+      passes: 2
+    });
+    expect(decisions).toEqual(["search", "query", "text_response"]);
+    expect(
+      s.parts.environment.find("query", "products")[0]?.objects[0]
+    ).toMatchObject({ name: "red shoe" });
+    // The assistant's turn merges what it said, as Elysia's history does.
+    expect(run.history).toEqual([
+      { role: "user", content: "red shoes?" },
+      { role: "assistant", content: "Searching. One red shoe." }
+    ]);
   });
 });

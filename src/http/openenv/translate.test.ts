@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { defineEnvironment } from "../../environment/define-environment";
-import { createLocalSession } from "../../environment/local-session";
 import { contentText, toolCalls } from "../../messages/build";
+import { createLocalSession } from "../../runner/local-session";
 import { redactPath } from "../errors";
 import { toolErrorType } from "./translate";
 
