@@ -32,13 +32,13 @@ export const isApiKey = async (
 };
 
 // The setting changes only with a deploy; hash its keys once per value.
-const digests = new Map<string, Promise<ArrayBuffer[]>>();
+// Only finished digests are kept, for the reason secrets.ts gives.
+const digests = new Map<string, ArrayBuffer[]>();
 
-const keyDigests = (setting: string): Promise<ArrayBuffer[]> => {
-  let found = digests.get(setting);
-  if (found === undefined) {
-    found = Promise.all(listSetting(setting).map(digest));
-    digests.set(setting, found);
-  }
-  return found;
+const keyDigests = async (setting: string): Promise<ArrayBuffer[]> => {
+  const found = digests.get(setting);
+  if (found !== undefined) return found;
+  const made = await Promise.all(listSetting(setting).map(digest));
+  digests.set(setting, made);
+  return made;
 };

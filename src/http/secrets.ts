@@ -25,8 +25,10 @@ export const DEV_KID = "dev";
 const KID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 // Importing a key is async work per request otherwise; secrets change only
-// with a deploy, so one entry per distinct setting is enough.
-const cache = new Map<string, Promise<SigningKeys>>();
+// with a deploy, so one entry per distinct setting is enough. Only settled
+// keys are kept: a pending import belongs to the request that started it,
+// and a request that waited on another's would hang if that one were cancelled.
+const cache = new Map<string, SigningKeys>();
 let warnedDev = false;
 
 const importKey = (secret: string): Promise<CryptoKey> =>
@@ -90,10 +92,11 @@ export const signingKeys = (env: RoostBindings): Promise<SigningKeys> => {
     }
     setting = `${DEV_KID}:${DEV_SECRET}`;
   }
-  let keys = cache.get(setting);
-  if (keys === undefined) {
-    keys = load(parseSecrets(setting));
+  const cached = cache.get(setting);
+  if (cached !== undefined) return Promise.resolve(cached);
+  const pairs = parseSecrets(setting);
+  return load(pairs).then((keys) => {
     cache.set(setting, keys);
-  }
-  return keys;
+    return keys;
+  });
 };
