@@ -49,7 +49,9 @@ export {
   type LocatedEntry,
   LocatedEntrySchema,
   type StoreJson,
-  StoreJsonSchema
+  StoreJsonSchema,
+  wireEntry,
+  wireStore
 } from "./entries";
 export {
   ErrorBodySchema,
@@ -207,6 +209,7 @@ export {
   type Name,
   NameSchema
 } from "./limits";
+export { type Mapping, mapObjects, mappedFields } from "./map-objects";
 export {
   InitializeParamsSchema,
   JSONRPC_ERRORS,

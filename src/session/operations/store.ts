@@ -8,7 +8,9 @@ import {
   NameSchema,
   StoreEntryResponseSchema,
   StoreKeysResponseSchema,
-  StoreRemoveResponseSchema
+  StoreRemoveResponseSchema,
+  wireEntry,
+  wireStore
 } from "../../protocol";
 import { resultEvent } from "../tool-events";
 import { defineOperation } from "./define";
@@ -60,7 +62,7 @@ export const readStore = defineOperation({
           ...(q.limit ? { limit: q.limit } : {})
         });
         return {
-          store: page.store,
+          store: wireStore(page.store),
           ...(page.nextCursor ? { next_cursor: page.nextCursor } : {})
         };
       }
@@ -73,7 +75,7 @@ export const readStore = defineOperation({
       }
       const { tool, name } = q;
       if (q.index !== undefined)
-        return { entry: store.locate(tool, name, q.index) };
+        return { entry: wireEntry(store.locate(tool, name, q.index)) };
       const offset = offsetOf(q.cursor);
       const { entries, total } = store.slice(
         tool,
@@ -83,7 +85,7 @@ export const readStore = defineOperation({
       );
       const next = offset + entries.length;
       return {
-        entries,
+        entries: entries.map(wireEntry),
         ...(next < total ? { next_cursor: String(next) } : {})
       };
     })
@@ -114,7 +116,7 @@ export const addEntry = defineOperation({
       );
       // Clients see an added entry like a tool's Result, objects included.
       m.emit("result", resultEvent(entry));
-      return { entry };
+      return { entry: wireEntry(entry) };
     })
 });
 
@@ -126,12 +128,14 @@ export const replaceEntry = defineOperation({
   events: ["store.changed"],
   run: (rt, w, idem) =>
     rt.commits.run("edit", idem, async (m) => ({
-      entry: m.parts.environment.replace(
-        w.tool,
-        w.name,
-        w.objects,
-        w.metadata ?? {},
-        w.index
+      entry: wireEntry(
+        m.parts.environment.replace(
+          w.tool,
+          w.name,
+          w.objects,
+          w.metadata ?? {},
+          w.index
+        )
       )
     }))
 });
