@@ -42,6 +42,7 @@ export {
   isTerminalCloseCode
 } from "./close-codes";
 export {
+  displayFields,
   type Entry,
   EntrySchema,
   type KeyInfo,

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { RoostError } from "../../errors";
 import {
   CursorSchema,
+  displayFields,
   JsonObjectSchema,
   NameSchema,
   StoreEntryResponseSchema,
@@ -12,6 +13,7 @@ import {
   wireEntry,
   wireStore
 } from "../../protocol";
+import type { EntryDisplay } from "../../store/display";
 import { resultEvent } from "../tool-events";
 import { defineOperation } from "./define";
 import { offsetOf } from "./paging";
@@ -27,7 +29,8 @@ type Key = z.infer<typeof KeySchema>;
 
 const WriteSchema = KeySchema.extend({
   objects: z.array(JsonObjectSchema),
-  metadata: JsonObjectSchema.optional()
+  metadata: JsonObjectSchema.optional(),
+  ...displayFields
 });
 type Write = z.infer<typeof WriteSchema>;
 
@@ -38,10 +41,23 @@ const scopeOf =
     `environment/${op}/${k.tool}/${k.name}${k.index === undefined ? "" : `/${k.index}`}`;
 
 /** The request body a key's hash covers, as HTTP sends it. */
-const body = <W extends Pick<Write, "objects" | "metadata">>({
+const body = <W extends Omit<Write, keyof Key>>({
   objects,
-  metadata
-}: W) => (metadata === undefined ? { objects } : { objects, metadata });
+  metadata,
+  payload_type,
+  mapping
+}: W) => ({
+  objects,
+  ...(metadata === undefined ? {} : { metadata }),
+  ...(payload_type === undefined ? {} : { payload_type }),
+  ...(mapping === undefined ? {} : { mapping })
+});
+
+/** How a written entry is to be displayed, in the store's spelling. */
+const displayOf = (w: Write): EntryDisplay => ({
+  ...(w.payload_type === undefined ? {} : { payloadType: w.payload_type }),
+  ...(w.mapping === undefined ? {} : { mapping: w.mapping })
+});
 
 export const readStore = defineOperation({
   input: z.object({
@@ -112,7 +128,8 @@ export const addEntry = defineOperation({
         w.tool,
         w.name,
         w.objects,
-        w.metadata ?? {}
+        w.metadata ?? {},
+        displayOf(w)
       );
       // Clients see an added entry like a tool's Result, objects included.
       m.emit("result", resultEvent(entry));
@@ -134,7 +151,8 @@ export const replaceEntry = defineOperation({
           w.name,
           w.objects,
           w.metadata ?? {},
-          w.index
+          w.index,
+          displayOf(w)
         )
       )
     }))
