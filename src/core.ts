@@ -70,9 +70,14 @@ export {
   type StateDefinition
 } from "./state/index";
 export {
+  type Entry,
   type EnvironmentStore,
   error,
   type HiddenStore,
+  type Mapping,
+  mapObjects,
+  mappedFields,
+  PAYLOAD_TYPES,
   type Result,
   result,
   status,

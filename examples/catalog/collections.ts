@@ -60,6 +60,8 @@ export interface Collection {
   /** Rows whose value here is named in the user's context rank first. */
   contextColumn?: string;
   rows: readonly Row[];
+  /** How a frontend draws a query's rows: `{ displayField: column }`. */
+  display: { payloadType: string; mapping: Record<string, string> };
 }
 
 // Only names from these lists are ever written into SQL; every value a
@@ -88,7 +90,18 @@ export const COLLECTIONS: Record<CollectionName, Collection> = {
     filterable: ["id", "name", "category", "animal", "price", "rating"],
     groupable: ["category", "animal"],
     contextColumn: "animal",
-    rows: PRODUCTS
+    rows: PRODUCTS,
+    // The description is long and stays in the store, out of the table.
+    display: {
+      payloadType: "table",
+      mapping: {
+        product: "name",
+        animal: "animal",
+        category: "category",
+        price: "price",
+        rating: "rating"
+      }
+    }
   },
   messages: {
     table: "catalog_messages",
@@ -101,7 +114,11 @@ export const COLLECTIONS: Record<CollectionName, Collection> = {
     text: ["text"],
     filterable: ["id", "author", "channel"],
     groupable: ["author", "channel"],
-    rows: MESSAGES
+    rows: MESSAGES,
+    display: {
+      payloadType: "document",
+      mapping: { title: "channel", content: "text", author: "author" }
+    }
   }
 };
 

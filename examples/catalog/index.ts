@@ -3,7 +3,12 @@
 import { defineEnvironment, defineState, result } from "roost-edge/core";
 import * as z from "zod";
 import { catalogTree } from "./agent";
-import { COLLECTION_NAMES, FILTER_FIELDS, GROUP_FIELDS } from "./collections";
+import {
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  FILTER_FIELDS,
+  GROUP_FIELDS
+} from "./collections";
 import { loadCatalog, type Sql } from "./load";
 import { runAggregate, runQuery } from "./search";
 
@@ -95,7 +100,8 @@ export const catalog = defineEnvironment({
           name: collection,
           objects: ran.rows,
           metadata: { collection, query: text ?? null, filters },
-          llmMessage: "Found {count} {collection}."
+          llmMessage: "Found {count} {collection}.",
+          ...COLLECTIONS[collection].display
         });
         return {
           query: { collection, text: text ?? null, filters, limit },
@@ -125,7 +131,9 @@ export const catalog = defineEnvironment({
         yield result({
           name: collection,
           objects: ran.rows,
-          metadata: { collection, group_by, metric }
+          metadata: { collection, group_by, metric },
+          // Columns are whatever the groups have: the group, count, average.
+          payloadType: "table"
         });
         return { collection, group_by, metric, groups: ran.rows };
       }

@@ -1,7 +1,8 @@
 /** @module The environment as a tree (tool → name → counts) and one key's objects in a paged table. */
 
 import { type Credentials, sessionApi } from "./api";
-import { fill, h, short } from "./dom";
+import { fill, h } from "./dom";
+import { drawRows, type Entry } from "./payload-view";
 
 /** Rows on one page: the table never renders more, whatever the store holds. */
 export const PAGE_ROWS = 100;
@@ -11,11 +12,6 @@ interface KeyInfo {
   name: string;
   entries: number;
   objects: number;
-}
-
-interface Entry {
-  index: number;
-  objects: Record<string, unknown>[];
 }
 
 export class StoreView {
@@ -180,7 +176,6 @@ export class StoreView {
       e.objects.map((o) => ({ entry: e.index, object: o }))
     );
     const rows = all.slice(this.#page * PAGE_ROWS, end);
-    const columns = [...new Set(rows.flatMap((r) => Object.keys(r.object)))];
     const last = this.#exhausted && end >= all.length;
     fill(
       this.#table,
@@ -218,32 +213,7 @@ export class StoreView {
           "next ›"
         )
       ),
-      h(
-        "table",
-        { "data-testid": "objects" },
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", {}, "entry"),
-            ...columns.map((c) => h("th", {}, c))
-          )
-        ),
-        h(
-          "tbody",
-          {},
-          ...rows.map((r) =>
-            h(
-              "tr",
-              {},
-              h("td", {}, r.entry),
-              ...columns.map((c) => h("td", {}, short(r.object[c] ?? "", 80)))
-            )
-          )
-        )
-      )
+      ...drawRows(rows, this.#entries)
     );
   }
 

@@ -2,6 +2,11 @@
 
 export type { Message } from "../messages/schema";
 export type { ActionInput, OpenAITool } from "../protocol";
+export {
+  type Mapping,
+  mapObjects,
+  mappedFields
+} from "../protocol/map-objects";
 export { type ChatMessage, toChatMessages } from "./chat-format";
 export { type ClientErrorCode, RoostClientError } from "./client-error";
 export { type Clock, systemClock, type TimerHandle } from "./clock";

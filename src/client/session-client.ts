@@ -50,7 +50,15 @@ export interface PageQuery {
 export interface StoreWrite {
   objects: JsonObject[];
   metadata?: JsonObject;
+  /** `table`, `document` or a type of your own; sent as `payload_type`. */
+  payloadType?: string;
+  /** `{ displayField: dataField }` for frontends; the objects are stored whole. */
+  mapping?: Record<string, string>;
 }
+
+/** A write as the wire spells it. */
+const writeBody = ({ payloadType, ...rest }: StoreWrite) =>
+  payloadType === undefined ? rest : { ...rest, payload_type: payloadType };
 
 const seg = encodeURIComponent;
 
@@ -173,7 +181,7 @@ export class RoostSession {
     return this.#mutate(
       "POST",
       `/environment/${seg(tool)}/${seg(name)}`,
-      write,
+      writeBody(write),
       StoreEntryResponseSchema,
       options
     );
@@ -189,7 +197,7 @@ export class RoostSession {
     return this.#mutate(
       "PUT",
       `/environment/${seg(tool)}/${seg(name)}${indexSegment(options.index)}`,
-      write,
+      writeBody(write),
       StoreEntryResponseSchema,
       options
     );

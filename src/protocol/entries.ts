@@ -3,11 +3,21 @@
 import * as z from "zod";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
+import type { Mapping } from "./map-objects";
+
+/** How a result asks to be displayed; both absent for a plain one. */
+export const displayFields = {
+  /** `table`, `document`, or a type of the deployment's own; absent means `default`. */
+  payload_type: z.string().optional(),
+  /** `{ display_field: data_field }`; `objects` stay whole (see `mapObjects`). */
+  mapping: z.record(z.string(), z.string()).optional()
+};
 
 export const EntrySchema = z
   .object({
     objects: z.array(JsonObjectSchema),
-    metadata: JsonObjectSchema
+    metadata: JsonObjectSchema,
+    ...displayFields
   })
   .meta({
     id: "Entry",
@@ -22,7 +32,8 @@ export const LocatedEntrySchema = z
     /** Position in its key's list, 0-based. */
     index: z.number().int().nonnegative(),
     objects: z.array(JsonObjectSchema),
-    metadata: JsonObjectSchema
+    metadata: JsonObjectSchema,
+    ...displayFields
   })
   .meta({
     id: "LocatedEntry",
@@ -48,3 +59,46 @@ export const StoreJsonSchema = z
     description: "The environment store: tool → result name → entries."
   });
 export type StoreJson = z.infer<typeof StoreJsonSchema>;
+
+/** An entry of the store's TypeScript API, with display fields in camelCase. */
+interface ApiEntry {
+  payloadType?: string;
+  mapping?: Mapping;
+}
+
+type Wire<E extends ApiEntry> = Omit<E, "payloadType"> & {
+  payload_type?: string;
+};
+
+/** An entry as the wire carries it: `payloadType` becomes `payload_type`, the rest as it is. */
+export const wireEntry = <E extends ApiEntry>(entry: E): Wire<E> => {
+  const { payloadType, ...rest } = entry;
+  return payloadType === undefined
+    ? rest
+    : { ...rest, payload_type: payloadType };
+};
+
+/** A store or a page of it, every entry as the wire carries it. */
+export const wireStore = <E extends ApiEntry>(
+  store: Record<string, Record<string, E[]>>
+): Record<string, Record<string, Wire<E>[]>> => {
+  const out: Record<string, Record<string, Wire<E>[]>> = {};
+  for (const [tool, names] of Object.entries(store)) {
+    const wired: Record<string, Wire<E>[]> = {};
+    for (const [name, entries] of Object.entries(names)) {
+      own(wired, name, entries.map(wireEntry));
+    }
+    own(out, tool, wired);
+  }
+  return out;
+};
+
+// A tool or result named `__proto__` is a key like any other.
+const own = <T>(target: Record<string, T>, key: string, value: T): void => {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true
+  });
+};

@@ -1,6 +1,7 @@
 /** @module Event frames: every change to a session, broadcast and persisted with a per-session `seq`. */
 
 import * as z from "zod";
+import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { WireMessageSchema } from "./messages";
@@ -42,6 +43,7 @@ export const ResultEventSchema = event(
     objects: z.array(JsonObjectSchema),
     metadata: JsonObjectSchema,
     display: z.boolean(),
+    ...displayFields,
     call_id: z.string().optional(),
     /**
      * Present when a large result was split to fit the event log's row

@@ -1,7 +1,12 @@
 /** @module Environment store routes: paged reads, add, replace and remove under `[tool][name]`. */
 
 import * as z from "zod";
-import { KeyInfoSchema, LocatedEntrySchema, StoreJsonSchema } from "./entries";
+import {
+  displayFields,
+  KeyInfoSchema,
+  LocatedEntrySchema,
+  StoreJsonSchema
+} from "./entries";
 import { SessionIdSchema } from "./http-sessions";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
@@ -86,11 +91,13 @@ export type StoreEntryResponse = z.infer<typeof StoreEntryResponseSchema>;
 export const StoreWriteRequestSchema = z
   .strictObject({
     objects: z.array(JsonObjectSchema),
-    metadata: JsonObjectSchema.optional()
+    metadata: JsonObjectSchema.optional(),
+    ...displayFields
   })
   .meta({
     id: "StoreWriteRequest",
-    description: "Objects to add or to replace with, sharing one metadata."
+    description:
+      "Objects to add or to replace with, sharing one metadata, and how to display them (payload_type, mapping)."
   });
 export type StoreWriteRequest = z.infer<typeof StoreWriteRequestSchema>;
 

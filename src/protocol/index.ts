@@ -42,6 +42,7 @@ export {
   isTerminalCloseCode
 } from "./close-codes";
 export {
+  displayFields,
   type Entry,
   EntrySchema,
   type KeyInfo,
@@ -49,7 +50,9 @@ export {
   type LocatedEntry,
   LocatedEntrySchema,
   type StoreJson,
-  StoreJsonSchema
+  StoreJsonSchema,
+  wireEntry,
+  wireStore
 } from "./entries";
 export {
   ErrorBodySchema,
@@ -207,6 +210,7 @@ export {
   type Name,
   NameSchema
 } from "./limits";
+export { type Mapping, mapObjects, mappedFields } from "./map-objects";
 export {
   InitializeParamsSchema,
   JSONRPC_ERRORS,

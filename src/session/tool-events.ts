@@ -4,7 +4,10 @@ import type { Emit, EventData } from "../protocol";
 import type { LocatedEntry } from "../store/types";
 import type { ExecutionHooks } from "../tools/types";
 
-/** A stored entry as clients see it arrive: like a tool's Result, objects included. */
+/**
+ * A stored entry as clients see it arrive: like a tool's Result, objects
+ * included, whole, with the mapping beside them for the frontend to apply.
+ */
 export const resultEvent = (
   entry: LocatedEntry,
   extra: { call_id?: string; display?: boolean } = {}
@@ -15,7 +18,11 @@ export const resultEvent = (
   index: entry.index,
   objects: entry.objects,
   metadata: entry.metadata,
-  display: extra.display ?? true
+  display: extra.display ?? true,
+  ...(entry.payloadType === undefined
+    ? {}
+    : { payload_type: entry.payloadType }),
+  ...(entry.mapping === undefined ? {} : { mapping: entry.mapping })
 });
 
 /** Every tool call of a mutation streams its start, results, updates and end. */

@@ -298,15 +298,21 @@ describe("SQLite store backend against the memory one", () => {
       }));
       const index = random(9) - 4;
       const meta = { step };
+      // Entries with and without a display, so a position changes between them.
+      const shown = [
+        {},
+        { payloadType: "table" },
+        { payloadType: "document", mapping: { title: "v" } }
+      ][random(3)];
       switch (random(7)) {
         case 0:
         case 1:
-          return (s) => s.addObjects("t", name, objects, meta);
+          return (s) => s.addObjects("t", name, objects, meta, shown);
         case 2:
           return (s) =>
             s.addObjects("t", name, objects, meta, { includeDuplicates: true });
         case 3:
-          return (s) => s.replace("t", name, objects, meta, index);
+          return (s) => s.replace("t", name, objects, meta, index, shown);
         case 4:
           return (s) => s.replace("t", name, objects, meta);
         case 5:

@@ -25,7 +25,9 @@ export const COPIED_TABLES = {
     "ord",
     "metadata",
     "object_count",
-    "written"
+    "written",
+    "payload_type",
+    "mapping"
   ],
   store_objects: [
     "entry_id",

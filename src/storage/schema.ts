@@ -154,7 +154,13 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // Sessions from before start it empty. Run once, as each version is.
   ["ALTER TABLE tree_data ADD COLUMN history TEXT NOT NULL DEFAULT '[]'"],
   // The state a session was created with, the default of every reset.
-  ["ALTER TABLE session ADD COLUMN initial_state TEXT"]
+  ["ALTER TABLE session ADD COLUMN initial_state TEXT"],
+  // How a result asks to be displayed (payload type, field mapping); NULL
+  // for every entry written before, which reads as a plain result.
+  [
+    "ALTER TABLE store_entries ADD COLUMN payload_type TEXT",
+    "ALTER TABLE store_entries ADD COLUMN mapping TEXT"
+  ]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

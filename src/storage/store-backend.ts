@@ -2,6 +2,7 @@
 
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
+import type { Mapping } from "../protocol/map-objects";
 import { fingerprint } from "../store/fingerprint";
 import type {
   Entry,
@@ -14,7 +15,14 @@ import { MAX_BOUND_PARAMETERS, toRowText } from "./row-text";
 
 type KeyRow = { id: number; entries: number; objects: number };
 type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;
-type EntryRow = { id: number; metadata: string };
+type EntryRow = {
+  id: number;
+  metadata: string;
+  payload_type: string | null;
+  mapping: string | null;
+};
+/** The columns every entry read selects. */
+const ENTRY_COLUMNS = "id, metadata, payload_type, mapping";
 type PlacedRow = EntryRow & { object_count: number };
 type RecentRow = EntryRow & { key_id: number; ord: number };
 type Place = Omit<LocatedEntry, keyof Entry>;
@@ -89,7 +97,7 @@ export class SqliteStoreBackend implements StoreBackend {
     const fromEnd = position >= key.entries / 2;
     const row = inRange
       ? this.#all<PlacedRow>(
-          `SELECT id, metadata, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
+          `SELECT ${ENTRY_COLUMNS}, object_count FROM store_entries WHERE key_id = ? ORDER BY ord ${fromEnd ? "DESC" : "ASC"} LIMIT 1 OFFSET ?`,
           key.id,
           fromEnd ? key.entries - 1 - position : position
         )[0]
@@ -106,6 +114,9 @@ export class SqliteStoreBackend implements StoreBackend {
   /** Serialises and checks everything first, so a refused entry writes nothing. */
   #prepare(entry: Entry, prints: (ObjectFingerprint | null)[]) {
     const metadata = toRowText(entry.metadata, "Entry metadata");
+    const payloadType = entry.payloadType ?? null;
+    const mapping =
+      entry.mapping === undefined ? null : JSON.stringify(entry.mapping);
     const objects = entry.objects.map((object, i): ObjectRow => {
       const refId = typeof object._REF_ID === "string" ? object._REF_ID : null;
       const print = prints[i] ?? null;
@@ -115,7 +126,7 @@ export class SqliteStoreBackend implements StoreBackend {
         body: toRowText(object, `objects[${i}]`, refId ?? "")
       };
     });
-    return { metadata, objects };
+    return { metadata, payloadType, mapping, objects };
   }
 
   #insertObjects(entryId: number, keyId: number, rows: ObjectRow[]): void {
@@ -170,7 +181,12 @@ export class SqliteStoreBackend implements StoreBackend {
       row,
       entry: {
         objects: objects.get(row.id) ?? [],
-        metadata: JSON.parse(row.metadata) as JsonObject
+        metadata: JSON.parse(row.metadata) as JsonObject,
+        // Absent rather than null, as the other backends keep them.
+        ...(row.payload_type === null ? {} : { payloadType: row.payload_type }),
+        ...(row.mapping === null
+          ? {}
+          : { mapping: JSON.parse(row.mapping) as Mapping })
       }
     }));
   }
@@ -238,7 +254,7 @@ export class SqliteStoreBackend implements StoreBackend {
     const key = this.#key(tool, name);
     if (sqlLimit(limit) === 0) return [];
     const rows = this.#all<EntryRow>(
-      "SELECT id, metadata FROM store_entries WHERE key_id = ? ORDER BY ord LIMIT ? OFFSET ?",
+      `SELECT ${ENTRY_COLUMNS} FROM store_entries WHERE key_id = ? ORDER BY ord LIMIT ? OFFSET ?`,
       key.id,
       sqlLimit(limit),
       Math.max(0, Math.floor(offset))
@@ -261,15 +277,21 @@ export class SqliteStoreBackend implements StoreBackend {
     fingerprints: (ObjectFingerprint | null)[]
   ): number {
     const key = this.#key(tool, name);
-    const { metadata, objects } = this.#prepare(entry, fingerprints);
+    const { metadata, payloadType, mapping, objects } = this.#prepare(
+      entry,
+      fingerprints
+    );
+    // A plain entry leaves the display columns to their NULL default.
+    const shown = payloadType !== null || mapping !== null;
     const { id } = this.#sql
       .exec<{ id: number }>(
-        `INSERT INTO store_entries (episode, key_id, ord, metadata, object_count, written)
-        VALUES (?1, ?2, (${NEXT_ORD}), ?3, ?4, (${NEXT_WRITTEN})) RETURNING id`,
+        `INSERT INTO store_entries (episode, key_id, ord, metadata, object_count, written${shown ? ", payload_type, mapping" : ""})
+        VALUES (?1, ?2, (${NEXT_ORD}), ?3, ?4, (${NEXT_WRITTEN})${shown ? ", ?5, ?6" : ""}) RETURNING id`,
         this.#episode,
         key.id,
         metadata,
-        objects.length
+        objects.length,
+        ...(shown ? [payloadType, mapping] : [])
       )
       .one();
     this.#insertObjects(id, key.id, objects);
@@ -286,15 +308,20 @@ export class SqliteStoreBackend implements StoreBackend {
   ): void {
     const key = this.#key(tool, name);
     const old = this.#at(key, position, `${tool}/${name}`);
-    const { metadata, objects } = this.#prepare(entry, fingerprints);
+    const { metadata, payloadType, mapping, objects } = this.#prepare(
+      entry,
+      fingerprints
+    );
     this.#sql.exec("DELETE FROM store_objects WHERE entry_id = ?", old.id);
     this.#sql.exec(
       `UPDATE store_entries SET metadata = ?3, object_count = ?4,
-      written = (${NEXT_WRITTEN}) WHERE id = ?2`,
+      written = (${NEXT_WRITTEN}), payload_type = ?5, mapping = ?6 WHERE id = ?2`,
       this.#episode,
       old.id,
       metadata,
-      objects.length
+      objects.length,
+      payloadType,
+      mapping
     );
     this.#insertObjects(old.id, key.id, objects);
     this.#addCounts(key.id, 0, objects.length - old.object_count);
@@ -361,7 +388,7 @@ export class SqliteStoreBackend implements StoreBackend {
   recent(limit: number): LocatedEntry[] {
     if (sqlLimit(limit) === 0) return [];
     const rows = this.#all<RecentRow>(
-      "SELECT id, key_id, ord, metadata FROM store_entries WHERE episode = ? ORDER BY written DESC LIMIT ?",
+      `SELECT ${ENTRY_COLUMNS}, key_id, ord FROM store_entries WHERE episode = ? ORDER BY written DESC LIMIT ?`,
       this.#episode,
       sqlLimit(limit)
     );

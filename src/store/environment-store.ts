@@ -9,11 +9,13 @@ import {
   copyObjects,
   resolveIndex
 } from "./checks";
+import { checkDisplay, type EntryDisplay } from "./display";
 import { renderLlmView } from "./llm-view";
 import { readPage } from "./page";
 import { stampAdded, stampReplacement } from "./stamp";
 import { putEntries } from "./store-json";
 import type {
+  AddObjectsOptions,
   AddOptions,
   Entry,
   EnvironmentStore,
@@ -107,8 +109,12 @@ class BackedEnvironmentStore implements EnvironmentStore {
     if (typeof result !== "object" || result === null) {
       throw new RoostError("invalid_request", "add() needs a Result.");
     }
-    const { name, objects, metadata } = result;
-    return this.addObjects(tool, name, objects, metadata ?? {}, options);
+    const { name, objects, metadata, payloadType, mapping } = result;
+    return this.addObjects(tool, name, objects, metadata ?? {}, {
+      includeDuplicates: options?.includeDuplicates,
+      payloadType,
+      mapping
+    });
   }
 
   addObjects(
@@ -116,12 +122,13 @@ class BackedEnvironmentStore implements EnvironmentStore {
     name: string,
     objects: JsonObject[],
     metadata: JsonObject = {},
-    options: AddOptions = {}
+    options: AddObjectsOptions = {}
   ): LocatedEntry {
     assertName("tool", tool);
     assertName("result", name);
     const copies = copyObjects(objects, this.#options.maxObjectsPerResult);
     const meta = copyJsonObject(metadata, "metadata");
+    const display = checkDisplay(options);
     const backend = this.#backend;
     // Elysia drops an empty result's entry and with it the metadata; an
     // "impossible query" would then leave the model nothing to read. Here an
@@ -138,7 +145,11 @@ class BackedEnvironmentStore implements EnvironmentStore {
       copies,
       options.includeDuplicates === true
     );
-    const entry: Entry = { objects: stamped.objects, metadata: meta };
+    const entry: Entry = {
+      objects: stamped.objects,
+      metadata: meta,
+      ...display
+    };
     const index = backend.append(tool, name, entry, stamped.fingerprints);
     // A backend may keep what it is given (an overlay does): return a copy.
     return { tool, name, index, ...cloneJson(entry) };
@@ -149,11 +160,13 @@ class BackedEnvironmentStore implements EnvironmentStore {
     name: string,
     objects: JsonObject[],
     metadata: JsonObject = {},
-    index?: number
+    index?: number,
+    display: EntryDisplay = {}
   ): LocatedEntry {
     const info = this.#requireKey(tool, name);
     const copies = copyObjects(objects, this.#options.maxObjectsPerResult);
     const meta = copyJsonObject(metadata, "metadata");
+    const shown = checkDisplay(display ?? {});
     const where = `${tool}/${name}`;
     const position =
       index == null ? undefined : resolveIndex(index, info.entries, where);
@@ -165,7 +178,7 @@ class BackedEnvironmentStore implements EnvironmentStore {
       n,
       copies
     );
-    const entry: Entry = { objects: stored, metadata: meta };
+    const entry: Entry = { objects: stored, metadata: meta, ...shown };
     if (position === undefined) {
       backend.clear(tool, name);
       const at = backend.append(tool, name, entry, fingerprints);

@@ -1,6 +1,12 @@
 /** @module The environment store, the hidden store and Results: the public names of `src/store`. */
 
 export {
+  type Mapping,
+  mapObjects,
+  mappedFields
+} from "../protocol/map-objects";
+export { type EntryDisplay, PAYLOAD_TYPES } from "./display";
+export {
   createEnvironmentStore,
   type EnvironmentStoreOptions
 } from "./environment-store";
@@ -19,6 +25,7 @@ export {
   warning
 } from "./result";
 export type {
+  AddObjectsOptions,
   AddOptions,
   Entry,
   EnvironmentStore,

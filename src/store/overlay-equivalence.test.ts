@@ -14,6 +14,7 @@ import {
 } from "../state/overlay-backend";
 import { State } from "../state/state";
 import type { StateBackend, TranscriptBackend } from "../state/types";
+import type { EntryDisplay } from "./display";
 import { createEnvironmentStore } from "./environment-store";
 import { OverlayHiddenStore } from "./hidden-overlay";
 import { MemoryHiddenStore } from "./hidden-store";
@@ -94,27 +95,39 @@ const objects = (rng: Rng, max: number): JsonObject[] =>
 const index = (rng: Rng): number | undefined =>
   rng.int(4) === 0 ? undefined : rng.int(7) - 3;
 
+/** No display, a payload type, or a payload type with a mapping: each backend must keep exactly what was given. */
+const display = (rng: Rng): EntryDisplay => {
+  const kind = rng.int(3);
+  if (kind === 0) return {};
+  const payloadType = rng.pick(["table", "document"]);
+  return kind === 1
+    ? { payloadType }
+    : { payloadType, mapping: { shown: `k${rng.int(3)}`, gone: "" } };
+};
+
 /** One random operation; drawing it consumes the PRNG once, whatever worlds it is applied to. */
 const randomOp = (rng: Rng): Op => {
   const tool = rng.pick(TOOLS);
   const name = rng.pick(NAMES);
   const dupes = { includeDuplicates: rng.int(5) === 0 };
   const metadata = { m: rng.int(3) };
+  const shown = display(rng);
   switch (rng.int(12)) {
     case 0:
     case 1: {
-      const result = { name, objects: objects(rng, 4) };
+      const result = { name, objects: objects(rng, 4), ...shown };
       return (w) => w.store.add(tool, result, dupes);
     }
     case 2:
     case 3: {
       const list = objects(rng, 4);
-      return (w) => w.store.addObjects(tool, name, list, metadata, dupes);
+      const options = { ...dupes, ...shown };
+      return (w) => w.store.addObjects(tool, name, list, metadata, options);
     }
     case 4:
     case 5: {
       const [list, at] = [objects(rng, 3), index(rng)];
-      return (w) => w.store.replace(tool, name, list, metadata, at);
+      return (w) => w.store.replace(tool, name, list, metadata, at, shown);
     }
     case 6: {
       const at = rng.int(6) === 0 ? undefined : rng.int(7) - 3;

@@ -1,11 +1,13 @@
 /** @module Values a tool yields while it works: Results (stored and streamed) and updates (streamed only). */
 
 import type { JsonObject } from "../json";
+import type { Mapping } from "../protocol/map-objects";
+import { checkDisplay } from "./display";
 
 /**
  * Objects a tool yields into the environment store under `[tool][name]`.
  * `llmMessage` is what the model reads about it; `{placeholders}` name
- * `name`, `count` or a metadata key and are filled in.
+ * `name`, `count`, `payload_type` or a metadata key and are filled in.
  */
 export interface Result {
   kind: "result";
@@ -15,6 +17,10 @@ export interface Result {
   /** Shown to clients as a result; false keeps it in the store but out of displays. */
   display: boolean;
   llmMessage?: string;
+  /** How a frontend draws it: `table`, `document`, or a name of your own (absent: `default`). */
+  payloadType?: string;
+  /** `{ displayField: dataField }` for the frontend; the objects are stored whole. */
+  mapping?: Mapping;
 }
 
 export interface ResultInit {
@@ -23,11 +29,22 @@ export interface ResultInit {
   metadata?: JsonObject;
   display?: boolean;
   llmMessage?: string;
+  payloadType?: string;
+  mapping?: Mapping;
 }
 
 /**
+ * A bad `payloadType` or `mapping` throws here, inside the tool, so the
+ * call fails with a message saying what to fix and nothing is stored.
+ *
  * @example
  * yield result({ name: "papers", objects: rows, metadata: { query } });
+ * yield result({
+ *   name: "products",
+ *   objects: rows,
+ *   payloadType: "table",
+ *   mapping: { product: "title", price: "price_eur" }
+ * });
  */
 export const result = (init: ResultInit): Result => ({
   kind: "result",
@@ -35,7 +52,8 @@ export const result = (init: ResultInit): Result => ({
   objects: init.objects,
   metadata: init.metadata ?? {},
   display: init.display ?? true,
-  ...(init.llmMessage === undefined ? {} : { llmMessage: init.llmMessage })
+  ...(init.llmMessage === undefined ? {} : { llmMessage: init.llmMessage }),
+  ...checkDisplay({ payloadType: init.payloadType, mapping: init.mapping })
 });
 
 /** A progress update streamed to clients; never stored in the environment. */
@@ -89,15 +107,31 @@ export const healingText = (e: SelfHealingError): string =>
     ? `Avoidable error: ${e.feedback} (a later call that follows this feedback should succeed)`
     : `Unknown error: ${e.message || e.feedback} (probably not fixable by another call: judge the message and tell the user about the problem)`;
 
-/** What a Result tells the model about itself. */
+/** A payload type that draws differently from plain JSON; `default` is the same as none. */
+const shownAs = (r: Result): string | undefined =>
+  r.display && r.payloadType !== undefined && r.payloadType !== "default"
+    ? r.payloadType
+    : undefined;
+
+/**
+ * What a Result tells the model about itself. A displayed result with a
+ * payload type also says what the user was shown (Elysia's default says
+ * only that, "Displayed: A table object with 3 objects."; here the key stays
+ * too, so the model can still find the objects).
+ */
 export const describeResult = (r: Result): string => {
   if (r.llmMessage === undefined) {
-    return `Stored ${r.objects.length} object(s) under "${r.name}".`;
+    const stored = `Stored ${r.objects.length} object(s) under "${r.name}"`;
+    const shown = shownAs(r);
+    return shown === undefined
+      ? `${stored}.`
+      : `${stored}, displayed to the user as a ${shown}.`;
   }
   const values: Record<string, unknown> = {
     ...r.metadata,
     name: r.name,
-    count: r.objects.length
+    count: r.objects.length,
+    payload_type: r.payloadType ?? "default"
   };
   // Unknown placeholders stay as written: a typo must not crash the tool.
   return r.llmMessage.replace(/\{(\w+)\}/g, (whole, key: string) =>

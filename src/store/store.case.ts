@@ -2,6 +2,7 @@
 
 import { describe } from "vitest";
 import { addCases } from "./store-add.case";
+import { displayCases } from "./store-display.case";
 import { editCases } from "./store-edit.case";
 import { readCases } from "./store-read.case";
 import { viewCases } from "./store-view.case";
@@ -23,5 +24,6 @@ export const runStoreContract = (
     editCases(create);
     readCases(create);
     viewCases(create);
+    displayCases(create);
   });
 };

@@ -1,9 +1,13 @@
 /** @module Types of the environment store (Elysia's store of tool results) and its backends. */
 
 import type { JsonObject, JsonValue } from "../json";
+import type { EntryDisplay } from "./display";
 
-/** One entry under `[tool][name]`: objects that share one metadata. */
-export interface Entry {
+/**
+ * One entry under `[tool][name]`: objects that share one metadata, and,
+ * when the result gave them, its payload type and mapping (absent otherwise).
+ */
+export interface Entry extends EntryDisplay {
   objects: JsonObject[];
   metadata: JsonObject;
 }
@@ -33,6 +37,9 @@ export interface AddOptions {
   includeDuplicates?: boolean;
 }
 
+/** Options of `addObjects`: `add` takes the payload type and mapping from its Result. */
+export interface AddObjectsOptions extends AddOptions, EntryDisplay {}
+
 /** A page of the store, in key order then entry order. */
 export interface StorePage {
   store: StoreJson;
@@ -52,15 +59,21 @@ export interface EnvironmentStore {
     name: string,
     objects: JsonObject[],
     metadata?: JsonObject,
-    options?: AddOptions
+    options?: AddObjectsOptions
   ): LocatedEntry;
-  /** Without index the whole list becomes one entry; with index only that entry (negative counts from the end). */
+  /**
+   * Without index the whole list becomes one entry; with index only that
+   * entry (negative counts from the end). The new entry is whole: like its
+   * metadata, its payload type and mapping are what `display` gives (none
+   * when absent), never kept from the entry it replaces.
+   */
   replace(
     tool: string,
     name: string,
     objects: JsonObject[],
     metadata?: JsonObject,
-    index?: number
+    index?: number,
+    display?: EntryDisplay
   ): LocatedEntry;
   find(tool: string, name: string): Entry[];
   find(tool: string, name: string, index: number): Entry;
@@ -89,7 +102,7 @@ export interface EnvironmentStore {
 }
 
 /** What `add` needs of a Result. */
-export interface ResultLike {
+export interface ResultLike extends EntryDisplay {
   name: string;
   objects: JsonObject[];
   metadata?: JsonObject;

@@ -276,6 +276,61 @@ describe("executeToolCalls", () => {
     });
   });
 
+  it("stores a result's payload type and mapping, and tells the model it was displayed", async () => {
+    const list = tool({
+      description: "Lists products as a table.",
+      input: z.object({}),
+      run: async function* () {
+        yield result({
+          name: "products",
+          objects: [{ title: "Kettle", price_eur: 30 }],
+          payloadType: "table",
+          mapping: { product: "title", price: "price_eur" }
+        });
+        yield result({
+          name: "products",
+          objects: [{ title: "Toaster", price_eur: 25 }],
+          payloadType: "table",
+          llmMessage: "Showed {count} as a {payload_type}."
+        });
+      }
+    });
+    const { scope, environment } = scopeWith({ list: list as Tool });
+    const [out] = await executeToolCalls([call("list", {})], scope);
+    expect(out!.message).toMatchObject({
+      is_error: false,
+      content:
+        'Stored 1 object(s) under "products", displayed to the user as a table.\nShowed 1 as a table.'
+    });
+    expect(environment.find("list", "products", 0)).toMatchObject({
+      payloadType: "table",
+      mapping: { product: "title", price: "price_eur" },
+      objects: [{ title: "Kettle", price_eur: 30 }]
+    });
+    expect(out!.results[0]).toMatchObject({ payloadType: "table" });
+  });
+
+  it("fails the call with a message naming the field when a mapping is not strings", async () => {
+    const sloppy = tool({
+      description: "Maps a field to a number.",
+      input: z.object({}),
+      run: async function* () {
+        yield result({
+          name: "products",
+          objects: [{ title: "Kettle" }],
+          mapping: { product: 1 } as unknown as Record<string, string>
+        });
+      }
+    });
+    const { scope, environment } = scopeWith({ sloppy: sloppy as Tool });
+    const [out] = await executeToolCalls([call("sloppy", {})], scope);
+    expect(out!.message.is_error).toBe(true);
+    expect(out!.message.content).toContain(
+      "mapping.product must be a string naming a field of the objects"
+    );
+    expect(environment.isEmpty()).toBe(true);
+  });
+
   it("reports a self-healing error to the model as an error message, avoidable or not", async () => {
     const picky = tool({
       description: "Asks for a better query, or gives up.",

@@ -3,6 +3,7 @@ import {
   type Clock,
   createClient,
   type FetchLike,
+  mapObjects,
   RoostClientError
 } from "../../src/client/index";
 
@@ -255,6 +256,39 @@ describe("createClient", () => {
       "/environment?limit=5",
       "/environment?tool=search&name=hits",
       "/environment?tool=search&name=hits&index=-1"
+    ]);
+  });
+
+  it("writes payloadType as payload_type and keeps an entry's display fields when it parses", async () => {
+    const entry = {
+      tool: "shop",
+      name: "products",
+      index: 0,
+      objects: [
+        { _REF_ID: "shop_products_1_0", title: "Kettle", price_eur: 30 }
+      ],
+      metadata: {},
+      payload_type: "table",
+      mapping: { product: "title", price: "price_eur" }
+    };
+    const { fetch, calls } = scripted([json(201, { entry })]);
+    const session = createClient({ baseUrl: "http://x", fetch }).session(
+      "s1",
+      "t"
+    );
+    const added = await session.add("shop", "products", {
+      objects: [{ title: "Kettle", price_eur: 30 }],
+      payloadType: "table",
+      mapping: { product: "title", price: "price_eur" }
+    });
+    expect(JSON.parse(calls[0]!.body!)).toEqual({
+      objects: [{ title: "Kettle", price_eur: 30 }],
+      payload_type: "table",
+      mapping: { product: "title", price: "price_eur" }
+    });
+    expect(added).toEqual({ entry });
+    expect(mapObjects(added.entry.objects, added.entry.mapping)).toEqual([
+      { product: "Kettle", price: 30, _REF_ID: "shop_products_1_0" }
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { catalog, RAW_KEY } from "../../examples/catalog/index";
 import messages from "../../examples/catalog/messages.json";
 import products from "../../examples/catalog/products.json";
-import { createLocalSession } from "../../src/index";
+import { createLocalSession, mapObjects } from "../../src/index";
 import { toolCalls } from "../../src/messages/build";
 import {
   action,
@@ -100,6 +100,87 @@ describe("catalog over HTTP", () => {
       limit: 10
     });
     expect(state.state.user_context).toBe("a pet owner");
+  });
+
+  it("shows products as a table and messages as documents, with the rows stored whole", async () => {
+    const s = await ready();
+    const table = {
+      payload_type: "table",
+      mapping: {
+        product: "name",
+        animal: "animal",
+        category: "category",
+        price: "price",
+        rating: "rating"
+      }
+    };
+    const step = await json<Step>(
+      await s.call(
+        "/step",
+        send(
+          "POST",
+          action("query", { collection: "products", text: "kibble" })
+        )
+      )
+    );
+    expect(step.observations[0]!.is_error).toBe(false);
+    await direct(s, "query", { collection: "messages", text: "order" });
+
+    const { entry } = await json<{
+      entry: {
+        objects: Row[];
+        payload_type?: string;
+        mapping?: Record<string, string>;
+      };
+    }>(await s.call("/environment?tool=query&name=products&index=-1"));
+    expect(entry).toMatchObject(table);
+    // Lossless: the description the table leaves out is still stored.
+    const kibble = products.filter(
+      (p) => has(p.name, "kibble") || has(p.description, "kibble")
+    );
+    expect(entry.objects[0]).toMatchObject({
+      description: kibble[0]!.description
+    });
+    expect(mapObjects(entry.objects, entry.mapping)[0]).toEqual({
+      _REF_ID: entry.objects[0]!._REF_ID,
+      product: kibble[0]!.name,
+      animal: kibble[0]!.animal,
+      category: kibble[0]!.category,
+      price: kibble[0]!.price,
+      rating: kibble[0]!.rating
+    });
+
+    const page = await json<{
+      store: Record<string, Record<string, Record<string, unknown>[]>>;
+    }>(await s.call("/environment"));
+    expect(page.store.query?.messages?.[0]).toMatchObject({
+      payload_type: "document",
+      mapping: { title: "channel", content: "text", author: "author" }
+    });
+
+    const { events } = await json<{
+      events: { type: string; name?: string; [k: string]: unknown }[];
+    }>(await s.call("/events?after=0"));
+    const results = events.filter((e) => e.type === "result");
+    expect(results.map((e) => [e.name, e.payload_type])).toEqual([
+      ["products", "table"],
+      ["messages", "document"]
+    ]);
+    expect(results[0]).toMatchObject(table);
+    expect(results[0]).not.toHaveProperty("payloadType");
+  });
+
+  it("shows an aggregate's groups as a table without a mapping", async () => {
+    const s = await ready();
+    await direct(s, "aggregate", {
+      collection: "products",
+      group_by: "animal"
+    });
+    const { entry } = await json<{ entry: Record<string, unknown> }>(
+      await s.call("/environment?tool=aggregate&name=products&index=0")
+    );
+    expect(entry.payload_type).toBe("table");
+    expect(entry).not.toHaveProperty("mapping");
   });
 
   it("applies whitelisted filters with bound values", async () => {

@@ -290,6 +290,23 @@ describe("fork", () => {
     expect(JSON.parse(out.content).rows.length).toBeGreaterThan(0);
   });
 
+  it("copies how each entry is displayed: its payload type and mapping", async () => {
+    const source = await createSession({ environment: "catalog" });
+    await source.call("/reset", send("POST", {}));
+    await source.call(
+      "/tools/query",
+      send("POST", { arguments: { collection: "messages", text: "order" } })
+    );
+    const read = (s: TestSession) =>
+      s.call("/environment?tool=query&name=messages&index=0").then(json);
+    const before = await read(source);
+    expect(before).toMatchObject({ entry: { payload_type: "document" } });
+    const forked = await json<ForkResponse>(
+      await fork(source, { count: 1 }, {})
+    );
+    expect(await read(asSession(forked.sessions[0]!))).toEqual(before);
+  });
+
   it("copies an environment's table in many chunks, its trigger made after the rows", async () => {
     const source = await midEpisode();
     await inside(stubOf(source.session_id), (_, state) => {

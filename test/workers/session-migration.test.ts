@@ -3,6 +3,8 @@
 // schema without losing what it held.
 import { describe, expect, it } from "vitest";
 import { migrationOf, SCHEMA_VERSION } from "../../src/storage/schema";
+import { SqliteStoreBackend } from "../../src/storage/store-backend";
+import { createEnvironmentStore } from "../../src/store/environment-store";
 import { abort, call, fresh, inside, newSession, ok } from "./session-helpers";
 
 describe("a session of older code", () => {
@@ -36,6 +38,76 @@ describe("a session of older code", () => {
     expect(after).toEqual({ version: String(SCHEMA_VERSION), runs: 1 });
     expect(ok(await woken.readState())).toMatchObject({
       state: { notes: ["kept"] }
+    });
+  });
+});
+
+describe("a session from before payload types", () => {
+  it("gains the display columns; its entries read as plain results and new ones keep their type", async () => {
+    const { id, stub } = await newSession();
+    ok(await stub.reset({}));
+    ok(await stub.step(call("note", { text: "old" })));
+    // What the version before left: store_entries without the two columns.
+    await inside(stub, (_o, state) => {
+      const sql = state.storage.sql;
+      for (const statement of migrationOf(SCHEMA_VERSION)) {
+        const column = /^ALTER TABLE store_entries ADD COLUMN (\w+)/.exec(
+          statement
+        )?.[1];
+        if (column) sql.exec(`ALTER TABLE store_entries DROP COLUMN ${column}`);
+      }
+      sql.exec(
+        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
+        String(SCHEMA_VERSION - 1)
+      );
+    });
+    await abort(stub);
+    const woken = fresh(id);
+    const read = ok(
+      await woken.readStore({ tool: "note", name: "notes", index: 0 })
+    ) as { entry: Record<string, unknown> };
+    expect(read.entry).toMatchObject({ objects: [{ text: "old" }] });
+    expect(Object.keys(read.entry).sort()).toEqual([
+      "index",
+      "metadata",
+      "name",
+      "objects",
+      "tool"
+    ]);
+    const added = ok(
+      await woken.addEntry({
+        tool: "shelf",
+        name: "rows",
+        objects: [{ a: 1 }]
+      })
+    );
+    expect(added.entry).not.toHaveProperty("payload_type");
+    await inside(woken, (_o, state) => {
+      const sql = state.storage.sql;
+      expect(
+        sql
+          .exec<{ name: string }>(
+            "SELECT name FROM pragma_table_info('store_entries') WHERE name IN ('payload_type', 'mapping') ORDER BY name"
+          )
+          .toArray()
+          .map((r) => r.name)
+      ).toEqual(["mapping", "payload_type"]);
+      const episode = sql
+        .exec<{ episode: number }>("SELECT episode FROM session")
+        .one().episode;
+      createEnvironmentStore(new SqliteStoreBackend(sql, episode)).addObjects(
+        "shelf",
+        "rows",
+        [{ a: 2 }],
+        {},
+        { payloadType: "table", mapping: { value: "a" } }
+      );
+    });
+    const typed = ok(
+      await woken.readStore({ tool: "shelf", name: "rows", index: -1 })
+    );
+    expect(typed).toMatchObject({
+      entry: { payload_type: "table", mapping: { value: "a" } }
     });
   });
 });

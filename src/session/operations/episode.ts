@@ -11,7 +11,8 @@ import {
   ResetResponseSchema,
   StepRequestSchema,
   StepResponseSchema,
-  ToolInvocationResponseSchema
+  ToolInvocationResponseSchema,
+  wireEntry
 } from "../../protocol";
 import { checkInitialState, seedState } from "../../state/initial-state";
 import { defineOperation } from "./define";
@@ -140,7 +141,7 @@ export const call = defineOperation({
       return {
         content: out.message.content,
         is_error: out.message.is_error,
-        results: out.results
+        results: out.results.map(wireEntry)
       };
     })
 });

@@ -4,12 +4,16 @@ import * as z from "zod";
 import { RoostError } from "../../errors";
 import {
   CursorSchema,
+  displayFields,
   JsonObjectSchema,
   NameSchema,
   StoreEntryResponseSchema,
   StoreKeysResponseSchema,
-  StoreRemoveResponseSchema
+  StoreRemoveResponseSchema,
+  wireEntry,
+  wireStore
 } from "../../protocol";
+import type { EntryDisplay } from "../../store/display";
 import { resultEvent } from "../tool-events";
 import { defineOperation } from "./define";
 import { offsetOf } from "./paging";
@@ -25,7 +29,8 @@ type Key = z.infer<typeof KeySchema>;
 
 const WriteSchema = KeySchema.extend({
   objects: z.array(JsonObjectSchema),
-  metadata: JsonObjectSchema.optional()
+  metadata: JsonObjectSchema.optional(),
+  ...displayFields
 });
 type Write = z.infer<typeof WriteSchema>;
 
@@ -36,10 +41,23 @@ const scopeOf =
     `environment/${op}/${k.tool}/${k.name}${k.index === undefined ? "" : `/${k.index}`}`;
 
 /** The request body a key's hash covers, as HTTP sends it. */
-const body = <W extends Pick<Write, "objects" | "metadata">>({
+const body = <W extends Omit<Write, keyof Key>>({
   objects,
-  metadata
-}: W) => (metadata === undefined ? { objects } : { objects, metadata });
+  metadata,
+  payload_type,
+  mapping
+}: W) => ({
+  objects,
+  ...(metadata === undefined ? {} : { metadata }),
+  ...(payload_type === undefined ? {} : { payload_type }),
+  ...(mapping === undefined ? {} : { mapping })
+});
+
+/** How a written entry is to be displayed, in the store's spelling. */
+const displayOf = (w: Write): EntryDisplay => ({
+  ...(w.payload_type === undefined ? {} : { payloadType: w.payload_type }),
+  ...(w.mapping === undefined ? {} : { mapping: w.mapping })
+});
 
 export const readStore = defineOperation({
   input: z.object({
@@ -60,7 +78,7 @@ export const readStore = defineOperation({
           ...(q.limit ? { limit: q.limit } : {})
         });
         return {
-          store: page.store,
+          store: wireStore(page.store),
           ...(page.nextCursor ? { next_cursor: page.nextCursor } : {})
         };
       }
@@ -73,7 +91,7 @@ export const readStore = defineOperation({
       }
       const { tool, name } = q;
       if (q.index !== undefined)
-        return { entry: store.locate(tool, name, q.index) };
+        return { entry: wireEntry(store.locate(tool, name, q.index)) };
       const offset = offsetOf(q.cursor);
       const { entries, total } = store.slice(
         tool,
@@ -83,7 +101,7 @@ export const readStore = defineOperation({
       );
       const next = offset + entries.length;
       return {
-        entries,
+        entries: entries.map(wireEntry),
         ...(next < total ? { next_cursor: String(next) } : {})
       };
     })
@@ -110,11 +128,12 @@ export const addEntry = defineOperation({
         w.tool,
         w.name,
         w.objects,
-        w.metadata ?? {}
+        w.metadata ?? {},
+        displayOf(w)
       );
       // Clients see an added entry like a tool's Result, objects included.
       m.emit("result", resultEvent(entry));
-      return { entry };
+      return { entry: wireEntry(entry) };
     })
 });
 
@@ -126,12 +145,15 @@ export const replaceEntry = defineOperation({
   events: ["store.changed"],
   run: (rt, w, idem) =>
     rt.commits.run("edit", idem, async (m) => ({
-      entry: m.parts.environment.replace(
-        w.tool,
-        w.name,
-        w.objects,
-        w.metadata ?? {},
-        w.index
+      entry: wireEntry(
+        m.parts.environment.replace(
+          w.tool,
+          w.name,
+          w.objects,
+          w.metadata ?? {},
+          w.index,
+          displayOf(w)
+        )
       )
     }))
 });
