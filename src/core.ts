@@ -64,6 +64,7 @@ export {
   type StateDefinition
 } from "./state/index";
 export {
+  type EnvironmentReader,
   type EnvironmentStore,
   error,
   type HiddenStore,

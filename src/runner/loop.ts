@@ -6,12 +6,14 @@ import { createEpisodeControl } from "../environment/episode-control";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import type { Emit } from "../protocol";
+import { readOnlyStore } from "../store/reader";
 import { healingText } from "../store/result";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { ResolvedTree, TreeNode } from "../tree/define-tree";
 import {
   addToHistory,
   clearErrors,
+  copyTreeData,
   openTasks,
   recordError,
   recordTask,
@@ -77,7 +79,8 @@ const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
   userPrompt: p.prompt,
   conversationHistory: p.history,
   atlas: input.tree.atlas,
-  environment: input.parts.environment.llmView(),
+  environment: readOnlyStore(input.parts.environment),
+  environmentView: input.parts.environment.llmView(),
   tasksCompleted: p.tasks,
   errors: p.errors,
   pass: p.passes + 1,
@@ -345,7 +348,8 @@ const runTool = async (
       ...input.parts,
       tools: input.env.tools,
       task: input.task,
-      episode: control
+      episode: control,
+      tree: copyTreeData(treeDataOf(input, p))
     },
     {
       ...input.execute,

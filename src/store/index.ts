@@ -7,6 +7,7 @@ export {
 export { fingerprint } from "./fingerprint";
 export { MemoryHiddenStore } from "./hidden-store";
 export { MemoryStoreBackend } from "./memory-backend";
+export { readOnlyStore } from "./reader";
 export {
   describeResult,
   error,
@@ -21,6 +22,7 @@ export {
 export type {
   AddOptions,
   Entry,
+  EnvironmentReader,
   EnvironmentStore,
   HiddenStore,
   KeyInfo,

@@ -15,6 +15,7 @@ export {
 export {
   addToHistory,
   clearErrors,
+  copyTreeData,
   openTasks,
   recordError,
   recordTask,

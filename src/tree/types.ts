@@ -1,6 +1,7 @@
 /** @module Types of decision trees (Elysia): the definition, tree data, decisions and decision models. */
 
 import type { JsonObject } from "../json";
+import type { EnvironmentReader } from "../store/types";
 
 /** Elysia's Atlas: who the agent is and what it is for. */
 export interface Atlas {
@@ -88,13 +89,22 @@ export interface HistoryMessage {
   content: string;
 }
 
-/** Everything the model and `available`/`runIf` see. Persisted between passes. */
+/**
+ * Everything the model, `available`/`runIf` and a tool's `ctx.tree` see
+ * (Elysia's tree data), built afresh for each decision.
+ */
 export interface TreeData {
   userPrompt: string;
   conversationHistory: HistoryMessage[];
   atlas: Atlas;
-  /** The environment store's LLM view (compact JSON). */
-  environment: string;
+  /**
+   * The environment store, read-only (`find`, `has`, `isEmpty`, `keys`,
+   * `slice`, `toJSON`…): Elysia's `tree_data.environment`, so
+   * `!tree.environment.isEmpty()` reads as it does there.
+   */
+  environment: EnvironmentReader;
+  /** The store as the model reads it: compact JSON, newest first, capped. */
+  environmentView: string;
   tasksCompleted: PromptTasks[];
   /** Per tool: messages of its yielded errors, cleared when it next succeeds. */
   errors: Record<string, string[]>;
