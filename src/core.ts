@@ -95,6 +95,8 @@ export {
   type TaskRecord,
   TEXT_RESPONSE,
   type TextRequest,
+  type ToolEntry,
+  type ToolWithFollowUps,
   type TreeConfig,
   type TreeData,
   type TreeNode,

@@ -211,3 +211,172 @@ describe("tree data for tools and rules", () => {
     });
   });
 });
+
+describe("follow-up tools", () => {
+  const shelf = defineEnvironment({
+    name: "shelf",
+    description: "Frogs with follow-up tools.",
+    tools: (tool) => ({
+      query: tool({
+        description: "Find frogs; an empty query fails.",
+        input: z.object({ q: z.string() }),
+        end: true,
+        run: async function* ({ q }) {
+          if (q === "") {
+            yield error({ feedback: "Say what to look for." });
+            return "failed";
+          }
+          yield result({ name: "frogs", objects: [{ name: `${q} frog` }] });
+          return "found 1";
+        }
+      }),
+      check_output: tool({
+        description: "Checks what query found.",
+        input: z.object({}),
+        run: (_args, ctx) =>
+          `checked ${ctx.environment.find("query", "frogs").length}`
+      }),
+      polish: tool({
+        description: "Polishes the checked output.",
+        input: z.object({ style: z.string() }),
+        run: ({ style }) => `polished ${style}`
+      }),
+      aggregate: tool({
+        description: "Counts frogs.",
+        input: z.object({}),
+        run: () => "aggregated"
+      }),
+      note: tool({
+        description: "Notes an aggregate; only ever run by its rule.",
+        input: z.object({}),
+        available: () => "Only run by its rule.",
+        runIf: (tree) => tree.userPrompt === "notes",
+        run: () => "noted"
+      })
+    }),
+    tree: {
+      tools: [{ tool: "aggregate", followUps: ["note"] }],
+      branches: [
+        {
+          id: "search",
+          description: "Look things up.",
+          instruction: "Pick a search.",
+          tools: [
+            {
+              tool: "query",
+              followUps: [{ tool: "check_output", followUps: ["polish"] }]
+            },
+            "aggregate"
+          ]
+        }
+      ]
+    },
+    reset: () => "Ready."
+  });
+
+  const decisions = (r: Drive) =>
+    r.events
+      .filter((e) => e.type === "tree.decision")
+      .map((e) => {
+        const p = e.data.payload as {
+          pass: number;
+          node: string;
+          option: string;
+        };
+        return `${p.pass}:${p.node}->${p.option}`;
+      });
+
+  const tasks = (r: Drive) =>
+    r.progress.tasks
+      .at(-1)!
+      .tasks.map((t) => `${t.pass}:${t.task}${t.error ? "!" : ""}`);
+
+  it("continues the pass at <branch>.<tool> after the tool ran, along a chain", async () => {
+    const r = await drive(shelf, [
+      { tool: "search" },
+      { tool: "query", inputs: { q: "tree" } },
+      // check_output is the only follow-up and needs no inputs: no model call.
+      { tool: "polish", inputs: { style: "brief" } },
+      { tool: "text_response", inputs: { text: "done" } }
+    ]);
+    expect(decisions(r)).toEqual([
+      "1:root->search",
+      "1:search->query",
+      "1:search.query->check_output",
+      "1:search.query.check_output->polish",
+      "2:root->text_response"
+    ]);
+    expect(r.asked.map((q) => q.node)).toEqual([
+      "root",
+      "search",
+      "search.query.check_output",
+      "root"
+    ]);
+    // Not offered at the branch, nor at the root of the next pass.
+    expect(offered(r.asked[1]!)).toEqual(["query", "aggregate"]);
+    expect(offered(r.asked[2]!)).toEqual(["polish"]);
+    expect(offered(r.asked[3]!)).toEqual([
+      "aggregate",
+      "search",
+      "text_response"
+    ]);
+    expect(
+      r.asked[0]!.options.find((o) => o.name === "search")?.leadsTo
+    ).toEqual({
+      query: { check_output: { polish: {} } },
+      aggregate: {}
+    });
+    expect(tasks(r)).toEqual([
+      "1:search",
+      "1:query",
+      "1:check_output",
+      "1:polish",
+      "2:text_response"
+    ]);
+    expect(r.end).toEqual({ outcome: "answered", text: "done" });
+  });
+
+  it("offers no follow-ups after the tool failed: the next pass starts at the root", async () => {
+    const r = await drive(shelf, [
+      { tool: "search" },
+      { tool: "query", inputs: { q: "" } },
+      { tool: "search" },
+      { tool: "query", inputs: { q: "tree" } },
+      { tool: "polish", inputs: { style: "long" } },
+      { tool: "text_response", inputs: { text: "done" } }
+    ]);
+    expect(decisions(r)).toEqual([
+      "1:root->search",
+      "1:search->query",
+      "2:root->search",
+      "2:search->query",
+      "2:search.query->check_output",
+      "2:search.query.check_output->polish",
+      "3:root->text_response"
+    ]);
+    expect(tasks(r)).toContain("1:query!");
+  });
+
+  it("ends the run at a tool chosen to end it, before its follow-ups", async () => {
+    const r = await drive(shelf, [
+      { tool: "search" },
+      { tool: "query", inputs: { q: "tree" }, end: true }
+    ]);
+    expect(r.end).toEqual({ outcome: "ended", text: "found 1" });
+    expect(decisions(r)).toEqual(["1:root->search", "1:search->query"]);
+  });
+
+  it("applies runIf and available at a follow-up node, and ends the pass when none is available", async () => {
+    const script = [
+      { tool: "aggregate" },
+      { tool: "text_response", inputs: { text: "done" } }
+    ];
+    const noted = await drive(shelf, script, "notes");
+    // note ran by its rule at root.aggregate, then could not be picked.
+    expect(tasks(noted)).toEqual(["1:aggregate", "1:note", "2:text_response"]);
+    const quiet = await drive(shelf, script, "quiet");
+    expect(tasks(quiet)).toEqual(["1:aggregate", "2:text_response"]);
+    expect(quiet.asked.map((q) => q.node)).toEqual(["root", "root"]);
+    expect(quiet.end).toEqual({ outcome: "answered", text: "done" });
+  });
+});

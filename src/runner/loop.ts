@@ -102,7 +102,8 @@ const say = (input: PassInput, p: RunProgress, text: string): RunProgress => {
 
 /**
  * Runs one pass from the root: `runIf` tools, then decisions down the
- * branches until a tool runs or the run ends. Everything goes through
+ * branches until a tool runs (and its follow-ups, if it has any) or the run
+ * ends. Everything goes through
  * `parts`, so a session commits the pass as one mutation, or not at all.
  */
 export const runPass = async (input: PassInput): Promise<PassResult> => {
@@ -153,6 +154,10 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       input.env.tools,
       treeData
     );
+    if (options.length === 0 && node.kind === "followUps") {
+      // Follow-ups are optional extras: none available ends the pass.
+      return { progress: { ...p, passes: pass } };
+    }
     if (options.length === 0) {
       throw new RoostError(
         "conflict",
@@ -241,8 +246,11 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       p = say(input, p, ran.content);
       return finish({ outcome: "ended", text: ran.content });
     }
-    // A yielded error keeps the loop going so the model can correct itself.
-    return { progress: { ...p, passes: pass } };
+    // A yielded error keeps the loop going so the model can correct itself,
+    // from the root of the next pass: follow-ups need their tool's output.
+    const next = ran.failed ? undefined : node.followUps[option.name];
+    if (next === undefined) return { progress: { ...p, passes: pass } };
+    node = next;
   }
 };
 

@@ -2,6 +2,7 @@
 
 export {
   DEFAULT_ROOT_INSTRUCTION,
+  followUpInstruction,
   type ParsedTreeConfig,
   type ResolvedTree,
   ROOT_ID,
@@ -35,6 +36,8 @@ export type {
   PromptTasks,
   TaskRecord,
   TextRequest,
+  ToolEntry,
+  ToolWithFollowUps,
   TreeConfig,
   TreeData,
   TreeOption,

@@ -10,6 +10,26 @@ export interface Atlas {
   endGoal: string;
 }
 
+/**
+ * A tool offered at a node: its name, or the tool with the tools offered
+ * right after it ran (Elysia's `add_tool(…, from_tool_ids=[…])`).
+ */
+export type ToolEntry = string | ToolWithFollowUps;
+
+/**
+ * `{ tool: "query", followUps: ["check_output"] }`: after `query` runs
+ * successfully at this node (and the run goes on), the same pass continues
+ * at the node `<node>.query`, whose options are the follow-ups. A follow-up
+ * may have its own (`{ tool: "check_output", followUps: […] }`), so chains
+ * are nested entries.
+ */
+export interface ToolWithFollowUps {
+  tool: string;
+  followUps: ToolEntry[];
+  /** How to choose among the follow-ups; by default, that they follow `tool`. */
+  instruction?: string;
+}
+
 /** A group of tools (and sub-branches) the model picks among at one node. */
 export interface BranchConfig {
   /** Unique in the tree; a tool name or NAME_RE form. */
@@ -18,8 +38,8 @@ export interface BranchConfig {
   description: string;
   /** Shown to the model at this node: how to choose among its options. */
   instruction: string;
-  /** Names of the environment's tools offered at this node. */
-  tools?: string[];
+  /** The environment's tools offered at this node, some with follow-ups. */
+  tools?: ToolEntry[];
   branches?: BranchConfig[];
 }
 
@@ -28,7 +48,7 @@ export interface TreeConfig {
   atlas?: Partial<Atlas>;
   /** How to choose at the root. */
   instruction?: string;
-  tools?: string[];
+  tools?: ToolEntry[];
   branches?: BranchConfig[];
   /** Passes decided freely; the pass after the last is a forced final answer. Default 5. */
   recursionLimit?: number;
