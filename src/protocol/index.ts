@@ -79,6 +79,7 @@ export {
   ToolStartedEventSchema,
   TreeCompletedEventSchema,
   TreeDecisionEventSchema,
+  TreeNodeEventSchema,
   UpdateEventSchema
 } from "./event-frames";
 export {
@@ -87,7 +88,13 @@ export {
   type EnvironmentParams,
   EnvironmentParamsSchema,
   type EnvironmentsResponse,
-  EnvironmentsResponseSchema
+  EnvironmentsResponseSchema,
+  type TreeInfo,
+  TreeInfoSchema,
+  type TreeNodeInfo,
+  TreeNodeInfoSchema,
+  type TreeToolInfo,
+  TreeToolInfoSchema
 } from "./http-environments";
 export {
   EVENTS_PAGE,

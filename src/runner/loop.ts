@@ -133,6 +133,12 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
 
   let node: TreeNode = tree.root;
   for (;;) {
+    // Before the node's rules and decision, so a viewer can show where the
+    // run is while they take their time.
+    input.emit("tree.node", {
+      run_id: p.runId,
+      payload: { pass, node: node.id }
+    });
     for (const auto of await runIfTools(
       node,
       input.env.tools,
