@@ -71,6 +71,7 @@ export {
 } from "./state/index";
 export {
   type Entry,
+  type EnvironmentReader,
   type EnvironmentStore,
   error,
   type HiddenStore,
@@ -105,6 +106,8 @@ export {
   type TaskRecord,
   TEXT_RESPONSE,
   type TextRequest,
+  type ToolEntry,
+  type ToolWithFollowUps,
   type TreeConfig,
   type TreeData,
   type TreeNode,

@@ -2,6 +2,7 @@
 
 import { h, short } from "./dom";
 import type { JsonSchema } from "./schema-form";
+import type { TreeInfo } from "./tree-view";
 
 export interface ToolSchema {
   type: "function";
@@ -14,6 +15,7 @@ export interface EnvironmentInfo {
   task_schema: JsonSchema;
   tools: ToolSchema[];
   dataset_size?: number;
+  tree?: TreeInfo;
 }
 
 const paramRows = (schema: JsonSchema) => {

@@ -8,6 +8,7 @@ import { connectLive, type Frame, type Live } from "./live";
 import { type SchemaForm, schemaForm } from "./schema-form";
 import { StoreView } from "./store-view";
 import { addMessage, appendEvent, appendNote } from "./timeline";
+import { TreeView } from "./tree-view";
 
 interface Status {
   session_id: string;
@@ -26,6 +27,7 @@ let toolForm: SchemaForm | undefined;
 let taskForm: SchemaForm | undefined;
 const state: Record<string, unknown> = {};
 const store = new StoreView((e) => showError(e));
+const tree = new TreeView();
 
 // ---- environments --------------------------------------------------------
 
@@ -146,6 +148,9 @@ const open = async (s: Credentials): Promise<void> => {
   $("#forked-from").hidden = true;
   renderStatus(status);
   renderTools();
+  const info = environments.find((e) => e.name === status.environment)?.tree;
+  tree.show(info);
+  $("#tree-section").hidden = info === undefined;
   fill($("#timeline"));
   fill($("#transcript"));
   store.attach(s);
@@ -220,6 +225,7 @@ const onFrame = (frame: Frame): void => {
     void reloadState().catch(showError);
   }
   store.onEvent(frame.type, frame);
+  tree.onEvent(frame);
   if (frame.type === "step" || frame.type === "reset") {
     void refreshStatus().catch(showError);
   }
@@ -366,6 +372,7 @@ $("#send-raw").addEventListener(
 );
 
 $("#store").append(store.element);
+$("#tree").append(tree.element);
 
 void guarded(async () => {
   environments = (

@@ -3,7 +3,9 @@
 import * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
+import type { TreeInfo } from "../protocol/http-environments";
 import type { Environment } from "./define-environment";
+import { describeTree } from "./describe-tree";
 
 /** What `GET /v1/environments` lists for each environment. */
 export interface EnvironmentInfo {
@@ -14,6 +16,8 @@ export interface EnvironmentInfo {
   tools: Environment["toolSchemas"];
   dataset_size?: number;
   max_steps?: number;
+  /** The decision tree as data, for an environment that has one. */
+  tree?: TreeInfo;
 }
 
 export interface Registry {
@@ -56,7 +60,8 @@ export const createRegistry = (
       state_schema: env.state.jsonSchema() as JsonObject,
       tools: env.toolSchemas,
       ...(env.dataset ? { dataset_size: env.dataset.size } : {}),
-      ...(env.maxSteps ? { max_steps: env.maxSteps } : {})
+      ...(env.maxSteps ? { max_steps: env.maxSteps } : {}),
+      ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {})
     })
   );
   return {

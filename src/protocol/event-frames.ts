@@ -143,6 +143,20 @@ export const ForkedEventSchema = event(
 
 const treeShape = { run_id: z.string().optional(), payload: JsonObjectSchema };
 
+export const TreeNodeEventSchema = event(
+  "tree.node",
+  {
+    run_id: z.string(),
+    payload: z.object({
+      /** 1-based pass of the run. */
+      pass: z.number().int().positive(),
+      /** `root`, a branch id, or `<node>.<tool>` for follow-ups (see the environment's tree). */
+      node: z.string()
+    })
+  },
+  "A decision-tree run arrived at a node, before deciding there: where the run is while the model thinks."
+);
+
 export const TreeDecisionEventSchema = event(
   "tree.decision",
   treeShape,
@@ -168,6 +182,7 @@ export const EventFrameSchema = z
     StepAbortedEventSchema,
     ResetEventSchema,
     ForkedEventSchema,
+    TreeNodeEventSchema,
     TreeDecisionEventSchema,
     TreeCompletedEventSchema
   ])

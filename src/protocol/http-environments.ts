@@ -5,6 +5,59 @@ import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { OpenAIToolSchema } from "./openai-tool";
 
+export const TreeToolInfoSchema = z
+  .object({
+    name: NameSchema,
+    description: z.string(),
+    /** Whether choosing it with `end` may end the run. */
+    end: z.boolean(),
+    /** The node the pass continues at after this tool ran, when it has follow-ups. */
+    follow_up_node: z.string().optional()
+  })
+  .meta({
+    id: "TreeToolInfo",
+    description: "A tool offered at a node of a decision tree."
+  });
+export type TreeToolInfo = z.infer<typeof TreeToolInfoSchema>;
+
+export const TreeNodeInfoSchema = z
+  .object({
+    /** `root`, a branch id, or `<node>.<tool>` for the follow-ups of a tool. */
+    id: z.string(),
+    kind: z.enum(["root", "branch", "follow_ups"]),
+    /** Shown at the parent to choose this branch; empty for the root and follow-up nodes. */
+    description: z.string(),
+    /** Shown at this node: how to choose among its options. */
+    instruction: z.string(),
+    tools: z.array(TreeToolInfoSchema),
+    /** Ids of the sub-branches offered here. */
+    branches: z.array(z.string()),
+    /** For a follow-up node: the node and tool it follows. */
+    after: z.object({ node: z.string(), tool: NameSchema }).optional()
+  })
+  .meta({
+    id: "TreeNodeInfo",
+    description:
+      "A node of a decision tree: the root, a branch, or the follow-ups of a tool."
+  });
+export type TreeNodeInfo = z.infer<typeof TreeNodeInfoSchema>;
+
+export const TreeInfoSchema = z
+  .object({
+    /** Every node, the root first, then depth first in the order they are offered. */
+    nodes: z.array(TreeNodeInfoSchema),
+    /** Whether the root offers the built-in `text_response`. */
+    text_response: z.boolean(),
+    /** Passes decided freely before a forced final answer. */
+    recursion_limit: z.number().int().positive()
+  })
+  .meta({
+    id: "TreeInfo",
+    description:
+      "An environment's decision tree as data, for a frontend to draw; runs stream the node they are at as tree.node events."
+  });
+export type TreeInfo = z.infer<typeof TreeInfoSchema>;
+
 export const EnvironmentInfoSchema = z
   .object({
     name: NameSchema,
@@ -15,7 +68,9 @@ export const EnvironmentInfoSchema = z
     state_schema: JsonObjectSchema,
     tools: z.array(OpenAIToolSchema),
     dataset_size: z.number().int().nonnegative().optional(),
-    max_steps: z.number().int().positive().optional()
+    max_steps: z.number().int().positive().optional(),
+    /** The decision tree, for an environment that has one. */
+    tree: TreeInfoSchema.optional()
   })
   .meta({ id: "EnvironmentInfo", description: "A registered environment." });
 export type EnvironmentInfo = z.infer<typeof EnvironmentInfoSchema>;

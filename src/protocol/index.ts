@@ -82,6 +82,7 @@ export {
   ToolStartedEventSchema,
   TreeCompletedEventSchema,
   TreeDecisionEventSchema,
+  TreeNodeEventSchema,
   UpdateEventSchema
 } from "./event-frames";
 export {
@@ -90,7 +91,13 @@ export {
   type EnvironmentParams,
   EnvironmentParamsSchema,
   type EnvironmentsResponse,
-  EnvironmentsResponseSchema
+  EnvironmentsResponseSchema,
+  type TreeInfo,
+  TreeInfoSchema,
+  type TreeNodeInfo,
+  TreeNodeInfoSchema,
+  type TreeToolInfo,
+  TreeToolInfoSchema
 } from "./http-environments";
 export {
   EVENTS_PAGE,

@@ -233,6 +233,13 @@ const events: EventFrame[] = [
   { type: "reset", seq: 10, at: AT, episode: 2 },
   { type: "forked", seq: 1, ...base, source: "abc", source_seq: 9 },
   {
+    type: "tree.node",
+    seq: 11,
+    ...base,
+    run_id: "r",
+    payload: { pass: 1, node: "search.query" }
+  },
+  {
     type: "tree.decision",
     seq: 11,
     ...base,

@@ -1,5 +1,8 @@
 /** @module Tree data, options and decisions shared by the model adapters' tests. */
 
+import { createEnvironmentStore } from "../store/environment-store";
+import { MemoryStoreBackend } from "../store/memory-backend";
+import { readOnlyStore } from "../store/reader";
 import type {
   Decision,
   DecisionRequest,
@@ -7,6 +10,9 @@ import type {
   TreeData,
   TreeOption
 } from "../tree/types";
+
+const papers = createEnvironmentStore(new MemoryStoreBackend());
+papers.addObjects("search", "papers", [{ title: "Otters" }]);
 
 export const treeData = (over: Partial<TreeData> = {}): TreeData => ({
   userPrompt: "How many papers mention otters?",
@@ -19,7 +25,8 @@ export const treeData = (over: Partial<TreeData> = {}): TreeData => ({
     agentDescription: "A librarian for a paper archive.",
     endGoal: "Answer with counts from the archive."
   },
-  environment: '{"search":{"papers":[{"title":"Otters"}]}}',
+  environment: readOnlyStore(papers),
+  environmentView: '{"search":{"papers":[{"title":"Otters"}]}}',
   tasksCompleted: [
     {
       prompt: "How many papers mention otters?",

@@ -6,12 +6,14 @@ import { createEpisodeControl } from "../environment/episode-control";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import type { Emit } from "../protocol";
+import { readOnlyStore } from "../store/reader";
 import { healingText } from "../store/result";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { ResolvedTree, TreeNode } from "../tree/define-tree";
 import {
   addToHistory,
   clearErrors,
+  copyTreeData,
   openTasks,
   recordError,
   recordTask,
@@ -77,7 +79,8 @@ const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
   userPrompt: p.prompt,
   conversationHistory: p.history,
   atlas: input.tree.atlas,
-  environment: input.parts.environment.llmView(),
+  environment: readOnlyStore(input.parts.environment),
+  environmentView: input.parts.environment.llmView(),
   tasksCompleted: p.tasks,
   errors: p.errors,
   pass: p.passes + 1,
@@ -99,7 +102,8 @@ const say = (input: PassInput, p: RunProgress, text: string): RunProgress => {
 
 /**
  * Runs one pass from the root: `runIf` tools, then decisions down the
- * branches until a tool runs or the run ends. Everything goes through
+ * branches until a tool runs (and its follow-ups, if it has any) or the run
+ * ends. Everything goes through
  * `parts`, so a session commits the pass as one mutation, or not at all.
  */
 export const runPass = async (input: PassInput): Promise<PassResult> => {
@@ -129,6 +133,12 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
 
   let node: TreeNode = tree.root;
   for (;;) {
+    // Before the node's rules and decision, so a viewer can show where the
+    // run is while they take their time.
+    input.emit("tree.node", {
+      run_id: p.runId,
+      payload: { pass, node: node.id }
+    });
     for (const auto of await runIfTools(
       node,
       input.env.tools,
@@ -150,6 +160,10 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       input.env.tools,
       treeData
     );
+    if (options.length === 0 && node.kind === "followUps") {
+      // Follow-ups are optional extras: none available ends the pass.
+      return { progress: { ...p, passes: pass } };
+    }
     if (options.length === 0) {
       throw new RoostError(
         "conflict",
@@ -238,8 +252,11 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       p = say(input, p, ran.content);
       return finish({ outcome: "ended", text: ran.content });
     }
-    // A yielded error keeps the loop going so the model can correct itself.
-    return { progress: { ...p, passes: pass } };
+    // A yielded error keeps the loop going so the model can correct itself,
+    // from the root of the next pass: follow-ups need their tool's output.
+    const next = ran.failed ? undefined : node.followUps[option.name];
+    if (next === undefined) return { progress: { ...p, passes: pass } };
+    node = next;
   }
 };
 
@@ -345,7 +362,8 @@ const runTool = async (
       ...input.parts,
       tools: input.env.tools,
       task: input.task,
-      episode: control
+      episode: control,
+      tree: copyTreeData(treeDataOf(input, p))
     },
     {
       ...input.execute,

@@ -1,22 +1,33 @@
 import { describe, expect, it, vi } from "vitest";
+import type { EnvironmentStore } from "../store/types";
 import type { Tool } from "../tools/define-tool";
 import {
   resolveTree,
   TEXT_RESPONSE,
   TEXT_RESPONSE_INPUTS
 } from "../tree/define-tree";
-import { config, query, tools, treeData } from "../tree/fixtures.case";
+import {
+  config,
+  memoryStore,
+  query,
+  tools,
+  treeData,
+  treeDataOver
+} from "../tree/fixtures.case";
+import type { TreeData } from "../tree/types";
 import { CHECK_TIMEOUT_MS, optionsAt, runIfTools } from "./options";
 
 describe("optionsAt", () => {
   const tree = resolveTree(config, tools);
 
   it("offers tools, then branches, then text_response at the root", async () => {
+    const store = memoryStore();
+    store.addObjects("query", "frogs", [{ name: "Kermit" }]);
     const { options, unavailable } = await optionsAt(
       tree,
       tree.root,
       tools,
-      treeData({ environment: '{"query":[1]}' })
+      treeDataOver(store)
     );
     expect(options).toEqual([
       {
@@ -128,6 +139,40 @@ describe("optionsAt", () => {
     const data = treeData();
     await optionsAt(t, t.root, m, data);
     expect(data.errors).toEqual({});
+  });
+
+  it("gives predicates the store to read, with nothing to write it by", async () => {
+    const store = memoryStore();
+    store.addObjects("query", "frogs", [{ name: "Kermit" }]);
+    const methods: string[][] = [];
+    const writer = (tree: TreeData) => {
+      methods.push(Object.keys(tree.environment));
+      // A cast cannot reach a write the view does not have.
+      (tree.environment as unknown as EnvironmentStore).remove(
+        "query",
+        "frogs"
+      );
+      return true;
+    };
+    const m = new Map<string, Tool>([
+      [
+        "query",
+        { ...(query as unknown as Tool), available: writer, runIf: writer }
+      ]
+    ]);
+    const t = resolveTree({ tools: ["query"] }, m);
+    const data = treeDataOver(store);
+    expect(await runIfTools(t.root, m, data)).toEqual([]);
+    const { unavailable } = await optionsAt(t, t.root, m, data);
+    expect(unavailable[0]?.reason).toMatch(/^available\(\) failed: /);
+    expect(store.find("query", "frogs")).toHaveLength(1);
+    for (const seen of methods) {
+      expect(seen).toContain("isEmpty");
+      expect(seen).not.toContain("add");
+      expect(seen).not.toContain("remove");
+      expect(seen).not.toContain("replace");
+    }
+    expect(methods).toHaveLength(2);
   });
 });
 

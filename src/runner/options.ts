@@ -13,6 +13,7 @@ import {
   TEXT_RESPONSE_INPUTS,
   type TreeNode
 } from "../tree/define-tree";
+import { copyTreeData } from "../tree/tree-data";
 import type { TreeData, TreeOption, UnavailableOption } from "../tree/types";
 
 const errorText = (error: unknown): string =>
@@ -60,8 +61,9 @@ export const optionsAt = async (
   tools: ReadonlyMap<string, Tool>,
   treeData: TreeData
 ): Promise<{ options: TreeOption[]; unavailable: UnavailableOption[] }> => {
-  // A copy per call: a predicate that mutates what it is shown cannot touch the run's data.
-  const view = cloneJson(treeData);
+  // A copy per call: a predicate that mutates what it is shown cannot touch
+  // the run's data, and its store is the read-only view.
+  const view = copyTreeData(treeData);
   const checked = await Promise.all(
     node.tools.map(async (name) => {
       const tool = tools.get(name);
@@ -137,7 +139,7 @@ export const runIfTools = async (
   tools: ReadonlyMap<string, Tool>,
   treeData: TreeData
 ): Promise<{ tool: string; inputs: JsonObject }[]> => {
-  const view = cloneJson(treeData);
+  const view = copyTreeData(treeData);
   const verdicts = await Promise.all(
     node.tools.map(async (name) => {
       const runIf = tools.get(name)?.runIf;

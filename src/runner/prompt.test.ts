@@ -93,7 +93,7 @@ describe("decisionMessages", () => {
           conversationHistory: [],
           tasksCompleted: [],
           errors: {},
-          environment: ""
+          environmentView: ""
         }),
         unavailable: []
       })

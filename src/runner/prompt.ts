@@ -137,7 +137,7 @@ const renderUnavailable = (request: DecisionRequest): string =>
 const contextSections = (data: TreeData): string[] => [
   section("user_prompt", data.userPrompt),
   section("conversation_history", renderHistory(data)),
-  section("environment", data.environment),
+  section("environment", data.environmentView),
   section("tasks_completed", renderTasksCompleted(data.tasksCompleted)),
   section("errors", renderErrors(data.errors))
 ];

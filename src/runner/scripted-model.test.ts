@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { readOnlyStore } from "../store/reader";
 import { TEXT_RESPONSE } from "../tree/define-tree";
+import { memoryStore } from "../tree/fixtures.case";
 import type { DecisionRequest, TreeData } from "../tree/types";
 import { scriptedModel } from "./scripted-model";
 
@@ -7,7 +9,8 @@ const treeData: TreeData = {
   userPrompt: "find frogs",
   conversationHistory: [],
   atlas: { style: "s", agentDescription: "d", endGoal: "e" },
-  environment: "{}",
+  environment: readOnlyStore(memoryStore()),
+  environmentView: "{}",
   tasksCompleted: [],
   errors: {},
   pass: 1,

@@ -13,6 +13,7 @@ export {
 export { fingerprint } from "./fingerprint";
 export { MemoryHiddenStore } from "./hidden-store";
 export { MemoryStoreBackend } from "./memory-backend";
+export { readOnlyStore } from "./reader";
 export {
   describeResult,
   error,
@@ -28,6 +29,7 @@ export type {
   AddObjectsOptions,
   AddOptions,
   Entry,
+  EnvironmentReader,
   EnvironmentStore,
   HiddenStore,
   KeyInfo,

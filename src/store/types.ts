@@ -101,6 +101,29 @@ export interface EnvironmentStore {
   toJSON(): StoreJson;
 }
 
+/** The methods of `EnvironmentStore` that only read. */
+export const STORE_READ_METHODS = [
+  "find",
+  "locate",
+  "slice",
+  "has",
+  "isEmpty",
+  "keys",
+  "page",
+  "recent",
+  "llmView",
+  "toJSON"
+] as const;
+
+/**
+ * The store's read API without its writes: what decision-tree rules and a
+ * tool's `ctx.tree` see (Elysia's `tree_data.environment`).
+ */
+export type EnvironmentReader = Pick<
+  EnvironmentStore,
+  (typeof STORE_READ_METHODS)[number]
+>;
+
 /** What `add` needs of a Result. */
 export interface ResultLike extends EntryDisplay {
   name: string;

@@ -9,6 +9,7 @@ import type {
   HiddenStore,
   LocatedEntry
 } from "../store/types";
+import type { TreeData } from "../tree/types";
 import { type JsonLimits, prepareArguments } from "./arguments";
 import { capContent, describeError, toContent } from "./content";
 import type { Tool } from "./define-tool";
@@ -41,6 +42,8 @@ export interface ExecutionScope {
   task: unknown;
   episode: EpisodeControl;
   sql?: SqlExec;
+  /** The run's tree data, when the call is part of a decision-tree run. */
+  tree?: TreeData;
 }
 
 export interface ExecuteOptions {
@@ -177,6 +180,7 @@ const runCall = async (
     },
     episode: guardWrites(scope.episode, EPISODE_ACCESS, revoked, label),
     ...(scope.sql ? { sql: scope.sql } : {}),
+    ...(scope.tree ? { tree: scope.tree } : {}),
     call: ref
   };
   const onItem = (item: Result | Update) => {

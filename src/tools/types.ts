@@ -9,6 +9,7 @@ import type {
   HiddenStore,
   LocatedEntry
 } from "../store/types";
+import type { TreeData } from "../tree/types";
 
 /** A narrow view of the session's own SQLite, for tables an environment declares. */
 export interface SqlExec {
@@ -43,6 +44,13 @@ export interface ToolContext<
   episode: EpisodeControl;
   /** Present inside a session; absent in the pure core. */
   sql?: SqlExec;
+  /**
+   * The run's tree data (Elysia's `tree_data`: user prompt, conversation
+   * history, atlas, tasks completed, errors, the store read-only) when the
+   * call is part of a decision-tree run, picked by the model or run by
+   * `runIf`; absent for a plain `step`. A copy: changing it changes nothing.
+   */
+  tree?: TreeData;
   call: { id: string; tool: string };
 }
 

@@ -4,6 +4,7 @@ import { defineEnvironment } from "../environment/define-environment";
 import { scriptedModel } from "../runner/scripted-model";
 import {
   DEFAULT_ROOT_INSTRUCTION,
+  followUpInstruction,
   resolveTree,
   TEXT_RESPONSE,
   type TreeConfigSchema
@@ -30,10 +31,12 @@ describe("resolveTree", () => {
     expect(tree.node("root")).toBe(tree.root);
     expect(tree.node("deep")).toEqual({
       id: "deep",
+      kind: "branch",
       description: "Search harder.",
       instruction: "Only query.",
       tools: ["query"],
       branches: [],
+      followUps: {},
       leadsTo: { query: {} }
     });
     // What a branch leads to is worked out once, here, nested by branch.
@@ -118,6 +121,105 @@ describe("resolveTree", () => {
       /Branch "b" offers nothing/
     );
     rejects({ textResponse: false }, /root offers nothing to choose/);
+  });
+
+  describe("follow-up tools", () => {
+    // Elysia: add_tool(summarize, branch_id="search", from_tool_ids=["query"]),
+    // then add_tool(greet, ..., from_tool_ids=["query", "summarize"]).
+    const chained: TreeConfig = {
+      branches: [
+        {
+          id: "search",
+          description: "Look things up.",
+          instruction: "Pick a way to search.",
+          tools: [
+            {
+              tool: "query",
+              followUps: [{ tool: "summarize", followUps: ["greet"] }]
+            },
+            "greet"
+          ]
+        }
+      ]
+    };
+
+    it("makes a node <node>.<tool> per tool with follow-ups, chains nested", () => {
+      const tree = resolveTree(chained, tools);
+      const search = tree.node("search")!;
+      // The branch itself offers its own tools only.
+      expect(search.tools).toEqual(["query", "greet"]);
+      expect(search.followUps.query).toBe(tree.node("search.query"));
+      expect(tree.node("search.query")).toMatchObject({
+        id: "search.query",
+        kind: "followUps",
+        tools: ["summarize"],
+        instruction: followUpInstruction("query")
+      });
+      expect(tree.node("search.query.summarize")).toMatchObject({
+        kind: "followUps",
+        tools: ["greet"],
+        followUps: {}
+      });
+      expect(search.followUps.greet).toBeUndefined();
+      // Future tools show follow-ups nested under their tool.
+      expect(tree.root.leadsTo).toEqual({
+        search: { query: { summarize: { greet: {} } }, greet: {} }
+      });
+    });
+
+    it("takes an instruction for the follow-up node, at the root too", () => {
+      const tree = resolveTree(
+        {
+          tools: [
+            {
+              tool: "query",
+              followUps: ["summarize"],
+              instruction: "Summarize if there were rows."
+            }
+          ]
+        },
+        tools
+      );
+      expect(tree.root.followUps.query?.instruction).toBe(
+        "Summarize if there were rows."
+      );
+      expect(tree.node("root.query")?.tools).toEqual(["summarize"]);
+    });
+
+    it("rejects unknown follow-ups, duplicates and cycles", () => {
+      const at = (entry: unknown) => ({
+        branches: [
+          { id: "b", description: "d", instruction: "i", tools: [entry] }
+        ]
+      });
+      rejects(
+        at({ tool: "query", followUps: ["sumarize"] }),
+        /The follow-ups of "query" at b lists unknown tool "sumarize"\. Tools: query, summarize, greet\./
+      );
+      rejects(
+        at({ tool: "qury", followUps: ["summarize"] }),
+        /Branch "b" lists unknown tool "qury"/
+      );
+      rejects(
+        at({ tool: "query", followUps: ["greet", "greet"] }),
+        /The follow-ups of "query" at b lists tool "greet" twice/
+      );
+      rejects(
+        at({ tool: "query", followUps: ["query"] }),
+        /makes a cycle \(query -> query\)/
+      );
+      rejects(
+        at({
+          tool: "query",
+          followUps: [{ tool: "summarize", followUps: ["greet", "query"] }]
+        }),
+        /The follow-ups of "query -> summarize" at b include "query", which makes a cycle \(query -> summarize -> query\)/
+      );
+      rejects(
+        at({ tool: "query", followUps: [], extra: 1 }),
+        /Unrecognized key|extra/
+      );
+    });
   });
 
   it("fails defineEnvironment when the tree is bad", () => {

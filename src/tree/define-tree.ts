@@ -5,7 +5,7 @@ import { RoostError } from "../errors";
 import { describeIssues } from "../issues";
 import type { JsonObject } from "../json";
 import { NAME_RE } from "../names";
-import type { Atlas, BranchConfig, DecisionModel } from "./types";
+import type { Atlas, BranchConfig, DecisionModel, ToolEntry } from "./types";
 
 /** The built-in option that answers the user in text; offered at the root. */
 export const TEXT_RESPONSE = "text_response";
@@ -39,11 +39,29 @@ const AtlasSchema = z.strictObject({
   endGoal: z.string().default("No end goal provided.")
 });
 
+interface ParsedFollowUps {
+  tool: string;
+  followUps: ParsedEntry[];
+  instruction?: string | undefined;
+}
+type ParsedEntry = string | ParsedFollowUps;
+
+const ToolEntrySchema: z.ZodType<ParsedEntry, ToolEntry> = z.lazy(() =>
+  z.union([
+    NameSchema,
+    z.strictObject({
+      tool: NameSchema,
+      followUps: z.array(ToolEntrySchema),
+      instruction: z.string().min(1).optional()
+    })
+  ])
+);
+
 interface ParsedBranch {
   id: string;
   description: string;
   instruction: string;
-  tools: string[];
+  tools: ParsedEntry[];
   branches: ParsedBranch[];
 }
 
@@ -52,7 +70,7 @@ const BranchConfigSchema: z.ZodType<ParsedBranch, BranchConfig> = z.lazy(() =>
     id: NameSchema,
     description: z.string().min(1),
     instruction: z.string().min(1),
-    tools: z.array(NameSchema).default([]),
+    tools: z.array(ToolEntrySchema).default([]),
     branches: z.array(BranchConfigSchema).default([])
   })
 );
@@ -62,7 +80,7 @@ export const TreeConfigSchema = z.strictObject({
   // prefault, not default: the empty object must still get the field defaults.
   atlas: AtlasSchema.prefault({}),
   instruction: z.string().min(1).default(DEFAULT_ROOT_INSTRUCTION),
-  tools: z.array(NameSchema).default([]),
+  tools: z.array(ToolEntrySchema).default([]),
   branches: z.array(BranchConfigSchema).default([]),
   recursionLimit: z.number().int().min(1).max(50).default(5),
   textResponse: z.boolean().default(true),
@@ -80,14 +98,18 @@ export const TreeConfigSchema = z.strictObject({
 });
 export type ParsedTreeConfig = z.output<typeof TreeConfigSchema>;
 
-/** One node of a resolved tree: the root or a branch. */
+/** One node of a resolved tree: the root, a branch, or the follow-ups of a tool. */
 export interface TreeNode {
+  /** `root`, a branch id, or `<node>.<tool>` for the follow-ups of `tool` at `<node>` (Elysia's naming). */
   id: string;
+  kind: "root" | "branch" | "followUps";
   description: string;
   instruction: string;
   tools: string[];
   branches: TreeNode[];
-  /** Every option below this node, nested by branch (Elysia's "future tools"). */
+  /** Per tool of this node that has follow-ups: the node the pass continues at after it ran. */
+  followUps: Record<string, TreeNode>;
+  /** Every option below this node, nested by branch and by tool for follow-ups (Elysia's "future tools"). */
   leadsTo: JsonObject;
 }
 
@@ -98,11 +120,17 @@ export interface ResolvedTree {
   textResponse: boolean;
   /** The environment's own model, if the tree config gave one. */
   model?: DecisionModel;
-  /** The node with this id (`root` or a branch id). */
+  /** The node with this id (`root`, a branch id, or a follow-up node's). */
   node(id: string): TreeNode | undefined;
 }
 
 const invalid = (message: string) => new RoostError("invalid_request", message);
+
+const toolOf = (entry: ParsedEntry): string =>
+  typeof entry === "string" ? entry : entry.tool;
+
+export const followUpInstruction = (tool: string): string =>
+  `${tool} has just run. Choose what to do with its result.`;
 
 /**
  * Validates a tree against the environment's tools and indexes its nodes.
@@ -121,9 +149,9 @@ export const resolveTree = (
   const nodes = new Map<string, TreeNode>();
   const known = [...tools.keys()].join(", ") || "(none)";
 
-  const build = (branch: ParsedBranch, where: string): TreeNode => {
+  const checkTools = (entries: ParsedEntry[], where: string) => {
     const seen = new Set<string>();
-    for (const name of branch.tools) {
+    for (const name of entries.map(toolOf)) {
       if (!tools.has(name)) {
         throw invalid(
           `${where} lists unknown tool "${name}". Tools: ${known}.`
@@ -140,15 +168,63 @@ export const resolveTree = (
       }
       seen.add(name);
     }
+  };
+
+  /**
+   * Adds the follow-up nodes of `entries` under `node`. `chain` is the tools
+   * that led here within one pass: a follow-up that repeats one of them
+   * would let a pass loop for ever, so it is refused.
+   */
+  const addFollowUps = (
+    node: TreeNode,
+    entries: ParsedEntry[],
+    chain: string[]
+  ) => {
+    for (const entry of entries) {
+      if (typeof entry === "string" || entry.followUps.length === 0) {
+        node.leadsTo[toolOf(entry)] = {};
+        continue;
+      }
+      const path = [...chain, entry.tool];
+      const where = `The follow-ups of "${path.join(" -> ")}" at ${node.id.split(".")[0]}`;
+      checkTools(entry.followUps, where);
+      const looping = entry.followUps.map(toolOf).find((t) => path.includes(t));
+      if (looping !== undefined) {
+        throw invalid(
+          `${where} include "${looping}", which makes a cycle (${[...path, looping].join(" -> ")}); a tool cannot follow itself.`
+        );
+      }
+      const next: TreeNode = {
+        id: `${node.id}.${entry.tool}`,
+        kind: "followUps",
+        description: "",
+        instruction: entry.instruction ?? followUpInstruction(entry.tool),
+        tools: entry.followUps.map(toolOf),
+        branches: [],
+        followUps: {},
+        leadsTo: {}
+      };
+      nodes.set(next.id, next);
+      node.followUps[entry.tool] = next;
+      addFollowUps(next, entry.followUps, path);
+      node.leadsTo[entry.tool] = next.leadsTo;
+    }
+  };
+
+  const build = (branch: ParsedBranch, where: string): TreeNode => {
+    checkTools(branch.tools, where);
     const node: TreeNode = {
       id: branch.id,
+      kind: branch.id === ROOT_ID ? "root" : "branch",
       description: branch.description,
       instruction: branch.instruction,
-      tools: [...branch.tools],
+      tools: branch.tools.map(toolOf),
       branches: [],
-      leadsTo: Object.fromEntries(branch.tools.map((t) => [t, {}]))
+      followUps: {},
+      leadsTo: {}
     };
     nodes.set(node.id, node);
+    addFollowUps(node, branch.tools, []);
     for (const child of branch.branches) {
       if (child.id === ROOT_ID || child.id === TEXT_RESPONSE) {
         throw invalid(`Branch id "${child.id}" is reserved; pick another.`);

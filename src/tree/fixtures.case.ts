@@ -1,9 +1,28 @@
 /** @module A small tree and its tools, shared by the tree's and the runner's tests. */
 
 import * as z from "zod";
+import { createEnvironmentStore } from "../store/environment-store";
+import { MemoryStoreBackend } from "../store/memory-backend";
+import { readOnlyStore } from "../store/reader";
+import type { EnvironmentStore } from "../store/types";
 import type { Tool } from "../tools/define-tool";
 import { tool } from "../tools/define-tool";
 import type { TreeConfig, TreeData } from "./types";
+
+/** A fresh in-memory store, to put into tree data with `treeDataOver`. */
+export const memoryStore = (): EnvironmentStore =>
+  createEnvironmentStore(new MemoryStoreBackend());
+
+/** Tree data whose environment is `store` (read-only, with its view). */
+export const treeDataOver = (
+  store: EnvironmentStore,
+  over: Partial<TreeData> = {}
+): TreeData =>
+  treeData({
+    environment: readOnlyStore(store),
+    environmentView: store.llmView(),
+    ...over
+  });
 
 export const treeData = (over: Partial<TreeData> = {}): TreeData => ({
   userPrompt: "find frogs",
@@ -13,7 +32,8 @@ export const treeData = (over: Partial<TreeData> = {}): TreeData => ({
     agentDescription: "a frog finder",
     endGoal: "frogs found"
   },
-  environment: "{}",
+  environment: readOnlyStore(memoryStore()),
+  environmentView: "{}",
   tasksCompleted: [],
   errors: {},
   pass: 1,
@@ -35,8 +55,8 @@ const summarize = tool({
   input: z.object({}),
   end: true,
   // Nothing to summarize until something was retrieved.
-  available: (data) =>
-    data.environment === "{}" ? "Only once something was retrieved." : true,
+  available: (tree) =>
+    tree.environment.isEmpty() ? "Only once something was retrieved." : true,
   run: () => "summary"
 });
 const greet = tool({

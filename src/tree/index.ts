@@ -2,6 +2,7 @@
 
 export {
   DEFAULT_ROOT_INSTRUCTION,
+  followUpInstruction,
   type ParsedTreeConfig,
   type ResolvedTree,
   ROOT_ID,
@@ -15,6 +16,7 @@ export {
 export {
   addToHistory,
   clearErrors,
+  copyTreeData,
   openTasks,
   recordError,
   recordTask,
@@ -34,6 +36,8 @@ export type {
   PromptTasks,
   TaskRecord,
   TextRequest,
+  ToolEntry,
+  ToolWithFollowUps,
   TreeConfig,
   TreeData,
   TreeOption,

@@ -1,7 +1,22 @@
 /** @module Tree data helpers: conversation history, tasks completed, errors, and their text for the model. */
 
-import { canonicalJson } from "../json";
-import type { HistoryMessage, PromptTasks, TaskRecord } from "./types";
+import { canonicalJson, cloneJson } from "../json";
+import type {
+  HistoryMessage,
+  PromptTasks,
+  TaskRecord,
+  TreeData
+} from "./types";
+
+/**
+ * A copy of tree data for code that only looks (rules, a running tool):
+ * changing the copy cannot change the run's data, and its environment is
+ * already the read-only view, so it is shared rather than copied.
+ */
+export const copyTreeData = (data: TreeData): TreeData => {
+  const { environment, ...rest } = data;
+  return { ...cloneJson(rest), environment };
+};
 
 /**
  * Adds a turn to the history. A turn from the same role as the last one is

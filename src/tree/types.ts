@@ -1,12 +1,33 @@
 /** @module Types of decision trees (Elysia): the definition, tree data, decisions and decision models. */
 
 import type { JsonObject } from "../json";
+import type { EnvironmentReader } from "../store/types";
 
 /** Elysia's Atlas: who the agent is and what it is for. */
 export interface Atlas {
   style: string;
   agentDescription: string;
   endGoal: string;
+}
+
+/**
+ * A tool offered at a node: its name, or the tool with the tools offered
+ * right after it ran (Elysia's `add_tool(…, from_tool_ids=[…])`).
+ */
+export type ToolEntry = string | ToolWithFollowUps;
+
+/**
+ * `{ tool: "query", followUps: ["check_output"] }`: after `query` runs
+ * successfully at this node (and the run goes on), the same pass continues
+ * at the node `<node>.query`, whose options are the follow-ups. A follow-up
+ * may have its own (`{ tool: "check_output", followUps: […] }`), so chains
+ * are nested entries.
+ */
+export interface ToolWithFollowUps {
+  tool: string;
+  followUps: ToolEntry[];
+  /** How to choose among the follow-ups; by default, that they follow `tool`. */
+  instruction?: string;
 }
 
 /** A group of tools (and sub-branches) the model picks among at one node. */
@@ -17,8 +38,8 @@ export interface BranchConfig {
   description: string;
   /** Shown to the model at this node: how to choose among its options. */
   instruction: string;
-  /** Names of the environment's tools offered at this node. */
-  tools?: string[];
+  /** The environment's tools offered at this node, some with follow-ups. */
+  tools?: ToolEntry[];
   branches?: BranchConfig[];
 }
 
@@ -27,7 +48,7 @@ export interface TreeConfig {
   atlas?: Partial<Atlas>;
   /** How to choose at the root. */
   instruction?: string;
-  tools?: string[];
+  tools?: ToolEntry[];
   branches?: BranchConfig[];
   /** Passes decided freely; the pass after the last is a forced final answer. Default 5. */
   recursionLimit?: number;
@@ -88,13 +109,22 @@ export interface HistoryMessage {
   content: string;
 }
 
-/** Everything the model and `available`/`runIf` see. Persisted between passes. */
+/**
+ * Everything the model, `available`/`runIf` and a tool's `ctx.tree` see
+ * (Elysia's tree data), built afresh for each decision.
+ */
 export interface TreeData {
   userPrompt: string;
   conversationHistory: HistoryMessage[];
   atlas: Atlas;
-  /** The environment store's LLM view (compact JSON). */
-  environment: string;
+  /**
+   * The environment store, read-only (`find`, `has`, `isEmpty`, `keys`,
+   * `slice`, `toJSON`…): Elysia's `tree_data.environment`, so
+   * `!tree.environment.isEmpty()` reads as it does there.
+   */
+  environment: EnvironmentReader;
+  /** The store as the model reads it: compact JSON, newest first, capped. */
+  environmentView: string;
   tasksCompleted: PromptTasks[];
   /** Per tool: messages of its yielded errors, cleared when it next succeeds. */
   errors: Record<string, string[]>;

@@ -37,7 +37,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   ...Object.fromEntries(BASE.map((b) => [b, []])),
   store: [],
   state: [],
-  tree: [],
+  // Tree data shows rules the store through its read-only view.
+  tree: ["store"],
   tools: ["store", "state", "tree"],
   environment: ["store", "state", "tree", "tools"],
   runner: CORE,

@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, inject, it } from "vitest";
 import { ModelError } from "../../src/runner/model-error";
 import { openAIModel } from "../../src/runner/openai-model";
 import { withRetries } from "../../src/runner/retry";
+import { readOnlyStore } from "../../src/store/reader";
+import { memoryStore } from "../../src/tree/fixtures.case";
 import type {
   DecisionRequest,
   TextRequest,
@@ -29,7 +31,8 @@ const treeData: TreeData = {
     agentDescription: "A calculator.",
     endGoal: "Give the product."
   },
-  environment: "{}",
+  environment: readOnlyStore(memoryStore()),
+  environmentView: "{}",
   tasksCompleted: [],
   errors: {},
   pass: 1,

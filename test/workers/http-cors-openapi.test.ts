@@ -136,7 +136,10 @@ describe("GET /openapi.json", () => {
       "StepRequest",
       "StepResponse",
       "ErrorResponse",
-      "CreateSessionRequest"
+      "CreateSessionRequest",
+      // The tree an environment lists, and the node a run is at.
+      "TreeInfo",
+      "TreeNodeEvent"
     ]) {
       expect(doc.components.schemas).toHaveProperty(name);
     }

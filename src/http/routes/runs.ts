@@ -29,7 +29,7 @@ export const runStartRoute = createRoute({
   path: "/v1/sessions/{id}/runs",
   summary: "Start a decision-tree run",
   description:
-    "Queues a run of the environment's decision tree on `prompt` and answers 202 at once. Passes run in the session object, each committed alone; progress streams as tree.decision, update, result and tree.completed frames. 409 while another run is going. `model` names a configured model; the deployment's default otherwise. Needs a reset session. Accepts an Idempotency-Key.",
+    "Queues a run of the environment's decision tree on `prompt` and answers 202 at once. Passes run in the session object, each committed alone; progress streams as tree.node, tree.decision, update, result and tree.completed frames. 409 while another run is going. `model` names a configured model; the deployment's default otherwise. Needs a reset session. Accepts an Idempotency-Key.",
   middleware: [jsonBody] as const,
   request: {
     params: SessionParamsSchema,
