@@ -5,7 +5,14 @@ import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { story } from "../examples/story/index";
 import { createRoost } from "../src/roost";
-import { bulk, closer, forest, lab, picky } from "./fixtures/environments";
+import {
+  bulk,
+  closer,
+  forest,
+  lab,
+  picky,
+  toolbox
+} from "./fixtures/environments";
 
 const roost = createRoost({
   environments: [
@@ -17,7 +24,8 @@ const roost = createRoost({
     bulk,
     forest,
     picky,
-    closer
+    closer,
+    toolbox
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

@@ -12,6 +12,7 @@ import { createEnvironmentStore } from "../store/environment-store";
 import { MemoryHiddenStore } from "../store/hidden-store";
 import { MemoryStoreBackend } from "../store/memory-backend";
 import type { ExecuteOptions } from "../tools/execute";
+import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
 import type { Environment } from "./define-environment";
 import {
@@ -21,6 +22,11 @@ import {
   type SessionParts,
   type StepOutcome
 } from "./episode";
+import {
+  episodeEnvironment,
+  notOffered,
+  offeredInEpisode
+} from "./episode-tools";
 import { resolveTask } from "./task";
 
 export interface EpisodeStatus {
@@ -42,6 +48,8 @@ export interface LocalSession {
     state?: InitialState;
   }): Promise<{
     observations: Message[];
+    /** The tools this episode offers: all, or the subset reset chose. */
+    tools: OpenAITool[];
   }>;
   step(action: AssistantMessage): Promise<StepOutcome>;
   call(tool: string, args?: Record<string, unknown>): Promise<CallOutcome>;
@@ -62,6 +70,8 @@ export const createLocalSession = (
 ): LocalSession => {
   let parts = freshParts(env);
   let task: unknown;
+  /** The subset the last reset chose; undefined offers every tool. */
+  let tools: string[] | undefined;
   let calls = 0;
   const status: EpisodeStatus = {
     episode: 0,
@@ -95,7 +105,13 @@ export const createLocalSession = (
         done: false,
         truncated: false
       });
-      return runReset(env, parts, task, options);
+      tools = undefined;
+      const out = await runReset(env, parts, task, options);
+      tools = out.tools;
+      return {
+        observations: out.observations,
+        tools: [...episodeEnvironment(env, tools).toolSchemas]
+      };
     },
     async step(action) {
       if (!running()) {
@@ -107,7 +123,7 @@ export const createLocalSession = (
         );
       }
       const outcome = await runStep(
-        env,
+        episodeEnvironment(env, tools),
         parts,
         task,
         status.steps + 1,
@@ -133,6 +149,9 @@ export const createLocalSession = (
           "not_found",
           `Environment ${env.name} has no tool "${tool}".`
         );
+      }
+      if (tools !== undefined && !offeredInEpisode(tools, tool)) {
+        throw notOffered(env, tool, tools);
       }
       return invokeTool(
         env,

@@ -74,6 +74,7 @@ const SESSION_TABLES = [
     task TEXT,
     episode INTEGER NOT NULL DEFAULT 0,
     episode_task TEXT,
+    episode_tools TEXT,
     steps INTEGER NOT NULL DEFAULT 0,
     reward REAL NOT NULL DEFAULT 0,
     total REAL NOT NULL DEFAULT 0,
@@ -154,7 +155,9 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // Sessions from before start it empty. Run once, as each version is.
   ["ALTER TABLE tree_data ADD COLUMN history TEXT NOT NULL DEFAULT '[]'"],
   // The state a session was created with, the default of every reset.
-  ["ALTER TABLE session ADD COLUMN initial_state TEXT"]
+  ["ALTER TABLE session ADD COLUMN initial_state TEXT"],
+  // The tools the running episode's reset chose (NULL: all of them).
+  ["ALTER TABLE session ADD COLUMN episode_tools TEXT"]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

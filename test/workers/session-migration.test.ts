@@ -39,3 +39,36 @@ describe("a session of older code", () => {
     });
   });
 });
+
+describe("a session from before tools per reset", () => {
+  it("gains episode_tools and offers every tool", async () => {
+    const { id, stub } = await newSession("toolbox");
+    ok(await stub.reset({}));
+    // What the version before it left: no episode_tools column.
+    const added = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1).find(
+      (v) =>
+        migrationOf(v).includes(
+          "ALTER TABLE session ADD COLUMN episode_tools TEXT"
+        )
+    );
+    expect(added).toBeDefined();
+    const version = added! - 1;
+    await inside(stub, (_o, state) => {
+      const sql = state.storage.sql;
+      sql.exec("ALTER TABLE session DROP COLUMN episode_tools");
+      sql.exec(
+        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
+        String(version)
+      );
+    });
+    await abort(stub);
+    const woken = fresh(id);
+    const out = ok(await woken.step(call("drill")));
+    expect(out.observations[0]).toMatchObject({ content: "used the drill" });
+    const reset = ok(await woken.reset({ task: { tools: ["saw"] } }));
+    expect(reset.tools.map((t) => t.function.name)).toEqual(["saw"]);
+    expect(ok(await woken.step(call("drill"))).observations[0]).toMatchObject({
+      content: "Invalid tool call: drill"
+    });
+  });
+});

@@ -2,11 +2,17 @@
 
 import * as z from "zod";
 import { invokeTool, runReset, runStep } from "../../environment/episode";
+import {
+  episodeEnvironment,
+  notOffered,
+  offeredInEpisode
+} from "../../environment/episode-tools";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import {
   JsonObjectSchema,
   NameSchema,
+  OpenAIToolSchema,
   ResetRequestSchema,
   ResetResponseSchema,
   StepRequestSchema,
@@ -49,18 +55,22 @@ export const reset = defineOperation({
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
       if (initial !== undefined) seedState(m.parts.state, initial);
-      const { observations } = await runReset(m.env, m.parts, task, {
+      const { observations, tools } = await runReset(m.env, m.parts, task, {
         hooks: m.hooks
       });
       Object.assign(m.row, {
         episodeTask: task,
+        episodeTools: tools,
         steps: 0,
         reward: 0,
         total: 0,
         done: false,
         truncated: false
       });
-      return { observations, tools: [...m.env.toolSchemas] };
+      return {
+        observations,
+        tools: [...episodeEnvironment(m.env, tools).toolSchemas]
+      };
     })
 });
 
@@ -82,7 +92,7 @@ export const step = defineOperation({
       }
       const n = m.row.steps + 1;
       const out = await runStep(
-        m.env,
+        episodeEnvironment(m.env, m.row.episodeTools),
         m.parts,
         m.row.episodeTask,
         n,
@@ -129,6 +139,10 @@ export const call = defineOperation({
           { tool: c.tool }
         );
       }
+      const offered = m.row.episodeTools;
+      if (offered !== undefined && !offeredInEpisode(offered, c.tool)) {
+        throw notOffered(m.env, c.tool, offered);
+      }
       const id = `direct_${rt.core.events.lastSeq + 1}`;
       const out = await invokeTool(
         m.env,
@@ -143,4 +157,16 @@ export const call = defineOperation({
         results: out.results
       };
     })
+});
+
+/** The tools the running episode offers (MCP's tools/list, OpenEnv's list_tools). */
+export const tools = defineOperation({
+  input: z.object({}),
+  output: z.object({ tools: z.array(OpenAIToolSchema) }),
+  mutates: false,
+  events: [],
+  run: (rt) =>
+    rt.read((_parts, env, row) => ({
+      tools: [...episodeEnvironment(env, row.episodeTools).toolSchemas]
+    }))
 });
