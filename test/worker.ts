@@ -11,6 +11,7 @@ import {
   forest,
   lab,
   picky,
+  quiz,
   toolbox
 } from "./fixtures/environments";
 
@@ -25,7 +26,8 @@ const roost = createRoost({
     forest,
     picky,
     closer,
-    toolbox
+    toolbox,
+    quiz
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

@@ -142,7 +142,13 @@ export interface EnvironmentConfig<
   closeTimeoutMs?: number;
   /** Steps after which the episode is truncated. */
   maxSteps?: number;
+  /** The default split: what `task_index` picks from when no split is named. */
   dataset?: Dataset<z.input<NoInfer<TaskSchema>>>;
+  /**
+   * Named splits (Aviary's `make_dataset(split)`), e.g. `{ train, eval }`,
+   * each `dataset(…)` or `generated(…)`; picked by `task_index` + `split`.
+   */
+  splits?: Record<string, Dataset<z.input<NoInfer<TaskSchema>>>>;
   /** An Elysia-style decision tree over these tools; checked when the environment is defined. */
   tree?: TreeConfig;
 }
@@ -230,6 +236,14 @@ export const defineEnvironment = <
       "invalid_request",
       `maxSteps of ${config.name} must be a whole number ≥ 1.`
     );
+  }
+  for (const split of Object.keys(config.splits ?? {})) {
+    if (!NAME_RE.test(split)) {
+      throw new RoostError(
+        "invalid_name",
+        `Split name "${split}" in ${config.name} must match ${NAME_RE}.`
+      );
+    }
   }
   const tree =
     config.tree === undefined ? undefined : resolveTree(config.tree, tools);

@@ -45,6 +45,7 @@ export interface LocalSession {
   reset(request?: {
     task?: unknown;
     task_index?: number;
+    split?: string;
     state?: InitialState;
   }): Promise<{
     observations: Message[];

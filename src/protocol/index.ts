@@ -87,7 +87,9 @@ export {
   type EnvironmentParams,
   EnvironmentParamsSchema,
   type EnvironmentsResponse,
-  EnvironmentsResponseSchema
+  EnvironmentsResponseSchema,
+  type SplitInfo,
+  SplitInfoSchema
 } from "./http-environments";
 export {
   EVENTS_PAGE,

@@ -40,9 +40,15 @@ export const reset = defineOperation({
     rt.commits.run("reset", idem, async (m) => {
       // The creation task is the default; either way it goes through the
       // environment's schema, so defaults apply to an omitted task too.
-      const task = resolveTask(m.env, {
-        task: request.task === undefined ? m.row.task : request.task
-      });
+      const task = resolveTask(
+        m.env,
+        request.task_index === undefined
+          ? { task: request.task === undefined ? m.row.task : request.task }
+          : {
+              task_index: request.task_index,
+              ...(request.split === undefined ? {} : { split: request.split })
+            }
+      );
       const initial = request.state ?? m.row.initialState;
       // Checked before anything is written or streamed: a bad state is a
       // 400 that leaves no trace, not even an aborted reset in the log.
