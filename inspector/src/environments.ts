@@ -14,6 +14,8 @@ export interface EnvironmentInfo {
   task_schema: JsonSchema;
   tools: ToolSchema[];
   dataset_size?: number;
+  dataset_generated?: boolean;
+  splits?: { name: string; size?: number; generated: boolean }[];
 }
 
 const paramRows = (schema: JsonSchema) => {
