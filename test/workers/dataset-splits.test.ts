@@ -156,4 +156,46 @@ describe("dataset splits", () => {
     });
     sock.ws.close();
   });
+
+  it("each have an Aviary dataset server of their own, under …/splits/<split>/aviary", async () => {
+    const aviary = (path: string, body?: object) =>
+      call(
+        `/v1/environments/quiz${path}`,
+        body === undefined ? undefined : send("POST", body)
+      );
+    const info = async (path: string) =>
+      (await json<{ dataset_size: number | null }>(await aviary(path)))
+        .dataset_size;
+    expect(await info("/aviary/info")).toBe(2);
+    expect(await info("/splits/train/aviary/info")).toBe(3);
+    expect(await info("/splits/procgen/aviary/info")).toBeNull();
+    const unknown = await aviary("/splits/test/aviary/info");
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({
+      detail: expect.stringContaining('no split "test"')
+    });
+
+    const first = async (base: string, body: object) => {
+      const start = await aviary(`${base}/start`, body);
+      expect(start.status).toBe(200);
+      const { env_id } = await json<{ env_id: string }>(start);
+      const reset = await aviary(`${base}/reset`, { env_id });
+      const [messages] = await json<[{ content: string }[]]>(reset);
+      return messages[0]?.content;
+    };
+    expect(await first("/splits/train/aviary", { task_idx: 2 })).toBe(
+      "train 2"
+    );
+    expect(await first("/splits/procgen/aviary", { task_idx: 9 })).toBe(
+      "seed 9"
+    );
+    expect(await first("/aviary", { task_idx: 1 })).toBe("default 1");
+    // Aviary's get_new_env(): any task of the split.
+    expect(await first("/splits/eval/aviary", { task_idx: null })).toBe(
+      "eval 0"
+    );
+    expect(await first("/splits/procgen/aviary", {})).toMatch(/^seed \d+$/);
+    const range = await aviary("/splits/eval/aviary/start", { task_idx: 1 });
+    expect(range.status).toBe(400);
+  });
 });
