@@ -10,6 +10,7 @@ import type {
   StepResponse
 } from "../../src/protocol";
 import { calls, toolboxOffers } from "../fixtures/environments";
+import { createSignal } from "../shared/signal";
 import {
   action,
   call,
@@ -255,5 +256,34 @@ describe("tools per reset", () => {
       "hammer"
     ]);
     expect(toolboxOffers.get(prompt)?.flat()).not.toContain("saw");
+  });
+
+  it("are what OpenEnv's list_tools lists", async () => {
+    const res = await call("/v1/environments/toolbox/openenv/ws", {
+      headers: { Upgrade: "websocket" }
+    });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    ws.accept();
+    const signal = createSignal();
+    const frames: { type: string; data: Record<string, unknown> }[] = [];
+    ws.addEventListener("message", (e) => {
+      frames.push(JSON.parse(e.data as string));
+      signal.notify();
+    });
+    ws.send(
+      JSON.stringify({ type: "reset", data: { task: { tools: ["hammer"] } } })
+    );
+    await signal.until(() => frames.length >= 1, { what: "the reset" });
+    ws.send(JSON.stringify({ type: "step", data: { type: "list_tools" } }));
+    await signal.until(() => frames.length >= 2, { what: "list_tools" });
+    expect(frames[1]).toMatchObject({
+      type: "observation",
+      data: { observation: { tools: [{ name: "hammer" }] } }
+    });
+    expect(
+      (frames[1]!.data.observation as { tools: unknown[] }).tools
+    ).toHaveLength(1);
+    ws.close();
   });
 });
