@@ -74,13 +74,17 @@ describe("tools per reset in a local session", () => {
     expect((await s.call("drill")).message.content).toBe("drilled");
   });
 
-  it("throws, naming it, when reset chooses a tool the environment lacks", async () => {
+  it("throws, naming it, when reset chooses a tool the environment lacks, and keeps the last episode", async () => {
     const s = createLocalSession(workshop);
+    await s.reset({ task: { offer: ["drill"] } });
     await expect(
       s.reset({ task: { offer: ["saw", "lathe"] } })
     ).rejects.toMatchObject({
       code: "internal",
       message: expect.stringContaining('"lathe"')
     });
+    expect(s.status.episode).toBe(1);
+    await expect(s.call("saw")).rejects.toMatchObject({ code: "not_found" });
+    expect((await s.call("drill")).message.content).toBe("drilled");
   });
 });

@@ -96,8 +96,14 @@ export const createLocalSession = (
       // A bad task or state throws before anything changes.
       if (request.state !== undefined)
         seedState(nextParts.state, request.state);
+      // The environment's reset runs on the new parts; only once it
+      // succeeded does the session move to them, so a reset that throws
+      // (or chooses a tool the environment lacks) leaves the last episode
+      // as it was, as a Durable Object session's does.
+      const out = await runReset(env, nextParts, next, options);
       task = next;
       parts = nextParts;
+      tools = out.tools;
       Object.assign(status, {
         episode: status.episode + 1,
         steps: 0,
@@ -106,9 +112,6 @@ export const createLocalSession = (
         done: false,
         truncated: false
       });
-      tools = undefined;
-      const out = await runReset(env, parts, task, options);
-      tools = out.tools;
       return {
         observations: out.observations,
         tools: [...episodeEnvironment(env, tools).toolSchemas]
