@@ -197,5 +197,10 @@ describe("dataset splits", () => {
     expect(await first("/splits/procgen/aviary", {})).toMatch(/^seed \d+$/);
     const range = await aviary("/splits/eval/aviary/start", { task_idx: 1 });
     expect(range.status).toBe(400);
+    // A split the environment lacks is no server, whatever the body asks.
+    const nowhere = await aviary("/splits/test/aviary/start", {
+      task_kwargs: { question: "q" }
+    });
+    expect(nowhere.status).toBe(400);
   });
 });

@@ -225,6 +225,8 @@ const startTask = (
   split: string | undefined,
   body: { task_idx?: number | null; task_kwargs?: JsonObject | null }
 ): unknown => {
+  // A split's server exists only for a split the environment has.
+  if (split !== undefined) datasetOf(env, split);
   if (body.task_kwargs != null)
     return resolveTask(env, { task: body.task_kwargs });
   if (body.task_idx != null)
