@@ -15,8 +15,10 @@ export {
   type EnvironmentInfo,
   type EpisodeContext,
   type Evaluation,
+  generated,
   type Observations,
   type Registry,
+  type ResetResult,
   type StepContext,
   type StepResult
 } from "./environment/index";

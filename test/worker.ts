@@ -11,7 +11,9 @@ import {
   forest,
   lab,
   orchard,
-  picky
+  picky,
+  quiz,
+  toolbox
 } from "./fixtures/environments";
 
 const roost = createRoost({
@@ -25,7 +27,9 @@ const roost = createRoost({
     forest,
     picky,
     closer,
-    orchard
+    orchard,
+    toolbox,
+    quiz
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

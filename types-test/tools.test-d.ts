@@ -75,3 +75,42 @@ defineEnvironment({
     return `go from ${count}`;
   }
 });
+
+// Reset may choose the episode's tools, by the environment's own tool names.
+const saw = tool({ description: "Saw.", input: z.object({}), run: () => "" });
+const drill = tool({
+  description: "Drill.",
+  input: z.object({}),
+  run: () => ""
+});
+defineEnvironment({
+  name: "bench_a",
+  description: "Tools per reset.",
+  tools: { saw, drill },
+  reset: () => ({ observations: "Saw only.", tools: ["saw"] })
+});
+defineEnvironment({
+  name: "bench_b",
+  description: "Tools per reset, in the function form.",
+  tools: (t) => ({
+    saw: t({ description: "Saw.", input: z.object({}), run: () => "" })
+  }),
+  reset: () => ({ observations: "Saw only.", tools: ["saw"] })
+});
+defineEnvironment({
+  name: "bench_c",
+  description: "A name that is not a tool of the environment.",
+  tools: { saw, drill },
+  // @ts-expect-error hammer is not one of this environment's tools
+  reset: () => ({ observations: "No.", tools: ["hammer"] })
+});
+defineEnvironment({
+  name: "bench_d",
+  description:
+    "The function form checks the names once reset reads its argument.",
+  tools: (t) => ({
+    saw: t({ description: "Saw.", input: z.object({}), run: () => "" })
+  }),
+  // @ts-expect-error hammer is not one of this environment's tools
+  reset: ({ task: _task }) => ({ observations: "No.", tools: ["hammer"] })
+});

@@ -1,9 +1,14 @@
 /** @module GSM8K-style arithmetic (Aviary's CalculatorEnv): a safe calculator and a graded, terminal submit_answer. */
 
-import { dataset, defineEnvironment } from "roost-edge/core";
+import { dataset, defineEnvironment, generated } from "roost-edge/core";
 import * as z from "zod";
 import { evaluate, formatNumber } from "./parse";
-import { makeProblem, PROBLEM_COUNT } from "./problems";
+import {
+  makeProblem,
+  PROBLEM_COUNT,
+  type Problem,
+  seededProblem
+} from "./problems";
 
 /** Relative tolerance of grading; absolute below 1, so an answer of 0 can be met. */
 export const TOLERANCE = 1e-6;
@@ -33,13 +38,25 @@ const task = z.object({
   answer: z.number().refine(Number.isFinite, "must be finite")
 });
 
+const asTask = ({ question, answer }: Problem) => ({ question, answer });
+
 const problems = dataset({
   size: PROBLEM_COUNT,
-  get: (index) => {
-    const { question, answer } = makeProblem(index);
-    return { question, answer };
-  }
+  get: (index) => asTask(makeProblem(index))
 });
+
+/** The first 4000 problems train, the last 1000 evaluate; practice draws its own series and never runs out. */
+const TRAIN = 4000;
+const splits = {
+  train: dataset({ size: TRAIN, get: (i) => asTask(makeProblem(i)) }),
+  eval: dataset({
+    size: PROBLEM_COUNT - TRAIN,
+    get: (i) => asTask(makeProblem(TRAIN + i))
+  }),
+  practice: generated({
+    get: (seed) => asTask(seededProblem(seed, 1))
+  })
+};
 
 export const calculator = defineEnvironment({
   name: "calculator",
@@ -47,6 +64,7 @@ export const calculator = defineEnvironment({
     "Arithmetic word problems (GSM8K-style): work with the calculator, then submit_answer once.",
   task: task.default(problems.get(0)),
   dataset: problems,
+  splits,
   maxSteps: 20,
   tools: (tool) => ({
     calculator: tool({

@@ -118,6 +118,21 @@ export const makeProblem = (index: number): Problem => {
       `Problem index must be a whole number in [0, ${PROBLEM_COUNT}), got ${index}.`
     );
   }
-  const rng = random(Math.imul(index + 1, 0x9e3779b1) ^ SEED);
+  return seededProblem(index);
+};
+
+/**
+ * A problem for any seed (a whole number ≥ 0), without end. With `salt` 0
+ * seed i < PROBLEM_COUNT is problem i; another salt draws another series.
+ */
+export const seededProblem = (seed: number, salt = 0): Problem => {
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    throw new RangeError(`A seed must be a whole number ≥ 0, got ${seed}.`);
+  }
+  // Math.imul reads the seed modulo 2^32; the high bits fold in apart.
+  const high = Math.floor(seed / 2 ** 32);
+  const rng = random(
+    Math.imul(seed + 1, 0x9e3779b1) ^ SEED ^ Math.imul(high + salt, 0x85ebca6b)
+  );
   return pick(rng, TEMPLATES)(rng);
 };

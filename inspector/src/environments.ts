@@ -16,6 +16,8 @@ export interface EnvironmentInfo {
   tools: ToolSchema[];
   dataset_size?: number;
   tree?: TreeInfo;
+  dataset_generated?: boolean;
+  splits?: { name: string; size?: number; generated: boolean }[];
 }
 
 const paramRows = (schema: JsonSchema) => {

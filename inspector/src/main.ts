@@ -49,21 +49,77 @@ const renderTaskForm = (): void => {
   taskForm =
     schema && schema.type === "object" ? schemaForm(schema) : undefined;
   fill($("#task-form"), taskForm?.element);
-  // Only an environment with a dataset takes a task index.
+  // Only an environment with a dataset or splits takes a task index.
   const index = $<HTMLInputElement>("#task-index");
   index.value = "";
-  $("#dataset").hidden = env?.dataset_size === undefined;
-  if (env?.dataset_size !== undefined)
-    index.max = String(Math.max(0, env.dataset_size - 1));
+  const picks = splitChoices(env);
+  $("#dataset").hidden = picks.length === 0;
+  fill(
+    $("#task-split"),
+    ...picks.map((p) =>
+      h(
+        "option",
+        { value: p.value },
+        p.size === undefined
+          ? `${p.label} (generated: any seed)`
+          : `${p.label} (${p.size} tasks)`
+      )
+    )
+  );
+  onSplit();
+};
+
+interface SplitChoice {
+  /** The wire's `split`; "" for the default dataset. */
+  value: string;
+  label: string;
+  size: number | undefined;
+}
+
+/** The default dataset (if any), then every named split. */
+const splitChoices = (env: EnvironmentInfo | undefined): SplitChoice[] => [
+  ...(env?.dataset_size !== undefined || env?.dataset_generated
+    ? [{ value: "", label: "dataset", size: env.dataset_size }]
+    : []),
+  ...(env?.splits ?? []).map((s) => ({
+    value: s.name,
+    label: s.name,
+    size: s.size
+  }))
+];
+
+const currentSplit = (): SplitChoice | undefined => {
+  const env = environments.find(
+    (e) => e.name === $<HTMLSelectElement>("#create-env").value
+  );
+  const value = $<HTMLSelectElement>("#task-split").value;
+  return splitChoices(env).find((p) => p.value === value);
+};
+
+/** A finite split caps the index; a generated one takes any seed. */
+const onSplit = (): void => {
+  const index = $<HTMLInputElement>("#task-index");
+  const size = currentSplit()?.size;
+  if (size === undefined) index.removeAttribute("max");
+  else index.max = String(Math.max(0, size - 1));
   onTaskIndex();
 };
 
 /** With a dataset index the dataset gives the task: the form is not used, so nothing in it is required. */
 const onTaskIndex = (): void => {
   const value = $<HTMLInputElement>("#task-index").value;
+  const pick = currentSplit();
+  const where =
+    pick === undefined || pick.value === ""
+      ? "the dataset"
+      : `split ${pick.value}`;
   $("#task-form").hidden = value !== "";
   $("#dataset-hint").textContent =
-    value === "" ? "" : `Task ${value} of the dataset; no fields needed.`;
+    value === ""
+      ? ""
+      : pick?.size === undefined
+        ? `Seed ${value} of ${where}; no fields needed.`
+        : `Task ${value} of ${where}; no fields needed.`;
 };
 
 // ---- session ---------------------------------------------------------------
@@ -239,6 +295,7 @@ const showObservations = (value: unknown): void => {
 
 $("#create-env").addEventListener("change", renderTaskForm);
 $("#task-index").addEventListener("input", onTaskIndex);
+$("#task-split").addEventListener("change", onSplit);
 $("#tool").addEventListener("change", renderToolForm);
 
 $("#create-form").addEventListener(
@@ -247,8 +304,11 @@ $("#create-form").addEventListener(
     const environment = $<HTMLSelectElement>("#create-env").value;
     const index = $<HTMLInputElement>("#task-index").value;
     const body: Record<string, unknown> = { environment };
-    if (index !== "") body.task_index = Number(index);
-    else if (taskForm) {
+    const split = $<HTMLSelectElement>("#task-split").value;
+    if (index !== "") {
+      body.task_index = Number(index);
+      if (split !== "") body.split = split;
+    } else if (taskForm) {
       const task = taskForm.read();
       if (!task.ok) throw new Error(task.message);
       body.task = task.value;

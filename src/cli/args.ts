@@ -1,5 +1,7 @@
 /** @module The CLI's command line: parsed and checked without touching Node, so it is testable anywhere. */
 
+import { NAME_RE } from "../names";
+
 export interface RolloutCommand {
   command: "rollout";
   url: string;
@@ -21,6 +23,8 @@ export interface RolloutCommand {
   };
   maxSteps?: number;
   taskIndex?: number;
+  /** The named split episodes pick their tasks from (a generated one: episode i is seed i). */
+  split?: string;
   /** A file path, or "-" for stdout. */
   out: string;
   apiKey?: string;
@@ -57,6 +61,9 @@ Options of rollout:
   --max-steps <n>       truncate episodes after n steps (default: the environment's)
   --task-index <n>      dataset index for every episode (default: episode i
                         uses i; with groups, group g uses g)
+  --split <name>        take tasks from this split of the environment's
+                        dataset (train, eval, …); in a generated split the
+                        index is the seed, so episode i plays seed i
   --out <file>          where to write trajectories (default "-", stdout)
   --api-key <key>       API key for creating sessions (default $ROOST_API_KEY)
 
@@ -81,6 +88,7 @@ const FLAGS = new Set([
   "max-tokens",
   "max-steps",
   "task-index",
+  "split",
   "out",
   "api-key"
 ]);
@@ -117,6 +125,9 @@ export const parseArgs = (
   const seed = optionalInt(flags, "seed", 0);
   const maxSteps = optionalInt(flags, "max-steps", 1);
   const taskIndex = optionalInt(flags, "task-index", 0);
+  const split = flags.get("split");
+  if (split !== undefined && !NAME_RE.test(split))
+    throw new UsageError(`--split "${split}" is not a split name.`);
   const groupSize = optionalInt(flags, "group-size", 1);
   if (groupSize !== undefined && groupSize > 65)
     throw new UsageError(
@@ -134,6 +145,7 @@ export const parseArgs = (
     ...(model === undefined ? {} : { model }),
     ...(maxSteps === undefined ? {} : { maxSteps }),
     ...(taskIndex === undefined ? {} : { taskIndex }),
+    ...(split === undefined ? {} : { split }),
     ...(groupSize === undefined ? {} : { groupSize }),
     ...(apiKey ? { apiKey } : {})
   };

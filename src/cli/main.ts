@@ -79,6 +79,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
       ...(command.taskIndex === undefined
         ? {}
         : { taskIndex: command.taskIndex }),
+      ...(command.split === undefined ? {} : { split: command.split }),
       ...(command.apiKey ? { apiKey: command.apiKey } : {}),
       signal: abort.signal,
       onProgress: (p) => progress.update(p),

@@ -32,11 +32,35 @@ const taskIndexOf = (
   index: number,
   context: EpisodeContext
 ): number | undefined => {
-  const { taskIndex } = context.options;
+  const { taskIndex, split } = context.options;
   if (typeof taskIndex === "number") return taskIndex;
   if (typeof taskIndex === "function") return taskIndex(index);
-  const size = context.info.dataset_size;
+  const { size, generated } = datasetOf(context.info, split);
+  // A generated dataset has no end: episode i is seed i.
+  if (generated) return index;
   return size ? index % size : undefined;
+};
+
+/** The size of the dataset (or `split`) episodes pick from, or that it is generated. */
+export const datasetOf = (
+  info: EnvironmentInfo,
+  split: string | undefined
+): { size: number | undefined; generated: boolean } => {
+  if (split === undefined) {
+    return {
+      size: info.dataset_size,
+      generated: info.dataset_generated === true
+    };
+  }
+  const found = info.splits?.find((s) => s.name === split);
+  if (found === undefined) {
+    throw new RoostClientError(
+      "invalid_request",
+      `Environment ${info.name} has no split "${split}"; its splits: ${info.splits?.map((s) => s.name).join(", ") || "none"}.`,
+      400
+    );
+  }
+  return { size: found.size, generated: found.generated };
 };
 
 const newTrajectory = (
@@ -51,6 +75,7 @@ const newTrajectory = (
   task: task ?? null,
   session_id: null,
   task_index: taskIndex ?? null,
+  split: taskIndex === undefined ? null : (context.options.split ?? null),
   group_id: group?.id ?? null,
   group_index: group?.index ?? null,
   tools: [],
@@ -86,7 +111,10 @@ const createFor = (
   context.client.createSession({
     environment: context.options.environment,
     ...(task === undefined ? {} : { task }),
-    ...(taskIndex === undefined ? {} : { task_index: taskIndex })
+    ...(taskIndex === undefined ? {} : { task_index: taskIndex }),
+    ...(taskIndex === undefined || context.options.split === undefined
+      ? {}
+      : { split: context.options.split })
   });
 
 export const runEpisode = async (

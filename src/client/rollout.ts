@@ -3,7 +3,7 @@
 import type { JsonValue } from "../json";
 import { MAX_FORK_COUNT } from "../protocol";
 import { RoostClientError } from "./client-error";
-import { runEpisode, runGroup } from "./episode";
+import { datasetOf, runEpisode, runGroup } from "./episode";
 import { createClient } from "./http";
 import type { Policy } from "./policy";
 import { returnStats, succeeded, summariseGroups } from "./rollout-stats";
@@ -34,6 +34,12 @@ export interface RolloutOptions {
    * environment has a dataset, else its default task.
    */
   taskIndex?: number | ((episode: number) => number | undefined);
+  /**
+   * The named split episodes pick their tasks from (`train`, `eval`, …);
+   * default: the environment's dataset. In a generated split episode `i`
+   * is seed `i`; in a finite one, index `i % size`.
+   */
+  split?: string;
   /** A task per episode instead of a dataset index. */
   task?: (episode: number) => JsonValue | undefined;
   onProgress?: (progress: RolloutProgress) => void;
@@ -81,6 +87,8 @@ export const rollout = async (
       404
     );
   }
+  // An unknown split fails the run here, not every episode.
+  datasetOf(info, options.split);
   const started = now();
   const trajectories: Trajectory[] = new Array(options.episodes);
   const tally = {

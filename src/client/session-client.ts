@@ -93,15 +93,24 @@ export class RoostSession {
     return this.#read("", SessionStatusSchema);
   }
 
-  /** `state` seeds the episode's state (default: the state given at creation). */
+  /**
+   * `state` seeds the episode's state (default: the state given at
+   * creation); `taskIndex` picks the task from the dataset, or from `split`.
+   */
   reset(
     options: MutationOptions & {
       task?: JsonValue;
+      taskIndex?: number;
+      split?: string;
       state?: Record<string, JsonValue>;
     } = {}
   ) {
     const body = {
       ...(options.task === undefined ? {} : { task: options.task }),
+      ...(options.taskIndex === undefined
+        ? {}
+        : { task_index: options.taskIndex }),
+      ...(options.split === undefined ? {} : { split: options.split }),
       ...(options.state === undefined ? {} : { state: options.state })
     };
     return this.#mutate("POST", "/reset", body, ResetResponseSchema, options);

@@ -133,10 +133,17 @@ export class SessionSocket {
     return StepResponseSchema.parse(value);
   }
 
-  async reset(task?: JsonValue, state?: Record<string, JsonValue>) {
+  /** `pick` takes the task from the dataset, or from a named split, instead of `task`. */
+  async reset(
+    task?: JsonValue,
+    state?: Record<string, JsonValue>,
+    pick?: { taskIndex: number; split?: string }
+  ) {
     const value = await this.send({
       type: "reset",
       ...(task === undefined ? {} : { task }),
+      ...(pick === undefined ? {} : { task_index: pick.taskIndex }),
+      ...(pick?.split === undefined ? {} : { split: pick.split }),
       ...(state === undefined ? {} : { state })
     });
     return ResetResponseSchema.parse(value);

@@ -16,6 +16,8 @@ export interface Trajectory {
   session_id: string | null;
   /** The dataset index the session was created from, if any. */
   task_index: number | null;
+  /** The split `task_index` picked from; null for the default dataset. */
+  split: string | null;
   /** With `groupSize`: the group's number; its episodes started from one identical state. */
   group_id: number | null;
   /** With `groupSize`: this episode's place in its group (0 ran on the session the others were forked from). */

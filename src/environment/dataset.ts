@@ -1,7 +1,13 @@
-/** @module Task datasets: a session can be created from an index instead of a task. */
+/**
+ * @module Task datasets: a session can be created from an index instead of
+ * a task. A dataset is finite (`size` tasks, Aviary's `len()`) or generated
+ * (no size: every non-negative safe integer is a seed, Aviary's infinite
+ * TaskDataset whose `len()` raises).
+ */
 
 export interface Dataset<Task> {
-  readonly size: number;
+  /** How many tasks; undefined for a generated dataset, which has no end. */
+  readonly size: number | undefined;
   get(index: number): Task;
 }
 
@@ -20,3 +26,14 @@ export const dataset = <Task>(config: {
   }
   return { size: config.size, get: config.get };
 };
+
+/**
+ * A dataset without a fixed size: `get(seed)` makes the task for any
+ * non-negative safe integer seed, the same task for the same seed.
+ *
+ * @example
+ * const practice = generated({ get: (seed) => makeProblem(seed) });
+ */
+export const generated = <Task>(config: {
+  get: (seed: number) => Task;
+}): Dataset<Task> => ({ size: undefined, get: config.get });

@@ -28,6 +28,15 @@ import type { Dataset } from "./dataset";
 /** What reset and step may return as observations: text becomes a user message. */
 export type Observations = string | Message | Message[];
 
+/**
+ * What reset returns: the observations, or them and the tools this episode
+ * offers (Aviary's `reset() -> (obs, tools)`). Without `tools` every tool
+ * of the environment is offered.
+ */
+export type ResetResult<ToolName extends string = string> =
+  | Observations
+  | { observations: Observations; tools?: readonly ToolName[] };
+
 /** What reset, custom steps, evaluate and frame receive. */
 export interface EpisodeContext<Shape extends StateShape, Task> {
   task: Task;
@@ -58,9 +67,19 @@ export interface Evaluation {
   done?: boolean;
 }
 
+/**
+ * The tool names reset may choose. TypeScript settles them before it reads
+ * a `tools` function when `reset` takes no argument, and finds none; then
+ * any name type-checks and reset checks it when it runs.
+ */
+type NamesOf<ToolName extends string> = [ToolName] extends [never]
+  ? string
+  : ToolName;
+
 export interface EnvironmentConfig<
   TaskSchema extends z.ZodType,
-  Shape extends StateShape
+  Shape extends StateShape,
+  ToolName extends string = string
 > {
   name: string;
   description: string;
@@ -74,19 +93,26 @@ export interface EnvironmentConfig<
    */
   tools:
     | Record<
-        string,
+        ToolName,
         Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
       >
     | ((
         tool: TypedTool<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
       ) => Record<
-        string,
+        ToolName,
         Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
       >);
+  /**
+   * Starts an episode. Return `{ observations, tools: ["a", "b"] }` to offer
+   * only those tools in it: the rest are refused like unknown tools until
+   * the next reset, which chooses again.
+   */
   reset(args: {
     task: z.output<NoInfer<TaskSchema>>;
     ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
-  }): Observations | Promise<Observations>;
+  }):
+    | ResetResult<NamesOf<NoInfer<ToolName>>>
+    | Promise<ResetResult<NamesOf<NoInfer<ToolName>>>>;
   /** Replaces the default step (execute tool calls, then evaluate). */
   step?(
     action: AssistantMessage,
@@ -116,7 +142,13 @@ export interface EnvironmentConfig<
   closeTimeoutMs?: number;
   /** Steps after which the episode is truncated. */
   maxSteps?: number;
+  /** The default split: what `task_index` picks from when no split is named. */
   dataset?: Dataset<z.input<NoInfer<TaskSchema>>>;
+  /**
+   * Named splits (Aviary's `make_dataset(split)`), e.g. `{ train, eval }`,
+   * each `dataset(…)` or `generated(…)`; picked by `task_index` + `split`.
+   */
+  splits?: Record<string, Dataset<z.input<NoInfer<TaskSchema>>>>;
   /** An Elysia-style decision tree over these tools; checked when the environment is defined. */
   tree?: TreeConfig;
 }
@@ -163,9 +195,10 @@ const NO_TASK = z.object({}).strict().optional();
  */
 export const defineEnvironment = <
   TaskSchema extends z.ZodType = typeof NO_TASK,
-  Shape extends StateShape = Record<never, never>
+  Shape extends StateShape = Record<never, never>,
+  ToolName extends string = string
 >(
-  config: EnvironmentConfig<TaskSchema, Shape>
+  config: EnvironmentConfig<TaskSchema, Shape, ToolName>
 ): Environment<TaskSchema, Shape> => {
   if (!NAME_RE.test(config.name)) {
     throw new RoostError(
@@ -174,10 +207,12 @@ export const defineEnvironment = <
     );
   }
   const tools = new Map<string, Tool>();
-  const declared =
-    typeof config.tools === "function"
-      ? config.tools(tool as TypedTool<Shape, z.output<TaskSchema>>)
-      : config.tools;
+  const declared: Record<
+    string,
+    Tool<ToolInput, Shape, z.output<TaskSchema>>
+  > = typeof config.tools === "function"
+    ? config.tools(tool as TypedTool<Shape, z.output<TaskSchema>>)
+    : config.tools;
   for (const [key, t] of Object.entries(declared)) {
     if (!NAME_RE.test(key)) {
       throw new RoostError(
@@ -201,6 +236,14 @@ export const defineEnvironment = <
       "invalid_request",
       `maxSteps of ${config.name} must be a whole number ≥ 1.`
     );
+  }
+  for (const split of Object.keys(config.splits ?? {})) {
+    if (!NAME_RE.test(split)) {
+      throw new RoostError(
+        "invalid_name",
+        `Split name "${split}" in ${config.name} must match ${NAME_RE}.`
+      );
+    }
   }
   const tree =
     config.tree === undefined ? undefined : resolveTree(config.tree, tools);

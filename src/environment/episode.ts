@@ -1,5 +1,6 @@
 /** @module Reset, step and direct invocation over a session's parts — the same code in memory and in a Durable Object. */
 
+import { RoostError } from "../errors";
 import type {
   AssistantMessage,
   Message,
@@ -17,9 +18,11 @@ import type { CallOutcome, SqlExec } from "../tools/types";
 import type {
   Environment,
   EpisodeContext,
-  Observations
+  Observations,
+  ResetResult
 } from "./define-environment";
 import { createEpisodeControl } from "./episode-control";
+import { checkEpisodeTools } from "./episode-tools";
 
 /** What one session holds. */
 export interface SessionParts {
@@ -63,17 +66,43 @@ export const contextOf = (
   ...(parts.sql ? { sql: parts.sql } : {})
 });
 
-/** Starts an episode on empty parts: the initial observations go into the transcript. */
+/** Reset's answer apart: a Message has a role, the `{ observations, tools }` form has none. */
+const splitReset = (
+  result: ResetResult
+): { observations: Observations; tools?: readonly unknown[] } =>
+  typeof result === "object" &&
+  !Array.isArray(result) &&
+  !("role" in result) &&
+  "observations" in result
+    ? result
+    : { observations: result as Observations };
+
+/**
+ * Starts an episode on empty parts: the initial observations go into the
+ * transcript. `tools` is the episode's subset when reset chose one
+ * (checked, in the environment's order), undefined when it offers all.
+ */
 export const runReset = async (
   env: Environment,
   parts: SessionParts,
   task: unknown,
   options: ExecuteOptions = {}
-): Promise<{ observations: Message[] }> => {
+): Promise<{ observations: Message[]; tools?: string[] }> => {
   const ctx = contextOf(parts, task, options);
-  const observations = toMessages(await env.reset({ task, ctx } as never));
+  const result = splitReset(await env.reset({ task, ctx } as never));
+  if (result.tools !== undefined && !Array.isArray(result.tools)) {
+    throw new RoostError(
+      "internal",
+      `The reset of ${env.name} returned tools that are not a list of tool names.`
+    );
+  }
+  const tools =
+    result.tools === undefined
+      ? undefined
+      : checkEpisodeTools(env, result.tools);
+  const observations = toMessages(result.observations);
   parts.state.set("messages", observations);
-  return { observations };
+  return { observations, ...(tools === undefined ? {} : { tools }) };
 };
 
 /** One step: the action and its observations are appended to the transcript. */

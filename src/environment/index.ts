@@ -1,6 +1,6 @@
 /** @module Environment definitions, datasets, the registry and the episode runner. */
 
-export { type Dataset, dataset } from "./dataset";
+export { type Dataset, dataset, generated } from "./dataset";
 export {
   defineEnvironment,
   type Environment,
@@ -8,6 +8,7 @@ export {
   type EpisodeContext,
   type Evaluation,
   type Observations,
+  type ResetResult,
   type StepContext,
   type StepResult
 } from "./define-environment";

@@ -12,6 +12,7 @@ import { createEnvironmentStore } from "../store/environment-store";
 import { MemoryHiddenStore } from "../store/hidden-store";
 import { MemoryStoreBackend } from "../store/memory-backend";
 import type { ExecuteOptions } from "../tools/execute";
+import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
 import type { Environment } from "./define-environment";
 import {
@@ -21,6 +22,11 @@ import {
   type SessionParts,
   type StepOutcome
 } from "./episode";
+import {
+  episodeEnvironment,
+  notOffered,
+  offeredInEpisode
+} from "./episode-tools";
 import { resolveTask } from "./task";
 
 export interface EpisodeStatus {
@@ -41,9 +47,12 @@ export interface EpisodeSession {
   reset(request?: {
     task?: unknown;
     task_index?: number;
+    split?: string;
     state?: InitialState;
   }): Promise<{
     observations: Message[];
+    /** The tools this episode offers: all, or the subset reset chose. */
+    tools: OpenAITool[];
   }>;
   step(action: AssistantMessage): Promise<StepOutcome>;
   call(tool: string, args?: Record<string, unknown>): Promise<CallOutcome>;
@@ -60,6 +69,8 @@ export const createEpisodeSession = (
 ): EpisodeSession => {
   let parts = freshParts(env);
   let task: unknown;
+  /** The subset the last reset chose; undefined offers every tool. */
+  let tools: string[] | undefined;
   let calls = 0;
   const status: EpisodeStatus = {
     episode: 0,
@@ -86,8 +97,14 @@ export const createEpisodeSession = (
       // A bad task or state throws before anything changes.
       if (request.state !== undefined)
         seedState(nextParts.state, request.state);
+      // The environment's reset runs on the new parts; only once it
+      // succeeded does the session move to them, so a reset that throws
+      // (or chooses a tool the environment lacks) leaves the last episode
+      // as it was, as a Durable Object session's does.
+      const out = await runReset(env, nextParts, next, options);
       task = next;
       parts = nextParts;
+      tools = out.tools;
       Object.assign(status, {
         episode: status.episode + 1,
         steps: 0,
@@ -96,7 +113,10 @@ export const createEpisodeSession = (
         done: false,
         truncated: false
       });
-      return runReset(env, parts, task, options);
+      return {
+        observations: out.observations,
+        tools: [...episodeEnvironment(env, tools).toolSchemas]
+      };
     },
     async step(action) {
       if (!running()) {
@@ -108,7 +128,7 @@ export const createEpisodeSession = (
         );
       }
       const outcome = await runStep(
-        env,
+        episodeEnvironment(env, tools),
         parts,
         task,
         status.steps + 1,
@@ -134,6 +154,9 @@ export const createEpisodeSession = (
           "not_found",
           `Environment ${env.name} has no tool "${tool}".`
         );
+      }
+      if (tools !== undefined && !offeredInEpisode(tools, tool)) {
+        throw notOffered(env, tool, tools);
       }
       return invokeTool(
         env,

@@ -15,6 +15,8 @@ export interface EnvironmentInfo {
   state_schema: JsonObject;
   tools: Environment["toolSchemas"];
   dataset_size?: number;
+  dataset_generated?: boolean;
+  splits?: { name: string; size?: number; generated: boolean }[];
   max_steps?: number;
   /** The decision tree as data, for an environment that has one. */
   tree?: TreeInfo;
@@ -59,7 +61,20 @@ export const createRegistry = (
       task_schema: jsonSchemaOf(env.task),
       state_schema: env.state.jsonSchema() as JsonObject,
       tools: env.toolSchemas,
-      ...(env.dataset ? { dataset_size: env.dataset.size } : {}),
+      ...(env.dataset === undefined
+        ? {}
+        : env.dataset.size === undefined
+          ? { dataset_generated: true }
+          : { dataset_size: env.dataset.size }),
+      ...(env.splits === undefined
+        ? {}
+        : {
+            splits: Object.entries(env.splits).map(([name, d]) =>
+              d.size === undefined
+                ? { name, generated: true }
+                : { name, size: d.size, generated: false }
+            )
+          }),
       ...(env.maxSteps ? { max_steps: env.maxSteps } : {}),
       ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {})
     })

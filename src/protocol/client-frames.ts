@@ -1,7 +1,13 @@
 /** @module Frames a client sends on the WebSocket. */
 
 import * as z from "zod";
-import { ForkRequestSchema, InitialStateSchema } from "./http-sessions";
+import {
+  ForkRequestSchema,
+  InitialStateSchema,
+  SPLIT_NEEDS_INDEX,
+  splitNeedsIndex,
+  TaskIndexSchema
+} from "./http-sessions";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema } from "./messages";
@@ -36,8 +42,15 @@ export const ResetFrameSchema = z
     id: RequestIdSchema,
     idempotency_key: IdempotencyKeySchema.optional(),
     task: JsonValueSchema.optional(),
+    task_index: TaskIndexSchema.optional(),
+    split: NameSchema.optional(),
     state: InitialStateSchema.optional()
   })
+  .refine((body) => body.task === undefined || body.task_index === undefined, {
+    message: 'Give "task" or "task_index", not both.',
+    path: ["task_index"]
+  })
+  .refine(splitNeedsIndex, SPLIT_NEEDS_INDEX)
   .meta({ id: "ResetFrame", description: "Resets the session." });
 
 export const CallFrameSchema = z

@@ -58,6 +58,18 @@ export const TreeInfoSchema = z
   });
 export type TreeInfo = z.infer<typeof TreeInfoSchema>;
 
+/** One named split: its size, or that it is generated (any index is a seed). */
+export const SplitInfoSchema = z
+  .object({
+    name: NameSchema,
+    /** Tasks in the split; absent when it is generated. */
+    size: z.number().int().nonnegative().optional(),
+    /** True when the split has no size: every task_index ≥ 0 is a seed. */
+    generated: z.boolean()
+  })
+  .meta({ id: "SplitInfo", description: "A named dataset split." });
+export type SplitInfo = z.infer<typeof SplitInfoSchema>;
+
 export const EnvironmentInfoSchema = z
   .object({
     name: NameSchema,
@@ -67,7 +79,12 @@ export const EnvironmentInfoSchema = z
     /** JSON Schema of the typed state. */
     state_schema: JsonObjectSchema,
     tools: z.array(OpenAIToolSchema),
+    /** Size of the default dataset (task_index without a split). */
     dataset_size: z.number().int().nonnegative().optional(),
+    /** True when the default dataset is generated (it has no size). */
+    dataset_generated: z.boolean().optional(),
+    /** Named splits, picked by task_index + split. */
+    splits: z.array(SplitInfoSchema).optional(),
     max_steps: z.number().int().positive().optional(),
     /** The decision tree, for an environment that has one. */
     tree: TreeInfoSchema.optional()

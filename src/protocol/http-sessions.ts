@@ -39,13 +39,28 @@ export const InitialStateSchema = z.record(z.string(), JsonValueSchema).meta({
 });
 export type InitialState = z.infer<typeof InitialStateSchema>;
 
+/** A dataset index, or the seed of a generated split. */
+export const TaskIndexSchema = z.number().int().nonnegative();
+
+/** A split is only a place to pick from: it needs the index. */
+export const splitNeedsIndex = (body: {
+  split?: string | undefined;
+  task_index?: number | undefined;
+}): boolean => body.split === undefined || body.task_index !== undefined;
+export const SPLIT_NEEDS_INDEX = {
+  message: '"split" needs "task_index": the index of the task in the split.',
+  path: ["split"]
+};
+
 export const CreateSessionRequestSchema = z
   .strictObject({
     environment: NameSchema,
     /** A task for the environment's task schema; the environment validates it. */
     task: JsonValueSchema.optional(),
-    /** An index into the environment's dataset, instead of a task. */
-    task_index: z.number().int().nonnegative().optional(),
+    /** An index into the environment's dataset (or `split`), instead of a task. */
+    task_index: TaskIndexSchema.optional(),
+    /** The named split `task_index` picks from; the default dataset without it. */
+    split: NameSchema.optional(),
     /**
      * Values the state starts from at every reset that gives none (Haystack's
      * `State(schema, data)`), each checked like a write; a bad one is a 400
@@ -59,6 +74,7 @@ export const CreateSessionRequestSchema = z
     message: 'Give "task" or "task_index", not both.',
     path: ["task_index"]
   })
+  .refine(splitNeedsIndex, SPLIT_NEEDS_INDEX)
   .meta({ id: "CreateSessionRequest", description: "Creates a session." });
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 
@@ -118,9 +134,17 @@ export const ResetRequestSchema = z
   .strictObject({
     /** Defaults to the task given when the session was created. */
     task: JsonValueSchema.optional(),
+    /** Picks the episode's task from the dataset (or `split`) instead. */
+    task_index: TaskIndexSchema.optional(),
+    split: NameSchema.optional(),
     /** Defaults to the state given when the session was created. */
     state: InitialStateSchema.optional()
   })
+  .refine((body) => body.task === undefined || body.task_index === undefined, {
+    message: 'Give "task" or "task_index", not both.',
+    path: ["task_index"]
+  })
+  .refine(splitNeedsIndex, SPLIT_NEEDS_INDEX)
   .meta({ id: "ResetRequest", description: "Starts a new episode." });
 export type ResetRequest = z.infer<typeof ResetRequestSchema>;
 

@@ -92,6 +92,8 @@ export {
   EnvironmentParamsSchema,
   type EnvironmentsResponse,
   EnvironmentsResponseSchema,
+  type SplitInfo,
+  SplitInfoSchema,
   type TreeInfo,
   TreeInfoSchema,
   type TreeNodeInfo,

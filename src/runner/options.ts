@@ -1,6 +1,5 @@
 /** @module What the model may pick at a node now: tools filtered by `available`, branches, `text_response`; and the `runIf` tools that run first. */
 
-import { RoostError } from "../errors";
 import { cloneJson, type JsonObject } from "../json";
 import { withinTime } from "../timeout";
 import type { Tool } from "../tools/define-tool";
@@ -64,16 +63,20 @@ export const optionsAt = async (
   // A copy per call: a predicate that mutates what it is shown cannot touch
   // the run's data, and its store is the read-only view.
   const view = copyTreeData(treeData);
+  // The tree was checked against every tool of the environment when it was
+  // defined; a tool missing here is one this episode's reset left out,
+  // and it is not offered at all.
   const checked = await Promise.all(
-    node.tools.map(async (name) => {
+    node.tools.flatMap((name) => {
       const tool = tools.get(name);
-      if (tool === undefined) {
-        throw new RoostError(
-          "internal",
-          `Tree node "${node.id}" names tool "${name}", which the environment lacks.`
-        );
-      }
-      return { name, tool, reason: await unavailableReason(tool, view) };
+      if (tool === undefined) return [];
+      return [
+        (async () => ({
+          name,
+          tool,
+          reason: await unavailableReason(tool, view)
+        }))()
+      ];
     })
   );
   const options: TreeOption[] = [];

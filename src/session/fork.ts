@@ -40,6 +40,7 @@ export const ForkOriginSchema = z.object({
   initialState: z.record(z.string(), z.unknown()).optional(),
   episode: z.number().int().nonnegative(),
   episodeTask: z.unknown(),
+  episodeTools: z.array(z.string()).optional(),
   steps: z.number().int().nonnegative(),
   reward: z.number(),
   total: z.number(),
@@ -149,6 +150,9 @@ export const beginFork = (
             : { initialState: row.initialState }),
           episode: row.episode,
           episodeTask: row.episodeTask,
+          ...(row.episodeTools === undefined
+            ? {}
+            : { episodeTools: row.episodeTools }),
           steps: row.steps,
           reward: row.reward,
           total: row.total,
@@ -331,6 +335,9 @@ export const endImport = async (core: SessionCore): Promise<void> => {
         : { initialState: origin.initialState }),
       episode: origin.episode,
       episodeTask: origin.episodeTask,
+      ...(origin.episodeTools === undefined
+        ? {}
+        : { episodeTools: origin.episodeTools }),
       steps: origin.steps,
       reward: origin.reward,
       total: origin.total,

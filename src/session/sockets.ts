@@ -227,6 +227,10 @@ export class SocketHub {
           "reset",
           {
             ...(frame.task === undefined ? {} : { task: frame.task }),
+            ...(frame.task_index === undefined
+              ? {}
+              : { task_index: frame.task_index }),
+            ...(frame.split === undefined ? {} : { split: frame.split }),
             ...(frame.state === undefined ? {} : { state: frame.state })
           },
           key

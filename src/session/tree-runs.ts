@@ -4,6 +4,7 @@
  * between passes, and waited on by readers until they end.
  */
 
+import { episodeEnvironment } from "../environment/episode-tools";
 import { type ErrorBody, RoostError, toErrorBody } from "../errors";
 import type { JsonObject } from "../json";
 import type { RunState, RunStatus } from "../protocol";
@@ -266,7 +267,8 @@ export class TreeRuns {
     const { model } = this.#models(run.model, m.env);
     const rows = readTreeRows(core.sql, run.episode);
     const result = await runPass({
-      env: m.env,
+      // Tools the episode's reset left out are never offered.
+      env: episodeEnvironment(m.env, m.row.episodeTools),
       tree,
       parts: m.parts,
       task: m.row.episodeTask,

@@ -74,6 +74,7 @@ const SESSION_TABLES = [
     task TEXT,
     episode INTEGER NOT NULL DEFAULT 0,
     episode_task TEXT,
+    episode_tools TEXT,
     steps INTEGER NOT NULL DEFAULT 0,
     reward REAL NOT NULL DEFAULT 0,
     total REAL NOT NULL DEFAULT 0,
@@ -160,7 +161,9 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     "ALTER TABLE store_entries ADD COLUMN payload_type TEXT",
     "ALTER TABLE store_entries ADD COLUMN mapping TEXT"
-  ]
+  ],
+  // The tools the running episode's reset chose (NULL: all of them).
+  ["ALTER TABLE session ADD COLUMN episode_tools TEXT"]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

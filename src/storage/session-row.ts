@@ -10,6 +10,8 @@ export interface SessionRow {
   episode: number;
   /** The task of the running episode. */
   episodeTask: unknown;
+  /** The tools the running episode's reset chose; undefined offers them all. */
+  episodeTools?: string[];
   steps: number;
   reward: number;
   total: number;
@@ -50,6 +52,9 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
       : {}),
     episode: Number(raw.episode),
     episodeTask: parse(raw.episode_task),
+    ...(typeof raw.episode_tools === "string"
+      ? { episodeTools: JSON.parse(raw.episode_tools) as string[] }
+      : {}),
     steps: Number(raw.steps),
     reward: Number(raw.reward),
     total: Number(raw.total),
@@ -66,14 +71,15 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
   sql.exec(
     `INSERT INTO session (id, session_id, environment, task, initial_state, episode, episode_task,
-       steps, reward, total, done, truncated, created_at, last_used_at, inflight)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+       episode_tools, steps, reward, total, done, truncated, created_at, last_used_at, inflight)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
     row.sessionId,
     row.environment,
     json(row.task),
     json(row.initialState),
     row.episode,
     json(row.episodeTask),
+    json(row.episodeTools),
     row.steps,
     row.reward,
     row.total,
@@ -90,11 +96,12 @@ export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
  */
 export const writeEpisode = (sql: SqlStorage, row: SessionRow): void => {
   sql.exec(
-    `UPDATE session SET episode = ?, episode_task = ?, steps = ?, reward = ?,
-       total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL
+    `UPDATE session SET episode = ?, episode_task = ?, episode_tools = ?, steps = ?,
+       reward = ?, total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL
      WHERE id = 1`,
     row.episode,
     json(row.episodeTask),
+    json(row.episodeTools),
     row.steps,
     row.reward,
     row.total,

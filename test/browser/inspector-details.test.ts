@@ -84,6 +84,34 @@ describe("the inspector's details", () => {
     await page.close();
   });
 
+  it("picks a split: each with its size, a generated one taking any seed", async () => {
+    const page = await openPage();
+    await page.selectOption("#create-env", "calculator");
+    const options = await page.locator("#task-split option").allInnerTexts();
+    expect(options).toEqual([
+      "dataset (5000 tasks)",
+      "train (4000 tasks)",
+      "eval (1000 tasks)",
+      "practice (generated: any seed)"
+    ]);
+    await page.selectOption("#task-split", "eval");
+    expect(await page.locator("#task-index").getAttribute("max")).toBe("999");
+    await page.selectOption("#task-split", "practice");
+    expect(await page.locator("#task-index").getAttribute("max")).toBeNull();
+    await page.fill("#task-index", "123456789");
+    expect(await page.locator("#dataset-hint").innerText()).toContain(
+      "Seed 123456789 of split practice"
+    );
+    await page.click("#create");
+    await page.locator("#current").waitFor();
+    expect(await page.locator("#error").isVisible()).toBe(false);
+    await page.click("#reset");
+    await expect
+      .poll(() => page.locator("#observations").innerText())
+      .toContain("submit_answer");
+    await page.close();
+  });
+
   it("keeps the session id on one line, whole, in a narrow window", async () => {
     const page = await openPage(900);
     await create(page, "counter");

@@ -55,4 +55,62 @@ describe("npm run rollout", () => {
       /--policy "\.\/no-such-policy\.mjs" is neither "random" nor a module that loads/
     );
   }, 60_000);
+
+  it("takes tasks from a split with --split: a generated split plays seed i in episode i", async () => {
+    const out = join(dir, "practice.jsonl");
+    await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "calculator",
+      "--episodes",
+      "3",
+      "--split",
+      "practice",
+      "--policy",
+      "examples/scripted-policy/index.ts",
+      "--out",
+      out
+    ]);
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.task_index, l.split, l.return])).toEqual([
+      [0, "practice", 1],
+      [1, "practice", 1],
+      [2, "practice", 1]
+    ]);
+    const evalOut = join(dir, "eval.jsonl");
+    await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "calculator",
+      "--episodes",
+      "1",
+      "--split",
+      "eval",
+      "--policy",
+      "examples/scripted-policy/index.ts",
+      "--out",
+      evalOut
+    ]);
+    const [evalLine] = readFileSync(evalOut, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(evalLine).toMatchObject({ task_index: 0, split: "eval" });
+    // Episode 0 of each split is a different problem.
+    expect(evalLine.messages[0].content).not.toBe(lines[0].messages[0].content);
+  }, 60_000);
+
+  it("refuses an unknown split before running anything", async () => {
+    const failure = await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "calculator",
+      "--split",
+      "holdout"
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain(
+      'no split "holdout"; its splits: train, eval, practice'
+    );
+  }, 60_000);
 });

@@ -43,6 +43,40 @@ afterAll(async () => {
 });
 
 describe("client against wrangler dev", () => {
+  it("picks tasks from a split: rollout's split option and reset's taskIndex + split", async () => {
+    const { trajectories, summary } = await rollout({
+      baseUrl,
+      environment: "calculator",
+      policy: scriptedPolicy,
+      episodes: 2,
+      split: "train"
+    });
+    expect(summary).toMatchObject({ errors: 0, mean_return: 1 });
+    expect(trajectories.map((t) => [t.task_index, t.split])).toEqual([
+      [0, "train"],
+      [1, "train"]
+    ]);
+    const s = await session("calculator");
+    const fromTrain = await s.reset({ taskIndex: 0, split: "train" });
+    const fromEval = await s.reset({ taskIndex: 0, split: "eval" });
+    expect(fromEval.observations[0]?.content).not.toBe(
+      fromTrain.observations[0]?.content
+    );
+    expect(await s.reset({ taskIndex: 0, split: "train" })).toEqual(fromTrain);
+    await expect(
+      s.reset({ taskIndex: 1000, split: "eval" })
+    ).rejects.toMatchObject({ code: "invalid_request", status: 400 });
+    await expect(
+      rollout({
+        baseUrl,
+        environment: "calculator",
+        policy: scriptedPolicy,
+        episodes: 1,
+        split: "holdout"
+      })
+    ).rejects.toMatchObject({ code: "invalid_request" });
+  });
+
   it("rolls out 50 calculator episodes with the scripted policy for a mean reward of 1 and deletes every session", async () => {
     const environments = await client.environments();
     expect(environments.map((e) => e.name)).toContain("calculator");

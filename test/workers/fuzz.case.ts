@@ -66,6 +66,16 @@ const VALID: Record<string, unknown> = {
   },
   "POST /v1/environments/{name}/aviary/close": { env_id: "x.y" },
   "POST /v1/environments/{name}/aviary/close_old_envs": { last_used: 3600 },
+  "POST /v1/environments/{name}/splits/{split}/aviary/start": { task_idx: 0 },
+  "POST /v1/environments/{name}/splits/{split}/aviary/reset": { env_id: "x.y" },
+  "POST /v1/environments/{name}/splits/{split}/aviary/step": {
+    env_id: "x.y",
+    action: { role: "assistant", content: "no tools" }
+  },
+  "POST /v1/environments/{name}/splits/{split}/aviary/close": { env_id: "x.y" },
+  "POST /v1/environments/{name}/splits/{split}/aviary/close_old_envs": {
+    last_used: 3600
+  },
   "POST /v1/environments/{name}/openenv/connect": { keep: false }
 };
 
@@ -137,7 +147,9 @@ const pathOf = (
     // The environment MCP endpoint names an environment, not a result.
     .replace("/environments/{name}", "/environments/lab")
     .replace("{name}", name)
-    .replace("{index}", index);
+    .replace("{index}", index)
+    // The environment named is lab, which has no splits: a 400, never a 500.
+    .replace("{split}", "train");
 
 const expectErrorShape = async (res: Response) => {
   expect(res.status).not.toBe(500);

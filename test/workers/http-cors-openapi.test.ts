@@ -186,6 +186,12 @@ describe("GET /openapi.json", () => {
       "POST /v1/environments/{name}/aviary/step",
       "POST /v1/environments/{name}/aviary/close",
       "POST /v1/environments/{name}/aviary/close_old_envs",
+      "GET /v1/environments/{name}/splits/{split}/aviary/info",
+      "POST /v1/environments/{name}/splits/{split}/aviary/start",
+      "POST /v1/environments/{name}/splits/{split}/aviary/reset",
+      "POST /v1/environments/{name}/splits/{split}/aviary/step",
+      "POST /v1/environments/{name}/splits/{split}/aviary/close",
+      "POST /v1/environments/{name}/splits/{split}/aviary/close_old_envs",
       "POST /v1/environments/{name}/openenv/connect",
       ...["", "/c/{credential}", "/s/{session}"].flatMap((base) =>
         ["ws", "health", "metadata", "schema"].map(

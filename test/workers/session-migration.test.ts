@@ -48,9 +48,16 @@ describe("a session from before payload types", () => {
     ok(await stub.reset({}));
     ok(await stub.step(call("note", { text: "old" })));
     // What the version before left: store_entries without the two columns.
+    const version = Array.from(
+      { length: SCHEMA_VERSION },
+      (_, i) => i + 1
+    ).find((v) =>
+      migrationOf(v).some((s) => s.includes("ADD COLUMN payload_type"))
+    );
+    expect(version).toBeDefined();
     await inside(stub, (_o, state) => {
       const sql = state.storage.sql;
-      for (const statement of migrationOf(SCHEMA_VERSION)) {
+      for (const statement of migrationOf(version!)) {
         const column = /^ALTER TABLE store_entries ADD COLUMN (\w+)/.exec(
           statement
         )?.[1];
@@ -58,7 +65,7 @@ describe("a session from before payload types", () => {
       }
       sql.exec(
         "UPDATE meta SET value = ? WHERE key = 'schema_version'",
-        String(SCHEMA_VERSION - 1)
+        String(version! - 1)
       );
     });
     await abort(stub);
@@ -108,6 +115,39 @@ describe("a session from before payload types", () => {
     );
     expect(typed).toMatchObject({
       entry: { payload_type: "table", mapping: { value: "a" } }
+    });
+  });
+});
+
+describe("a session from before tools per reset", () => {
+  it("gains episode_tools and offers every tool", async () => {
+    const { id, stub } = await newSession("toolbox");
+    ok(await stub.reset({}));
+    // What the version before it left: no episode_tools column.
+    const added = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1).find(
+      (v) =>
+        migrationOf(v).includes(
+          "ALTER TABLE session ADD COLUMN episode_tools TEXT"
+        )
+    );
+    expect(added).toBeDefined();
+    const version = added! - 1;
+    await inside(stub, (_o, state) => {
+      const sql = state.storage.sql;
+      sql.exec("ALTER TABLE session DROP COLUMN episode_tools");
+      sql.exec(
+        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
+        String(version)
+      );
+    });
+    await abort(stub);
+    const woken = fresh(id);
+    const out = ok(await woken.step(call("drill")));
+    expect(out.observations[0]).toMatchObject({ content: "used the drill" });
+    const reset = ok(await woken.reset({ task: { tools: ["saw"] } }));
+    expect(reset.tools.map((t) => t.function.name)).toEqual(["saw"]);
+    expect(ok(await woken.step(call("drill"))).observations[0]).toMatchObject({
+      content: "Invalid tool call: drill"
     });
   });
 });

@@ -5,6 +5,7 @@ import type { Registry } from "../../environment/registry";
 import type { JsonObject } from "../../json";
 import type {
   KeyInfo,
+  OpenAITool,
   StoreEntriesResponse,
   ToolInvocationResponse
 } from "../../protocol";
@@ -13,6 +14,8 @@ import type { SessionStub } from "../stub";
 
 export interface McpTarget {
   environment(): Promise<Environment>;
+  /** The tools the session's episode offers: all, or the subset its reset chose. */
+  tools(): Promise<OpenAITool[]>;
   callTool(name: string, args: JsonObject): Promise<ToolInvocationResponse>;
   storeKeys(): Promise<KeyInfo[]>;
   /** The first `limit` entries of one store key, oldest first. */
@@ -41,6 +44,8 @@ export const sessionTarget = (
     registry.get(
       (await call((s) => s.op("status", {}), { retry: true })).environment
     ),
+  tools: async () =>
+    (await call((s) => s.op("tools", {}), { retry: true })).tools,
   // Not retried, like POST …/tools/:tool without an Idempotency-Key: the
   // first attempt may have run the tool.
   callTool: (tool, args) =>

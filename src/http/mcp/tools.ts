@@ -31,7 +31,7 @@ export const mcpContent = (content: Content): McpContent[] => {
 
 export const listTools = async (target: McpTarget) => ({
   // The model-facing schemas: parameters filled from state are hidden.
-  tools: (await target.environment()).toolSchemas.map((t) => ({
+  tools: (await target.tools()).map((t) => ({
     name: t.function.name,
     description: t.function.description ?? "",
     inputSchema: t.function.parameters

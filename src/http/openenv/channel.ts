@@ -17,6 +17,7 @@ import { RoostError } from "../../errors";
 import type { JsonObject, JsonValue } from "../../json";
 import {
   ActionSchema,
+  type OpenAITool,
   OpenEnvCallToolSchema,
   type OpenEnvFrame,
   OpenEnvListToolsSchema,
@@ -200,8 +201,12 @@ export class OpenEnvChannel {
     if (data.type === "list_tools") {
       validated(OpenEnvListToolsSchema, data);
       const status = await this.#status();
+      const { tools } = await this.#call<{ tools: OpenAITool[] }>(
+        (s) => s.op("tools", {}) as never,
+        true
+      );
       return observationFrame(
-        { tools: openEnvTools(this.#options.environment) },
+        { tools: openEnvTools(tools) },
         null,
         status.done || status.truncated
       );

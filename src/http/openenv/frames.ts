@@ -93,7 +93,8 @@ export const parseFrame = (
 
 /**
  * The task a `reset` names: `task` or `task_index` (Roost's), else a seed
- * picks dataset task `seed mod size` reproducibly; undefined keeps the
+ * picks dataset task `seed mod size` reproducibly (a generated dataset's
+ * task `seed`); undefined keeps the
  * session's own task. Roost environments are otherwise deterministic
  * given their task, so a seed means nothing without a dataset.
  */
@@ -103,8 +104,13 @@ export const resetTask = (
 ): unknown => {
   if (data.task !== undefined || data.task_index !== undefined)
     return resolveTask(env, data);
-  const size = env.dataset?.size ?? 0;
-  if (typeof data.seed !== "number" || size === 0) return undefined;
+  if (typeof data.seed !== "number" || env.dataset === undefined)
+    return undefined;
+  const size = env.dataset.size;
+  // A generated dataset takes any non-negative seed as it is.
+  if (size === undefined)
+    return resolveTask(env, { task_index: Math.abs(Math.trunc(data.seed)) });
+  if (size === 0) return undefined;
   return resolveTask(env, { task_index: ((data.seed % size) + size) % size });
 };
 

@@ -7,6 +7,7 @@ import { contentText } from "../../messages/build";
 import type { Message } from "../../messages/schema";
 import {
   OPENENV_TOOL_ERROR_TYPES,
+  type OpenAITool,
   type OpenEnvErrorCode,
   type OpenEnvObservationFrame,
   OpenEnvStateSchema,
@@ -45,8 +46,8 @@ export const toolErrorType = (text: string): OpenEnvToolErrorType =>
         : "execution_error";
 
 /** OpenEnv's Tool: name, a description that is never null, input_schema. */
-export const openEnvTools = (env: Environment) =>
-  env.toolSchemas.map((t) => ({
+export const openEnvTools = (tools: readonly OpenAITool[]) =>
+  tools.map((t) => ({
     name: t.function.name,
     description: t.function.description ?? "",
     input_schema: t.function.parameters

@@ -1,15 +1,18 @@
 /**
  * @module Aviary's dataset server for every environment, so ldp's
  * `TaskDatasetClient(server_url=".../v1/environments/<name>/aviary")` drives
- * Roost sessions unmodified. `env_id` is `<session_id>.<token>`: the same
- * session is on Roost's API, streams to its WebSocket and survives eviction.
+ * Roost sessions unmodified, and `.../v1/environments/<name>/splits/<split>/aviary`
+ * each named split. `env_id` is `<session_id>.<token>`: the same session is
+ * on Roost's API, streams to its WebSocket and survives eviction.
  */
 
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { resolveTask } from "../../environment/task";
+import type { Environment } from "../../environment/define-environment";
+import { datasetOf, resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
+import type { JsonObject } from "../../json";
 import {
   AviaryEnvRequestSchema,
   AviaryFlushRequestSchema,
@@ -23,6 +26,7 @@ import {
   type AviaryStepResponse,
   AviaryStepResponseSchema,
   EnvironmentParamsSchema,
+  NameSchema,
   type ResetResponse,
   type StepResponse
 } from "../../protocol";
@@ -61,91 +65,123 @@ const withDetail = createMiddleware<AppEnv>(async (c, next) => {
   );
 });
 
-const base = "/v1/environments/{name}/aviary";
-const shared = {
-  tags: ["aviary"],
-  security: CREATE_SECURITY,
-  middleware: [withDetail, apiKeyHeaderAuth]
+/**
+ * Aviary's six routes under `base`: the default dataset at
+ * `/v1/environments/{name}/aviary`, a named split at
+ * `/v1/environments/{name}/splits/{split}/aviary`. Aviary picks a split when
+ * it builds a dataset (`make_dataset(split)`) and its TaskDatasetClient
+ * talks to one server URL, so each split is a server URL of its own.
+ */
+const aviaryRouteSet = <
+  P extends typeof EnvironmentParamsSchema | typeof SplitParamsSchema
+>(
+  base: string,
+  params: P,
+  which: string
+) => {
+  const shared = {
+    tags: ["aviary"],
+    security: CREATE_SECURITY,
+    middleware: [withDetail, apiKeyHeaderAuth]
+  };
+  const post = <S extends Parameters<typeof jsonRequest>[0]>(
+    path: string,
+    body: S
+  ) =>
+    ({
+      ...shared,
+      method: "post",
+      path: `${base}${path}`,
+      request: { params, body: jsonRequest(body) }
+    }) as const;
+  return {
+    info: createRoute({
+      ...shared,
+      method: "get",
+      path: `${base}/info`,
+      summary: `Aviary: the size of ${which}`,
+      description:
+        "What TaskDatasetClient reads when it is built: dataset_size (null without a dataset, or for a generated one: Aviary's infinite dataset). running_env_ids is always empty: Roost keeps no list of sessions.",
+      request: { params },
+      responses: {
+        200: jsonContent(AviaryInfoResponseSchema, "The environment."),
+        ...errors(400, 401, 403, 404, 503)
+      }
+    }),
+    start: createRoute({
+      ...post("/start", AviaryStartRequestSchema),
+      summary: `Aviary: start an environment (a Roost session) from ${which}`,
+      description:
+        "Creates a session with the task at task_idx (the seed of a generated dataset), the task task_kwargs gives, or, for null: the environment's default task on the default dataset, a random task of a named split. env_id is <session_id>.<token>.",
+      responses: {
+        200: jsonContent(AviaryStartResponseSchema, "The new environment."),
+        ...errors(400, 401, 403, 404, 413, 415, 503)
+      }
+    }),
+    reset: createRoute({
+      ...post("/reset", AviaryEnvRequestSchema),
+      summary: "Aviary: reset",
+      description:
+        "Resets the session: [messages, tools] in Aviary's shapes; the tools are the episode's.",
+      responses: {
+        200: jsonContent(AviaryResetResponseSchema, "[messages, tools]"),
+        ...errors(400, 401, 403, 404, 413, 415, 429, 503)
+      }
+    }),
+    step: createRoute({
+      ...post("/step", AviaryStepRequestSchema),
+      summary: "Aviary: step",
+      description:
+        "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated].",
+      responses: {
+        200: jsonContent(
+          AviaryStepResponseSchema,
+          "[messages, reward, done, truncated]"
+        ),
+        ...errors(400, 401, 403, 404, 409, 413, 415, 429, 503)
+      }
+    }),
+    close: createRoute({
+      ...post("/close", AviaryEnvRequestSchema),
+      summary: "Aviary: close (deletes the session)",
+      responses: {
+        200: jsonContent(AviaryEnvRequestSchema, "Closed."),
+        ...errors(400, 401, 403, 404, 413, 415, 503)
+      }
+    }),
+    flush: createRoute({
+      ...post("/close_old_envs", AviaryFlushRequestSchema),
+      summary: "Aviary: close idle environments (closes none)",
+      description:
+        "Answers an empty list: Roost keeps no list of sessions to scan; each session deletes itself after its idle TTL instead.",
+      responses: {
+        200: jsonContent(AviaryFlushResponseSchema, "What was closed."),
+        ...errors(400, 401, 403, 404, 413, 415, 503)
+      }
+    })
+  };
 };
-const post = <S extends Parameters<typeof jsonRequest>[0]>(
-  path: string,
-  body: S
-) =>
-  ({
-    ...shared,
-    method: "post",
-    path: `${base}${path}`,
-    request: { params: EnvironmentParamsSchema, body: jsonRequest(body) }
-  }) as const;
 
-export const aviaryInfoRoute = createRoute({
-  ...shared,
-  method: "get",
-  path: `${base}/info`,
-  summary: "Aviary: the dataset's size",
-  description:
-    "What TaskDatasetClient reads when it is built: dataset_size (null without a dataset). running_env_ids is always empty: Roost keeps no list of sessions.",
-  request: { params: EnvironmentParamsSchema },
-  responses: {
-    200: jsonContent(AviaryInfoResponseSchema, "The environment."),
-    ...errors(401, 403, 404, 503)
-  }
-});
+/** A named split's Aviary server: the environment and the split. */
+const SplitParamsSchema = EnvironmentParamsSchema.extend({ split: NameSchema });
 
-export const aviaryStartRoute = createRoute({
-  ...post("/start", AviaryStartRequestSchema),
-  summary: "Aviary: start an environment (a Roost session)",
-  description:
-    "Creates a session with the task at task_idx of the dataset, the task task_kwargs gives, or (null) the environment's default task. env_id is <session_id>.<token>.",
-  responses: {
-    200: jsonContent(AviaryStartResponseSchema, "The new environment."),
-    ...errors(400, 401, 403, 404, 413, 415, 503)
-  }
-});
+const onDefault = aviaryRouteSet(
+  "/v1/environments/{name}/aviary",
+  EnvironmentParamsSchema,
+  "the dataset"
+);
+const onSplit = aviaryRouteSet(
+  "/v1/environments/{name}/splits/{split}/aviary",
+  SplitParamsSchema,
+  "a split"
+);
 
-export const aviaryResetRoute = createRoute({
-  ...post("/reset", AviaryEnvRequestSchema),
-  summary: "Aviary: reset",
-  description: "Resets the session: [messages, tools] in Aviary's shapes.",
-  responses: {
-    200: jsonContent(AviaryResetResponseSchema, "[messages, tools]"),
-    ...errors(400, 401, 403, 404, 413, 415, 429, 503)
-  }
-});
-
-export const aviaryStepRoute = createRoute({
-  ...post("/step", AviaryStepRequestSchema),
-  summary: "Aviary: step",
-  description:
-    "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated].",
-  responses: {
-    200: jsonContent(
-      AviaryStepResponseSchema,
-      "[messages, reward, done, truncated]"
-    ),
-    ...errors(400, 401, 403, 404, 409, 413, 415, 429, 503)
-  }
-});
-
-export const aviaryCloseRoute = createRoute({
-  ...post("/close", AviaryEnvRequestSchema),
-  summary: "Aviary: close (deletes the session)",
-  responses: {
-    200: jsonContent(AviaryEnvRequestSchema, "Closed."),
-    ...errors(400, 401, 403, 404, 413, 415, 503)
-  }
-});
-
-export const aviaryFlushRoute = createRoute({
-  ...post("/close_old_envs", AviaryFlushRequestSchema),
-  summary: "Aviary: close idle environments (closes none)",
-  description:
-    "Answers an empty list: Roost keeps no list of sessions to scan; each session deletes itself after its idle TTL instead.",
-  responses: {
-    200: jsonContent(AviaryFlushResponseSchema, "What was closed."),
-    ...errors(400, 401, 403, 404, 413, 415, 503)
-  }
-});
+export const aviaryInfoRoute = onDefault.info;
+export const aviaryStartRoute = onDefault.start;
+export const aviaryResetRoute = onDefault.reset;
+export const aviaryStepRoute = onDefault.step;
+export const aviaryCloseRoute = onDefault.close;
+export const aviaryFlushRoute = onDefault.flush;
 
 /** Aviary's server answers an unknown env_id with 404, and so does Roost, for one it cannot prove too. */
 const notFound = (envId: string) =>
@@ -169,30 +205,69 @@ const onSession = async <T>(
   }
 };
 
-export const aviaryRoutes: readonly RouteEntry[] = [
-  defineRoute(aviaryInfoRoute, (c) => {
-    const env = c.get("registry").get(c.req.valid("param").name);
-    return c.json(
-      {
-        dataset_size: env.dataset?.size ?? null,
-        running_env_ids: [],
-        environment: env.name,
-        description: env.description
-      },
-      200
+/** The split a route names, if any (the default dataset's routes name none). */
+const splitOf = (c: Context<AppEnv>): string | undefined =>
+  (c.req.param() as { split?: string }).split;
+
+/** A random whole number below `n` (n ≤ 2^53). */
+const randomBelow = (n: number): number => {
+  const [hi, lo] = crypto.getRandomValues(new Uint32Array(2));
+  return Math.floor(((hi! * 2 ** 32 + lo!) / 2 ** 64) * n);
+};
+
+/**
+ * What Aviary's task_idx picks. Null is Aviary's get_new_env(): the
+ * environment's default task on the default dataset (as before splits),
+ * a random task of a named split, or a random seed of a generated one.
+ */
+const startTask = (
+  env: Environment,
+  split: string | undefined,
+  body: { task_idx?: number | null; task_kwargs?: JsonObject | null }
+): unknown => {
+  // A split's server exists only for a split the environment has.
+  if (split !== undefined) datasetOf(env, split);
+  if (body.task_kwargs != null)
+    return resolveTask(env, { task: body.task_kwargs });
+  if (body.task_idx != null)
+    return resolveTask(env, {
+      task_index: body.task_idx,
+      ...(split === undefined ? {} : { split })
+    });
+  if (split === undefined) return resolveTask(env, {});
+  const size = datasetOf(env, split).size;
+  if (size === 0) {
+    throw new RoostError(
+      "invalid_request",
+      `Split "${split}" of ${env.name} is empty; there is no task to start.`,
+      { field: "task_idx" }
     );
+  }
+  return resolveTask(env, {
+    task_index: randomBelow(size ?? Number.MAX_SAFE_INTEGER),
+    split
+  });
+};
+
+/** Aviary's /info: the size of the dataset (or split), null when it has none or no end. */
+const infoOf = (env: Environment, split: string | undefined) => ({
+  dataset_size:
+    split === undefined
+      ? (env.dataset?.size ?? null)
+      : (datasetOf(env, split).size ?? null),
+  running_env_ids: [],
+  environment: env.name,
+  description: env.description
+});
+
+const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
+  defineRoute(set.info, (c) => {
+    const env = c.get("registry").get(c.req.valid("param").name);
+    return c.json(infoOf(env, splitOf(c)), 200);
   }),
-  defineRoute(aviaryStartRoute, async (c) => {
+  defineRoute(set.start, async (c) => {
     const env = c.get("registry").get(c.req.valid("param").name);
-    const { task_idx, task_kwargs } = c.req.valid("json");
-    const task = resolveTask(
-      env,
-      task_kwargs != null
-        ? { task: task_kwargs }
-        : task_idx != null
-          ? { task_index: task_idx }
-          : {}
-    );
+    const task = startTask(env, splitOf(c), c.req.valid("json"));
     const started = await startSession(c, { environment: env.name, task });
     // Every reset() of Aviary's client starts a new environment and never
     // closes the last: one that is never reset goes after the short
@@ -210,7 +285,7 @@ export const aviaryRoutes: readonly RouteEntry[] = [
       200
     );
   }),
-  defineRoute(aviaryResetRoute, async (c) => {
+  defineRoute(set.reset, async (c) => {
     const { env_id } = c.req.valid("json");
     const reset = await onSession<ResetResponse>(
       c,
@@ -224,7 +299,7 @@ export const aviaryRoutes: readonly RouteEntry[] = [
     ];
     return c.json(answer, 200);
   }),
-  defineRoute(aviaryStepRoute, async (c) => {
+  defineRoute(set.step, async (c) => {
     const { env_id, action } = c.req.valid("json");
     const step = await onSession<StepResponse>(
       c,
@@ -240,10 +315,15 @@ export const aviaryRoutes: readonly RouteEntry[] = [
     ];
     return c.json(answer, 200);
   }),
-  defineRoute(aviaryCloseRoute, async (c) => {
+  defineRoute(set.close, async (c) => {
     const { env_id } = c.req.valid("json");
     await onSession(c, env_id, (s) => s.op("destroy", {}) as never, true);
     return c.json({ env_id }, 200);
   }),
-  defineRoute(aviaryFlushRoute, (c) => c.json({ closed_env_ids: [] }, 200))
+  defineRoute(set.flush, (c) => c.json({ closed_env_ids: [] }, 200))
+];
+
+export const aviaryRoutes: readonly RouteEntry[] = [
+  ...routesOf(onDefault),
+  ...routesOf(onSplit)
 ];

@@ -2,11 +2,17 @@
 
 import * as z from "zod";
 import { invokeTool, runReset, runStep } from "../../environment/episode";
+import {
+  episodeEnvironment,
+  notOffered,
+  offeredInEpisode
+} from "../../environment/episode-tools";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import {
   JsonObjectSchema,
   NameSchema,
+  OpenAIToolSchema,
   ResetRequestSchema,
   ResetResponseSchema,
   StepRequestSchema,
@@ -35,9 +41,15 @@ export const reset = defineOperation({
     rt.commits.run("reset", idem, async (m) => {
       // The creation task is the default; either way it goes through the
       // environment's schema, so defaults apply to an omitted task too.
-      const task = resolveTask(m.env, {
-        task: request.task === undefined ? m.row.task : request.task
-      });
+      const task = resolveTask(
+        m.env,
+        request.task_index === undefined
+          ? { task: request.task === undefined ? m.row.task : request.task }
+          : {
+              task_index: request.task_index,
+              ...(request.split === undefined ? {} : { split: request.split })
+            }
+      );
       const initial = request.state ?? m.row.initialState;
       // Checked before anything is written or streamed: a bad state is a
       // 400 that leaves no trace, not even an aborted reset in the log.
@@ -50,18 +62,22 @@ export const reset = defineOperation({
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
       if (initial !== undefined) seedState(m.parts.state, initial);
-      const { observations } = await runReset(m.env, m.parts, task, {
+      const { observations, tools } = await runReset(m.env, m.parts, task, {
         hooks: m.hooks
       });
       Object.assign(m.row, {
         episodeTask: task,
+        episodeTools: tools,
         steps: 0,
         reward: 0,
         total: 0,
         done: false,
         truncated: false
       });
-      return { observations, tools: [...m.env.toolSchemas] };
+      return {
+        observations,
+        tools: [...episodeEnvironment(m.env, tools).toolSchemas]
+      };
     })
 });
 
@@ -83,7 +99,7 @@ export const step = defineOperation({
       }
       const n = m.row.steps + 1;
       const out = await runStep(
-        m.env,
+        episodeEnvironment(m.env, m.row.episodeTools),
         m.parts,
         m.row.episodeTask,
         n,
@@ -130,6 +146,10 @@ export const call = defineOperation({
           { tool: c.tool }
         );
       }
+      const offered = m.row.episodeTools;
+      if (offered !== undefined && !offeredInEpisode(offered, c.tool)) {
+        throw notOffered(m.env, c.tool, offered);
+      }
       const id = `direct_${rt.core.events.lastSeq + 1}`;
       const out = await invokeTool(
         m.env,
@@ -144,4 +164,16 @@ export const call = defineOperation({
         results: out.results.map(wireEntry)
       };
     })
+});
+
+/** The tools the running episode offers (MCP's tools/list, OpenEnv's list_tools). */
+export const tools = defineOperation({
+  input: z.object({}),
+  output: z.object({ tools: z.array(OpenAIToolSchema) }),
+  mutates: false,
+  events: [],
+  run: (rt) =>
+    rt.read((_parts, env, row) => ({
+      tools: [...episodeEnvironment(env, row.episodeTools).toolSchemas]
+    }))
 });

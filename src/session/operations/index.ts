@@ -9,7 +9,7 @@ import { RoostError } from "../../errors";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 import type { Operation } from "./define";
-import { call, reset, step } from "./episode";
+import { call, reset, step, tools } from "./episode";
 import {
   forkBegin,
   forkChunk,
@@ -39,6 +39,7 @@ export const OPERATIONS = {
   reset,
   step,
   call,
+  tools,
   readStore,
   storeKeys,
   addEntry,

@@ -1,6 +1,7 @@
 /** @module The state's and the transcript's operations: read, patch, page through messages, the environment's frame. */
 
 import * as z from "zod";
+import { episodeEnvironment } from "../../environment/episode-tools";
 import { RoostError } from "../../errors";
 import type { JsonObject, JsonValue } from "../../json";
 import {
@@ -90,7 +91,9 @@ export const frame = defineOperation({
           environment: env.name,
           episode: row.episode,
           steps: row.steps,
-          tool_names: [...env.tools.keys()],
+          tool_names: [
+            ...episodeEnvironment(env, row.episodeTools).tools.keys()
+          ],
           store_keys: parts.environment.keys() as unknown as JsonValue
         }
       };

@@ -1,0 +1,63 @@
+/** @module The tools of one episode: every tool of the environment, or the subset its reset chose (Aviary's `reset() -> (obs, tools)`). */
+
+import { RoostError } from "../errors";
+import type { Environment } from "./define-environment";
+
+/**
+ * The names a reset chose, checked against the environment and put in the
+ * environment's order, each once. An unknown name is the environment's
+ * mistake, not the caller's: a 500 that names it, and the reset is undone.
+ */
+export const checkEpisodeTools = (
+  env: Environment,
+  chosen: readonly unknown[]
+): string[] => {
+  for (const name of chosen) {
+    if (typeof name !== "string" || !env.tools.has(name)) {
+      throw new RoostError(
+        "internal",
+        `The reset of ${env.name} chose tool ${JSON.stringify(name)}, which ${env.name} does not have (it has: ${[...env.tools.keys()].join(", ") || "none"}).`,
+        { tool: typeof name === "string" ? name : String(name) }
+      );
+    }
+  }
+  const wanted = new Set(chosen as string[]);
+  return [...env.tools.keys()].filter((name) => wanted.has(name));
+};
+
+/**
+ * The environment as one episode sees it: `tools` and `toolSchemas` hold
+ * only the episode's tools, so a step treats the others as unknown
+ * (an "Invalid tool call" message, nothing runs) and a tree never offers
+ * them. `undefined` means every tool.
+ */
+export const episodeEnvironment = (
+  env: Environment,
+  tools: readonly string[] | undefined
+): Environment => {
+  if (tools === undefined) return env;
+  const keep = new Set(tools);
+  return {
+    ...env,
+    tools: new Map([...env.tools].filter(([name]) => keep.has(name))),
+    toolSchemas: env.toolSchemas.filter((t) => keep.has(t.function.name))
+  };
+};
+
+/** Whether `tool` is offered in the episode (it exists in the environment: checked first). */
+export const offeredInEpisode = (
+  tools: readonly string[] | undefined,
+  tool: string
+): boolean => tools === undefined || tools.includes(tool);
+
+/** The refusal of a direct call to a tool the episode's reset left out. */
+export const notOffered = (
+  env: Environment,
+  tool: string,
+  tools: readonly string[]
+): RoostError =>
+  new RoostError(
+    "not_found",
+    `Tool "${tool}" of ${env.name} is not offered in this episode; its reset chose: ${tools.join(", ") || "no tools"}.`,
+    { tool, episode_tools: [...tools] }
+  );
