@@ -43,6 +43,8 @@ export interface EpisodeSession {
   readonly status: EpisodeStatus;
   /** The current episode's task (undefined before the first reset). */
   readonly task: unknown;
+  /** The environment as this episode sees it: only the tools its reset chose. */
+  readonly episodeEnv: Environment;
   /** `state` seeds the episode's state, checked like a write (see seedState). */
   reset(request?: {
     task?: unknown;
@@ -90,6 +92,9 @@ export const createEpisodeSession = (
     },
     get task() {
       return task;
+    },
+    get episodeEnv() {
+      return episodeEnvironment(env, tools);
     },
     async reset(request = {}) {
       const next = resolveTask(env, request);

@@ -156,7 +156,7 @@ export const createLocalSession = (
         let result: Awaited<ReturnType<typeof runPass>>;
         try {
           result = await runPass({
-            env,
+            env: session.episodeEnv,
             tree,
             parts,
             task: session.task,

@@ -95,12 +95,16 @@ export const optionsAt = async (
     });
   }
   for (const branch of node.branches) {
+    const leadsTo = offeredBelow(tree, branch.leadsTo, tools);
+    // A branch with nothing this episode offers below it would only lead
+    // the model to an empty node.
+    if (Object.keys(leadsTo).length === 0) continue;
     options.push({
       name: branch.id,
       kind: "branch",
       description: branch.description,
       end: false,
-      leadsTo: cloneJson(branch.leadsTo)
+      leadsTo
     });
   }
   if (node.id === ROOT_ID && tree.textResponse) {
@@ -113,6 +117,28 @@ export const optionsAt = async (
     });
   }
   return { options, unavailable };
+};
+
+/**
+ * A branch's `leadsTo` cut down to what this episode offers: tools its
+ * reset left out go, with their follow-ups, and so do sub-branches left
+ * with nothing. Keys are tool names or branch ids, which never coincide.
+ */
+const offeredBelow = (
+  tree: ResolvedTree,
+  leadsTo: JsonObject,
+  tools: ReadonlyMap<string, Tool>
+): JsonObject => {
+  const out: JsonObject = {};
+  for (const [name, below] of Object.entries(leadsTo)) {
+    const nested = offeredBelow(tree, below as JsonObject, tools);
+    if (tree.node(name)?.kind === "branch") {
+      if (Object.keys(nested).length > 0) out[name] = nested;
+    } else if (tools.has(name)) {
+      out[name] = nested;
+    }
+  }
+  return out;
 };
 
 /** Whether an input schema has any property to fill (Elysia: "No inputs are needed"). */

@@ -251,11 +251,35 @@ describe("tools per reset", () => {
     const { run_id } = await json<{ run_id: string }>(started);
     const run = await json<RunStatus>(await s.call(`/runs/${run_id}?wait=20`));
     expect(run.state).toBe("completed");
-    expect(toolboxOffers.get(prompt)?.[0]?.slice(0, 2)).toEqual([
+    expect(toolboxOffers.get(prompt)?.[0]).toEqual([
       "drill",
-      "hammer"
+      "shed(hammer,drill)",
+      "text_response"
     ]);
     expect(toolboxOffers.get(prompt)?.flat()).not.toContain("saw");
+  });
+
+  it("leave out a branch with nothing offered below it, and keep one that has", async () => {
+    const treeRun = async (tools: string[]) => {
+      const s = await toolbox(tools);
+      await reset(s);
+      const prompt = `tree ${crypto.randomUUID()}`;
+      const started = await s.call("/runs", send("POST", { prompt }));
+      const { run_id } = await json<{ run_id: string }>(started);
+      const run = await json<RunStatus>(
+        await s.call(`/runs/${run_id}?wait=20`)
+      );
+      return { run, offers: toolboxOffers.get(prompt) };
+    };
+    // Without the hammer the shed would be an empty node: not offered.
+    const sawOnly = await treeRun(["saw"]);
+    expect(sawOnly.offers).toEqual([["saw", "text_response"]]);
+    expect(sawOnly.run.final_text).toBe("used the saw");
+    // With it the shed is offered, leading to the hammer alone (the drill
+    // left out); its one option needs no model call.
+    const hammer = await treeRun(["hammer"]);
+    expect(hammer.offers).toEqual([["shed(hammer)", "text_response"]]);
+    expect(hammer.run.final_text).toBe("used the hammer");
   });
 
   it("are what OpenEnv's list_tools lists", async () => {

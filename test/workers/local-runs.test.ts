@@ -6,7 +6,7 @@ import {
   scriptedModel
 } from "../../src/index";
 import type { EventFrame, RunStatus } from "../../src/protocol";
-import { forest } from "../fixtures/environments";
+import { forest, toolbox, toolboxOffers } from "../fixtures/environments";
 import { createSession, json, send, type TestSession } from "./helpers";
 
 /** A forest session in a Durable Object, reset like the local one. */
@@ -114,6 +114,15 @@ describe("createLocalSession(env).run: a tree in memory", () => {
     });
     expect(run).toMatchObject({ state: "cancelled", passes: 1 });
     expect(run.outcome).toBeUndefined();
+  });
+
+  it("offers only the tools the episode's reset chose", async () => {
+    const local = createLocalSession(toolbox);
+    await local.reset({ task: { tools: ["saw"] } });
+    const prompt = `local ${crypto.randomUUID()}`;
+    const run = await local.run(prompt);
+    expect(toolboxOffers.get(prompt)).toEqual([["saw", "text_response"]]);
+    expect(run.text).toBe("used the saw");
   });
 
   it("refuses what a session refuses: no tree, no model, an empty prompt, two runs at once", async () => {
