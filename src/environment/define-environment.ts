@@ -58,9 +58,13 @@ export interface Evaluation {
   done?: boolean;
 }
 
+/** Tools by name as declared: what typed clients read tool names and inputs from. */
+export type ToolTypes = Record<string, { readonly input: ToolInput }>;
+
 export interface EnvironmentConfig<
   TaskSchema extends z.ZodType,
-  Shape extends StateShape
+  Shape extends StateShape,
+  Tools extends ToolTypes = ToolTypes
 > {
   name: string;
   description: string;
@@ -73,16 +77,14 @@ export interface EnvironmentConfig<
    * and task, so `ctx.state.get("count")` is typed inside `run`.
    */
   tools:
-    | Record<
-        string,
-        Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
-      >
+    | (Tools &
+        Record<
+          string,
+          Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+        >)
     | ((
         tool: TypedTool<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
-      ) => Record<
-        string,
-        Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
-      >);
+      ) => Tools);
   reset(args: {
     task: z.output<NoInfer<TaskSchema>>;
     ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
@@ -131,9 +133,10 @@ export type TypedTool<Shape extends StateShape, Task> = <
 /** A registered environment as the runtime uses it. */
 export interface Environment<
   TaskSchema extends z.ZodType = z.ZodType,
-  Shape extends StateShape = StateShape
+  Shape extends StateShape = StateShape,
+  Tools extends ToolTypes = ToolTypes
 > extends Omit<
-    EnvironmentConfig<TaskSchema, Shape>,
+    EnvironmentConfig<TaskSchema, Shape, Tools>,
     "tools" | "state" | "task" | "tree"
   > {
   readonly kind: "environment";
@@ -143,6 +146,12 @@ export interface Environment<
   /** The model's view of the tools, in OpenAI's format. */
   readonly toolSchemas: readonly OpenAITool[];
   readonly tree?: ResolvedTree;
+  /**
+   * Never set: carries each tool's declared input in the type, so a client
+   * typed from the definition (`useSession<typeof env>`) knows tool names
+   * and arguments.
+   */
+  readonly toolTypes?: Tools;
 }
 
 /** Without a task schema a session takes no task (or an empty object). */
@@ -163,10 +172,11 @@ const NO_TASK = z.object({}).strict().optional();
  */
 export const defineEnvironment = <
   TaskSchema extends z.ZodType = typeof NO_TASK,
-  Shape extends StateShape = Record<never, never>
+  Shape extends StateShape = Record<never, never>,
+  Tools extends ToolTypes = ToolTypes
 >(
-  config: EnvironmentConfig<TaskSchema, Shape>
-): Environment<TaskSchema, Shape> => {
+  config: EnvironmentConfig<TaskSchema, Shape, Tools>
+): Environment<TaskSchema, Shape, Tools> => {
   if (!NAME_RE.test(config.name)) {
     throw new RoostError(
       "invalid_name",
@@ -174,10 +184,10 @@ export const defineEnvironment = <
     );
   }
   const tools = new Map<string, Tool>();
-  const declared =
-    typeof config.tools === "function"
-      ? config.tools(tool as TypedTool<Shape, z.output<TaskSchema>>)
-      : config.tools;
+  // Every declared value is a tool: `Tools` only keeps their inputs' types.
+  const declared = (typeof config.tools === "function"
+    ? config.tools(tool as TypedTool<Shape, z.output<TaskSchema>>)
+    : config.tools) as unknown as Record<string, Tool>;
   for (const [key, t] of Object.entries(declared)) {
     if (!NAME_RE.test(key)) {
       throw new RoostError(
