@@ -12,6 +12,10 @@ const resolve = {
     {
       find: /^roost-edge\/client$/,
       replacement: source("./src/client/index.ts")
+    },
+    {
+      find: /^roost-edge\/react$/,
+      replacement: source("./src/react/index.ts")
     }
   ]
 };

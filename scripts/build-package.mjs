@@ -1,4 +1,4 @@
-// Builds what the package ships for its four exports: ESM JavaScript, one
+// Builds what the package ships for its five exports: ESM JavaScript, one
 // file per export with the code they share in chunks (source maps point into
 // the shipped src/), and the .d.ts files tsc emits. Node's ESM resolution,
 // and TypeScript's "nodenext" with it, wants a file extension on every
@@ -24,6 +24,7 @@ for (const old of [
   "index.js",
   "core.js",
   "client.js",
+  "react.js",
   "zod-lean.js",
   "chunks",
   "types"
@@ -37,6 +38,8 @@ await build({
     index: join(root, "src", "index.ts"),
     core: join(root, "src", "core.ts"),
     client: join(root, "src", "client", "index.ts"),
+    // React stays the app's own: a peer dependency, external like every package.
+    react: join(root, "src", "react", "index.ts"),
     // For a worker's wrangler.toml: `[alias] zod = "roost-edge/zod-lean"`.
     "zod-lean": join(root, "src", "zod-lean.ts")
   },
@@ -57,7 +60,8 @@ await build({
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 for (const project of [
   "tsconfig.build.json",
-  "src/client/tsconfig.build.json"
+  "src/client/tsconfig.build.json",
+  "src/react/tsconfig.build.json"
 ]) {
   execFileSync(process.execPath, [tsc, "-p", join(root, project)], {
     stdio: "inherit"

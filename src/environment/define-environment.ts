@@ -67,6 +67,9 @@ export interface Evaluation {
   done?: boolean;
 }
 
+/** Tools by name as declared: what typed clients read tool names and inputs from. */
+export type ToolTypes = Record<string, { readonly input: ToolInput }>;
+
 /**
  * The tool names reset may choose. TypeScript settles them before it reads
  * a `tools` function when `reset` takes no argument, and finds none; then
@@ -79,7 +82,7 @@ type NamesOf<ToolName extends string> = [ToolName] extends [never]
 export interface EnvironmentConfig<
   TaskSchema extends z.ZodType,
   Shape extends StateShape,
-  ToolName extends string = string
+  Tools extends ToolTypes = ToolTypes
 > {
   name: string;
   description: string;
@@ -92,16 +95,14 @@ export interface EnvironmentConfig<
    * and task, so `ctx.state.get("count")` is typed inside `run`.
    */
   tools:
-    | Record<
-        ToolName,
-        Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
-      >
+    | (Tools &
+        Record<
+          string,
+          Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+        >)
     | ((
         tool: TypedTool<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
-      ) => Record<
-        ToolName,
-        Tool<ToolInput, NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
-      >);
+      ) => Tools);
   /**
    * Starts an episode. Return `{ observations, tools: ["a", "b"] }` to offer
    * only those tools in it: the rest are refused like unknown tools until
@@ -111,8 +112,8 @@ export interface EnvironmentConfig<
     task: z.output<NoInfer<TaskSchema>>;
     ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
   }):
-    | ResetResult<NamesOf<NoInfer<ToolName>>>
-    | Promise<ResetResult<NamesOf<NoInfer<ToolName>>>>;
+    | ResetResult<NamesOf<NoInfer<keyof Tools & string>>>
+    | Promise<ResetResult<NamesOf<NoInfer<keyof Tools & string>>>>;
   /** Replaces the default step (execute tool calls, then evaluate). */
   step?(
     action: AssistantMessage,
@@ -160,10 +161,15 @@ export type TypedTool<Shape extends StateShape, Task> = <
   config: ToolConfig<Input, Shape, Task>
 ) => Tool<Input, Shape, Task>;
 
-/** A registered environment as the runtime uses it. */
+/**
+ * A registered environment as the runtime uses it. It extends the config
+ * without `Tools`: reset's tool names would make `Tools` invariant, and an
+ * environment must fit `Environment` whatever its tools.
+ */
 export interface Environment<
   TaskSchema extends z.ZodType = z.ZodType,
-  Shape extends StateShape = StateShape
+  Shape extends StateShape = StateShape,
+  Tools extends ToolTypes = ToolTypes
 > extends Omit<
     EnvironmentConfig<TaskSchema, Shape>,
     "tools" | "state" | "task" | "tree"
@@ -175,6 +181,12 @@ export interface Environment<
   /** The model's view of the tools, in OpenAI's format. */
   readonly toolSchemas: readonly OpenAITool[];
   readonly tree?: ResolvedTree;
+  /**
+   * Never set: carries each tool's declared input in the type, so a client
+   * typed from the definition (`useSession<typeof env>`) knows tool names
+   * and arguments.
+   */
+  readonly toolTypes?: Tools;
 }
 
 /** Without a task schema a session takes no task (or an empty object). */
@@ -196,10 +208,10 @@ const NO_TASK = z.object({}).strict().optional();
 export const defineEnvironment = <
   TaskSchema extends z.ZodType = typeof NO_TASK,
   Shape extends StateShape = Record<never, never>,
-  ToolName extends string = string
+  Tools extends ToolTypes = ToolTypes
 >(
-  config: EnvironmentConfig<TaskSchema, Shape, ToolName>
-): Environment<TaskSchema, Shape> => {
+  config: EnvironmentConfig<TaskSchema, Shape, Tools>
+): Environment<TaskSchema, Shape, Tools> => {
   if (!NAME_RE.test(config.name)) {
     throw new RoostError(
       "invalid_name",
@@ -207,12 +219,10 @@ export const defineEnvironment = <
     );
   }
   const tools = new Map<string, Tool>();
-  const declared: Record<
-    string,
-    Tool<ToolInput, Shape, z.output<TaskSchema>>
-  > = typeof config.tools === "function"
+  // Every declared value is a tool: `Tools` only keeps their inputs' types.
+  const declared = (typeof config.tools === "function"
     ? config.tools(tool as TypedTool<Shape, z.output<TaskSchema>>)
-    : config.tools;
+    : config.tools) as unknown as Record<string, Tool>;
   for (const [key, t] of Object.entries(declared)) {
     if (!NAME_RE.test(key)) {
       throw new RoostError(

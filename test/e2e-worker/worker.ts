@@ -1,7 +1,19 @@
-/** @module The Node end-to-end tests' worker: the deployable worker, plus an abort route for fault injection. */
+/** @module The Node end-to-end tests' worker: the deployable worker's environments plus a test-only one, and an abort route for fault injection. */
 
-import worker, { Session as RoostSession } from "../../examples/worker";
+import { calculator } from "../../examples/calculator/index";
+import { catalog } from "../../examples/catalog/index";
+import { counter } from "../../examples/counter/index";
+import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
+import { createRoost } from "../../src/index";
+import { nap } from "./nap";
+
+// The demo worker's environments, plus `nap`, whose step a test can abort
+// while it is in flight.
+const worker = createRoost({
+  environments: [counter, story, calculator, catalog, nap]
+});
+const RoostSession = worker.Session;
 
 const ABORT_PATH = "/__e2e/abort";
 const SESSION_ABORT = /^\/__e2e\/sessions\/([0-9a-f]{64})\/abort$/;

@@ -46,7 +46,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   session: [...CORE, "runner", "storage"],
   http: [...CORE, "runner", "session"],
   client: [],
-  cli: ["client"]
+  cli: ["client"],
+  // The hook is built on the client; React comes from the app.
+  react: ["client"]
 };
 const ENTRY_FILES = ["index", "core", "roost", "zod-lean"];
 

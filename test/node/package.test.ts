@@ -79,7 +79,11 @@ beforeAll(async () => {
       `@cloudflare/workers-types@${version("@cloudflare/workers-types")}`,
       `@types/node@${version("@types/node")}`,
       // Node 20 has no WebSocket of its own: users pass the ws package's.
-      `ws@${version("ws")}`
+      `ws@${version("ws")}`,
+      // roost-edge/react's peer, and what an app renders it with.
+      `react@${version("react")}`,
+      `react-dom@${version("react-dom")}`,
+      `@types/react@${version("@types/react")}`
     ],
     { cwd: project }
   );
@@ -93,11 +97,13 @@ describe("the packed package", () => {
       "dist/index.js",
       "dist/core.js",
       "dist/client.js",
+      "dist/react.js",
       "dist/zod-lean.js",
       "dist/cli.js",
       "dist/types/index.d.ts",
       "dist/types/core.d.ts",
       "dist/types/client/index.d.ts",
+      "dist/types/react/index.d.ts",
       "src/index.ts",
       "README.md",
       "package.json"
@@ -179,6 +185,27 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     );
   });
 
+  it("renders roost-edge/react's hook with the app's own React, connecting only once mounted", async () => {
+    write(
+      "react.mjs",
+      `import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { useSession } from "roost-edge/react";
+
+const Status = () => {
+  const { connection, messages } = useSession({ baseUrl: process.env.ROOST_URL, sessionId: "s", token: "t" });
+  return createElement("p", null, connection + " " + messages.length);
+};
+console.log(renderToString(createElement(Status)));
+`
+    );
+    const { stdout } = await node("react.mjs", {
+      ROOST_URL: inject("baseUrl")
+    });
+    // Server rendering runs no effects: no socket, the view as it starts.
+    expect(stdout.trim()).toBe("<p>connecting 0</p>");
+  });
+
   it("runs its command line: a rollout with the user's policy module, trajectories to stdout, a summary to stderr", async () => {
     // The policy imports the installed client, as a user's would.
     write(
@@ -246,7 +273,7 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
           noEmit: true,
           skipLibCheck: false
         },
-        files: ["consumer.ts"]
+        files: ["consumer.ts", "hook.ts"]
       })
     );
     write(
@@ -296,6 +323,24 @@ openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1" });
 export const chat: ChatMessage[] = toChatMessages(none);
 export const groups = async (s: RoostSession): Promise<RoostSession[]> => s.fork(2);
 export const flat = (g: GroupSummary): boolean => g.flat;
+`
+    );
+    // The hook typed from the environment above, with a type-only import.
+    write(
+      "hook.ts",
+      `import type { env } from "./consumer.js";
+import { useSession } from "roost-edge/react";
+
+export const Tries = (): number => {
+  const session = useSession<typeof env>({ baseUrl: "http://127.0.0.1:8787", sessionId: "s", token: "t" });
+  const tries: number | undefined = session.state?.tries;
+  // @ts-expect-error tries is a number
+  const wrong: string | undefined = session.state?.tries;
+  void session.call("hit", {});
+  // @ts-expect-error not a tool of the environment
+  void session.call("miss", {});
+  return (tries ?? 0) + session.messages.length + String(wrong).length;
+};
 `
     );
     await typecheck("tsconfig.node.json", project);
