@@ -85,6 +85,13 @@ export {
   UpdateEventSchema
 } from "./event-frames";
 export {
+  ChatIdSchema,
+  type ChatRequest,
+  ChatRequestSchema,
+  ChatStreamParamsSchema,
+  chatPrompt
+} from "./http-chat";
+export {
   type EnvironmentInfo,
   EnvironmentInfoSchema,
   type EnvironmentParams,
@@ -296,3 +303,11 @@ export {
   TOKEN_SUBPROTOCOL_PREFIX,
   tokenFromSubprotocols
 } from "./subprotocol";
+export {
+  RunChunks,
+  type RunEvent,
+  SSE_DONE,
+  sseData,
+  UI_STREAM_HEADERS,
+  type UiChunk
+} from "./ui-chunks";

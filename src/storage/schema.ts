@@ -160,6 +160,13 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     "ALTER TABLE store_entries ADD COLUMN payload_type TEXT",
     "ALTER TABLE store_entries ADD COLUMN mapping TEXT"
+  ],
+  // A run started from the chat endpoint keeps the chat's id (a reconnect
+  // finds its stream by it) and the first seq its stream replays from;
+  // NULL for runs before, and for runs started by POST …/runs.
+  [
+    "ALTER TABLE runs ADD COLUMN chat_id TEXT",
+    "ALTER TABLE runs ADD COLUMN first_seq INTEGER"
   ]
 ];
 
