@@ -24,7 +24,8 @@ const REPLAY_PAGE = 500;
 
 /**
  * An SSE comment this often while a pass is quiet (a slow model), so
- * proxies between the client and the worker keep the connection.
+ * proxies between the client and the worker keep the connection; the same
+ * tick ends the stream of a session deleted meanwhile.
  */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -52,7 +53,14 @@ const runStream = (
       const send = (chunks: UiChunk[]) => {
         for (const chunk of chunks) write(sseData(chunk));
       };
-      const timer = setInterval(() => write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      const timer = setInterval(() => {
+        // A deleted (or expired) session writes no more events: say so.
+        if (!runtime.exists()) {
+          send([{ type: "error", errorText: "The session was deleted." }]);
+          return end();
+        }
+        write(": keep-alive\n\n");
+      }, KEEP_ALIVE_MS);
       stop = () => {
         open = false;
         clearInterval(timer);

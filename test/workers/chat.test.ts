@@ -230,6 +230,66 @@ describe("POST /v1/sessions/:id/chat", () => {
     });
   });
 
+  it("opens a pass's step with a runIf tool that runs before any decision", async () => {
+    const s = await forestSession();
+    const chunks = await chunksOf(await chat(s, "auto"));
+    expect(types(chunks)).toEqual([
+      "start",
+      "start-step",
+      "tool-input-start",
+      "tool-input-available",
+      "tool-output-available",
+      "data-decision",
+      "data-tree",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "finish-step",
+      "data-tree",
+      "finish"
+    ]);
+    expect(chunks[4]).toMatchObject({ output: "auto ran" });
+    expect(chunks[8]).toMatchObject({ delta: "auto ran 1 time(s)" });
+  });
+
+  it("ends a cancelled run's stream with finish, reason other", async () => {
+    const s = await forestSession();
+    const gate = `chat-cancel-${crypto.randomUUID()}`;
+    const res = await chat(s, `gate:${gate}`, "cancelled");
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+    const runId = (JSON.parse(text.split("\n\n")[0]!.slice(6)) as Chunk)
+      .messageId as string;
+    await started(gate);
+    const cancel = await s.call(`/runs/${runId}/cancel`, { method: "POST" });
+    expect(cancel.status).toBe(200);
+    flags.open.add(gate);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const chunks = text
+      .split("\n\n")
+      .filter((b) => b.startsWith("data: ") && b !== "data: [DONE]")
+      .map((b) => JSON.parse(b.slice(6)) as Chunk);
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    expect(chunks.slice(-3)).toEqual([
+      { type: "finish-step" },
+      {
+        type: "data-tree",
+        id: "tree",
+        data: { run_id: runId, state: "cancelled", node: "grove" }
+      },
+      {
+        type: "finish",
+        finishReason: "other",
+        messageMetadata: { run_id: runId, state: "cancelled" }
+      }
+    ]);
+  });
+
   it("ends a failed run's stream with an error chunk", async () => {
     const s = await forestSession();
     const chunks = await chunksOf(await chat(s, "broken"));

@@ -29,6 +29,7 @@ import {
   SESSION_SECURITY
 } from "../route-kit";
 import { runOperation } from "../session-call";
+import { RETRY_AFTER_SECONDS } from "../stub";
 
 const common = { tags: ["chat"], security: SESSION_SECURITY };
 
@@ -78,7 +79,23 @@ const openStream = async (
   const stub = c.env.SESSIONS.get(c.get("durableId"));
   const url = new URL(CHAT_STREAM_PATH, "https://session");
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const response = await stub.fetch(url.toString());
+  let response: Response;
+  try {
+    response = await stub.fetch(url.toString());
+  } catch (error) {
+    // Opening a stream changes nothing, so the client may simply ask again.
+    console.error("Roost: a chat stream could not be opened", error);
+    throw new RoostError(
+      "unavailable",
+      query.run === undefined
+        ? "The chat's stream could not be opened; retry."
+        : "The run started, but its stream could not be opened; resume it with GET …/chat/:chat_id/stream.",
+      {
+        retry_after_seconds: RETRY_AFTER_SECONDS,
+        ...(query.run === undefined ? {} : { run_id: query.run })
+      }
+    );
+  }
   if (response.status === 204) return c.body(null, 204);
   if (!response.ok) {
     const body = (await response.json()) as ErrorResponse;
