@@ -61,6 +61,12 @@ const copy = (m: Memory): Memory => ({
  * tool calls, and of types it does not know give no chunks; so does any
  * event at or below a seq it already took, so a replay that overlaps live
  * delivery duplicates nothing.
+ *
+ * @example
+ * const t = new RunChunks(runId);
+ * let sse = t.start().map(sseData).join("");
+ * for (const event of events) sse += t.push(event).map(sseData).join("");
+ * if (t.done) sse += SSE_DONE;
  */
 export class RunChunks {
   readonly runId: string;
