@@ -86,6 +86,13 @@ export {
   UpdateEventSchema
 } from "./event-frames";
 export {
+  ChatIdSchema,
+  type ChatRequest,
+  ChatRequestSchema,
+  ChatStreamParamsSchema,
+  chatPrompt
+} from "./http-chat";
+export {
   type EnvironmentInfo,
   EnvironmentInfoSchema,
   type EnvironmentParams,
@@ -305,3 +312,11 @@ export {
   TOKEN_SUBPROTOCOL_PREFIX,
   tokenFromSubprotocols
 } from "./subprotocol";
+export {
+  RunChunks,
+  type RunEvent,
+  SSE_DONE,
+  sseData,
+  UI_STREAM_HEADERS,
+  type UiChunk
+} from "./ui-chunks";

@@ -34,6 +34,9 @@ export class SessionRuntime {
   readonly core: SessionCore;
   readonly commits: Committer;
   readonly runs: TreeRuns;
+  /** The socket layer's listener (one), then any number of chat streams'. */
+  #onEvent: (event: EventText) => void = () => {};
+  readonly #listeners = new Set<(event: EventText) => void>();
 
   constructor(
     storage: DurableObjectStorage,
@@ -44,6 +47,10 @@ export class SessionRuntime {
     this.core = new SessionCore(storage, registry, options);
     this.commits = new Committer(this.core);
     this.runs = new TreeRuns(this.core, this.commits, models);
+    this.core.onEvent = (event) => {
+      this.#onEvent(event);
+      for (const listener of this.#listeners) listener(event);
+    };
     if (options.rateLimit) this.setRateLimit(options.limits.mutationsPerSecond);
   }
 
@@ -57,7 +64,13 @@ export class SessionRuntime {
 
   /** Called with every event after it is written (the socket layer listens). */
   set onEvent(listener: (event: EventText) => void) {
-    this.core.onEvent = listener;
+    this.#onEvent = listener;
+  }
+
+  /** Adds a listener of every event after it is written; returns its removal. */
+  subscribe(listener: (event: EventText) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Called once the session was deleted (the socket layer closes its sockets). */

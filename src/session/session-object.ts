@@ -7,6 +7,7 @@ import type { AssistantMessage } from "../messages/schema";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
 import type { HandlerName } from "../state/handlers";
 import type { IdempotencyKey } from "../storage/idempotency";
+import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
 import { createModelResolver } from "./models";
 import {
   dispatch,
@@ -65,8 +66,15 @@ export class SessionObject extends DurableObject {
     void ctx.blockConcurrencyWhile(async () => this.runtime.recover());
   }
 
-  /** WebSocket upgrades, forwarded by the worker after it checked the credentials. */
+  /**
+   * WebSocket upgrades and chat streams, forwarded by the worker after it
+   * checked the credentials.
+   */
   override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === CHAT_STREAM_PATH) {
+      return serveChatStream(this.runtime, url);
+    }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return Response.json(
         { error: { code: "not_found", message: "Not found." } },

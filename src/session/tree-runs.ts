@@ -69,9 +69,12 @@ export class TreeRuns {
     this.#models = models;
   }
 
-  /** Queues a run: 202 at once; passes run from the alarm, each committed alone. */
+  /**
+   * Queues a run: 202 at once; passes run from the alarm, each committed
+   * alone. A chat's run keeps the chat's id, so a reconnect finds it.
+   */
   start(
-    request: { prompt: string; model?: string },
+    request: { prompt: string; model?: string; chatId?: string },
     idem?: IdempotencyKey
   ): Promise<{ run_id: string }> {
     const core = this.#core;
@@ -92,6 +95,8 @@ export class TreeRuns {
       this.#refuseWhileRunning();
       const { name } = this.#models(request.model, m.env);
       const now = core.now();
+      // Every event of the run comes after this: its stream replays from here.
+      const firstSeq = core.events.lastSeq + 1;
       const run: RunRow = {
         runId: crypto.randomUUID(),
         episode: m.row.episode,
@@ -101,6 +106,8 @@ export class TreeRuns {
         passes: 0,
         decisions: 0,
         cancelRequested: false,
+        ...(request.chatId === undefined ? {} : { chatId: request.chatId }),
+        firstSeq,
         createdAt: now,
         updatedAt: now
       };

@@ -16,6 +16,10 @@ export interface RunRow {
   finalText?: string;
   outcome?: RunOutcome;
   error?: ErrorBody;
+  /** The chat (AI SDK `useChat` id) that started the run, if one did. */
+  chatId?: string;
+  /** The first event seq that can belong to the run: its stream replays from here. */
+  firstSeq?: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -42,6 +46,8 @@ interface RawRun extends Record<string, SqlStorageValue> {
   final_text: string | null;
   outcome: string | null;
   error: string | null;
+  chat_id: string | null;
+  first_seq: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -58,6 +64,8 @@ const fromRaw = (r: RawRun): RunRow => ({
   ...(r.final_text === null ? {} : { finalText: r.final_text }),
   ...(r.outcome === null ? {} : { outcome: r.outcome as RunOutcome }),
   ...(r.error === null ? {} : { error: JSON.parse(r.error) as ErrorBody }),
+  ...(r.chat_id === null ? {} : { chatId: r.chat_id }),
+  ...(r.first_seq === null ? {} : { firstSeq: r.first_seq }),
   createdAt: r.created_at,
   updatedAt: r.updated_at
 });
@@ -84,8 +92,9 @@ export const writeRun = (sql: SqlStorage, run: RunRow): void => {
     // The cancel flag only ever rises: a pass that read the row before a
     // cancel must not lower it when it commits.
     `INSERT INTO runs (run_id, episode, prompt, model, state, passes,
-      decisions, cancel_requested, final_text, outcome, error, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      decisions, cancel_requested, final_text, outcome, error, chat_id,
+      first_seq, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (run_id) DO UPDATE SET state = excluded.state,
       passes = excluded.passes, decisions = excluded.decisions,
       cancel_requested = max(cancel_requested, excluded.cancel_requested),
@@ -102,9 +111,20 @@ export const writeRun = (sql: SqlStorage, run: RunRow): void => {
     run.finalText ?? null,
     run.outcome ?? null,
     run.error === undefined ? null : JSON.stringify(run.error),
+    run.chatId ?? null,
+    run.firstSeq ?? null,
     run.createdAt,
     run.updatedAt
   );
+};
+
+/** The run of chat `chatId` that is queued or running, if any. */
+export const activeChatRun = (
+  sql: SqlStorage,
+  chatId: string
+): RunRow | undefined => {
+  const run = activeRun(sql);
+  return run?.chatId === chatId ? run : undefined;
 };
 
 /** Cancel bypasses the queue: one flag, read between passes. */

@@ -163,7 +163,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "ALTER TABLE store_entries ADD COLUMN mapping TEXT"
   ],
   // The tools the running episode's reset chose (NULL: all of them).
-  ["ALTER TABLE session ADD COLUMN episode_tools TEXT"]
+  ["ALTER TABLE session ADD COLUMN episode_tools TEXT"],
+  // A run started from the chat endpoint keeps the chat's id (a reconnect
+  // finds its stream by it) and the first seq its stream replays from;
+  // NULL for runs before, and for runs started by POST …/runs.
+  [
+    "ALTER TABLE runs ADD COLUMN chat_id TEXT",
+    "ALTER TABLE runs ADD COLUMN first_seq INTEGER"
+  ]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

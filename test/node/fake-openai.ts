@@ -13,6 +13,11 @@ export interface CannedResponse {
   body?: unknown;
   /** Sent as it is instead of `body`, for replies that are not JSON. */
   text?: string;
+  /**
+   * Held until a POST /__release names it: a test decides when the model
+   * answers, so it can act while a run is mid-pass.
+   */
+  hold?: string;
 }
 
 export interface RecordedRequest {
@@ -47,6 +52,8 @@ const parse = (text: string): unknown => {
 export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
   let queue: CannedResponse[] = [];
   let received: RecordedRequest[] = [];
+  const held = new Map<string, () => void>();
+  const released = new Set<string>();
   const server = createServer(async (req, res) => {
     const send = (status: number, body: string, type: string) => {
       res.writeHead(status, { "content-type": type });
@@ -61,6 +68,12 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
       };
       queue = [...responses];
       received = [];
+      return send(204, "", "text/plain");
+    }
+    if (req.method === "POST" && path === "/__release") {
+      const { hold } = JSON.parse(text) as { hold: string };
+      released.add(hold);
+      held.get(hold)?.();
       return send(204, "", "text/plain");
     }
     if (req.method === "GET" && path === "/__requests") {
@@ -83,6 +96,10 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
         JSON.stringify({ error: { message: "fake-openai: nothing scripted" } }),
         "application/json"
       );
+    }
+    const hold = next.hold;
+    if (hold !== undefined && !released.has(hold)) {
+      await new Promise<void>((resolve) => held.set(hold, resolve));
     }
     if (next.text !== undefined)
       return send(next.status ?? 200, next.text, "text/plain");
@@ -125,3 +142,16 @@ export const fakeOpenAIRequests = async (
   url: string
 ): Promise<RecordedRequest[]> =>
   (await (await fetch(`${url}/__requests`)).json()) as RecordedRequest[];
+
+/** Lets a reply scripted with `hold` go. */
+export const releaseFakeOpenAI = async (
+  url: string,
+  hold: string
+): Promise<void> => {
+  const res = await fetch(`${url}/__release`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ hold })
+  });
+  if (!res.ok) throw new Error(`fake-openai release failed: ${res.status}`);
+};

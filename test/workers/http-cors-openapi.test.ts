@@ -174,6 +174,8 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions/{id}/runs",
       "GET /v1/sessions/{id}/runs/{run_id}",
       "POST /v1/sessions/{id}/runs/{run_id}/cancel",
+      "POST /v1/sessions/{id}/chat",
+      "GET /v1/sessions/{id}/chat/{chat_id}/stream",
       "POST /v1/sessions/{id}/mcp",
       "GET /v1/sessions/{id}/mcp",
       "DELETE /v1/sessions/{id}/mcp",

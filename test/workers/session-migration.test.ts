@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { migrationOf, SCHEMA_VERSION } from "../../src/storage/schema";
 import { SqliteStoreBackend } from "../../src/storage/store-backend";
 import { createEnvironmentStore } from "../../src/store/environment-store";
+import { flags } from "../fixtures/environments";
 import { abort, call, fresh, inside, newSession, ok } from "./session-helpers";
 
 describe("a session of older code", () => {
@@ -42,22 +43,28 @@ describe("a session of older code", () => {
   });
 });
 
+/**
+ * The version whose migration contains `fragment`: versions are renumbered
+ * when branches that each add one merge, so tests find theirs by content.
+ */
+const versionOf = (fragment: string): number => {
+  for (let v = 1; v <= SCHEMA_VERSION; v++) {
+    if (migrationOf(v).some((statement) => statement.includes(fragment)))
+      return v;
+  }
+  throw new Error(`no migration contains ${fragment}`);
+};
+
 describe("a session from before payload types", () => {
   it("gains the display columns; its entries read as plain results and new ones keep their type", async () => {
     const { id, stub } = await newSession();
     ok(await stub.reset({}));
     ok(await stub.step(call("note", { text: "old" })));
     // What the version before left: store_entries without the two columns.
-    const version = Array.from(
-      { length: SCHEMA_VERSION },
-      (_, i) => i + 1
-    ).find((v) =>
-      migrationOf(v).some((s) => s.includes("ADD COLUMN payload_type"))
-    );
-    expect(version).toBeDefined();
+    const version = versionOf("store_entries ADD COLUMN payload_type");
     await inside(stub, (_o, state) => {
       const sql = state.storage.sql;
-      for (const statement of migrationOf(version!)) {
+      for (const statement of migrationOf(version)) {
         const column = /^ALTER TABLE store_entries ADD COLUMN (\w+)/.exec(
           statement
         )?.[1];
@@ -65,7 +72,7 @@ describe("a session from before payload types", () => {
       }
       sql.exec(
         "UPDATE meta SET value = ? WHERE key = 'schema_version'",
-        String(version! - 1)
+        String(version - 1)
       );
     });
     await abort(stub);
@@ -119,19 +126,57 @@ describe("a session from before payload types", () => {
   });
 });
 
+describe("a session from before chat runs", () => {
+  it("gains the chat columns; its old runs read as before and a chat run keeps its chat", async () => {
+    const { id, stub } = await newSession("forest");
+    ok(await stub.reset({}));
+    const { run_id } = ok(await stub.startRun({ prompt: "multi" }));
+    expect(ok(await stub.readRun(run_id, 20)).state).toBe("completed");
+    // What the version before left: runs without the two columns.
+    const version = versionOf("runs ADD COLUMN chat_id");
+    await inside(stub, (_o, state) => {
+      const sql = state.storage.sql;
+      for (const statement of migrationOf(version)) {
+        const column = /^ALTER TABLE runs ADD COLUMN (\w+)/.exec(
+          statement
+        )?.[1];
+        if (column) sql.exec(`ALTER TABLE runs DROP COLUMN ${column}`);
+      }
+      sql.exec(
+        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
+        String(version - 1)
+      );
+    });
+    await abort(stub);
+    const woken = fresh(id);
+    expect(ok(await woken.readRun(run_id))).toMatchObject({
+      state: "completed",
+      prompt: "multi"
+    });
+    // The old run has no chat: no chat's reconnect finds it.
+    const none = await woken.fetch(
+      new Request("https://session/chat/stream?chat=any")
+    );
+    expect(none.status).toBe(204);
+    const gate = `migrated-${crypto.randomUUID()}`;
+    const chat = ok(
+      await woken.op("startChat", { prompt: `gate:${gate}`, chat_id: "c1" })
+    );
+    const going = await woken.fetch(
+      new Request("https://session/chat/stream?chat=c1")
+    );
+    expect(going.status).toBe(200);
+    flags.open.add(gate);
+    expect(await going.text()).toContain(`"messageId":"${chat.run_id}"`);
+  });
+});
+
 describe("a session from before tools per reset", () => {
   it("gains episode_tools and offers every tool", async () => {
     const { id, stub } = await newSession("toolbox");
     ok(await stub.reset({}));
     // What the version before it left: no episode_tools column.
-    const added = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1).find(
-      (v) =>
-        migrationOf(v).includes(
-          "ALTER TABLE session ADD COLUMN episode_tools TEXT"
-        )
-    );
-    expect(added).toBeDefined();
-    const version = added! - 1;
+    const version = versionOf("session ADD COLUMN episode_tools") - 1;
     await inside(stub, (_o, state) => {
       const sql = state.storage.sql;
       sql.exec("ALTER TABLE session DROP COLUMN episode_tools");

@@ -2,6 +2,7 @@
 
 import type { RouteEntry } from "../define-route";
 import { aviaryRoutes } from "./aviary";
+import { chatRoutes } from "./chat";
 import { episodeRoutes } from "./episode";
 import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
@@ -24,6 +25,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...storeEditRoutes,
   ...stateRoutes,
   ...runRoutes,
+  ...chatRoutes,
   ...mcpRoutes,
   ...aviaryRoutes,
   ...openEnvRoutes

@@ -20,7 +20,7 @@ import {
   importEnd
 } from "./fork";
 import { create, destroy, events, expectUse, status } from "./lifecycle";
-import { cancelRun, readRun, startRun } from "./runs";
+import { cancelRun, readRun, startChat, startRun } from "./runs";
 import { frame, messages, patchState, readState } from "./state";
 import {
   addEntry,
@@ -50,6 +50,7 @@ export const OPERATIONS = {
   messages,
   frame,
   startRun,
+  startChat,
   readRun,
   cancelRun,
   forkBegin,

@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import {
+  ChatIdSchema,
   RunCreatedSchema,
   RunRequestSchema,
   RunStatusSchema
@@ -15,6 +16,17 @@ export const startRun = defineOperation({
   idempotency: { scope: () => "runs", hashed: (input) => input },
   events: ["message"],
   run: (rt, request, idem) => rt.runs.start(request, idem)
+});
+
+/** A run started by the chat endpoint: a run like any, that remembers its chat. */
+export const startChat = defineOperation({
+  input: RunRequestSchema.extend({ chat_id: ChatIdSchema }),
+  output: RunCreatedSchema,
+  mutates: true,
+  idempotency: { scope: () => "runs", hashed: (input) => input },
+  events: ["message"],
+  run: (rt, { chat_id, ...request }, idem) =>
+    rt.runs.start({ ...request, chatId: chat_id }, idem)
 });
 
 export const readRun = defineOperation({
