@@ -74,7 +74,6 @@ const SESSION_TABLES = [
     task TEXT,
     episode INTEGER NOT NULL DEFAULT 0,
     episode_task TEXT,
-    episode_tools TEXT,
     steps INTEGER NOT NULL DEFAULT 0,
     reward REAL NOT NULL DEFAULT 0,
     total REAL NOT NULL DEFAULT 0,
@@ -144,7 +143,9 @@ const FORK_TABLES = [
  * from version v - 1 to v. Every statement is idempotent (IF NOT EXISTS;
  * an added column is skipped when it is there), so a
  * version 1 session whose run tables were already made on its first run
- * (version 1 created them lazily) migrates like any other.
+ * (version 1 created them lazily) migrates like any other. A new column is
+ * added by its migration only, never also in a CREATE above: the migration
+ * tests build each old version from these lists.
  */
 const MIGRATIONS: readonly (readonly string[])[] = [
   [...STORE_TABLES, ...SESSION_TABLES],

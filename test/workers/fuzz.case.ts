@@ -35,6 +35,14 @@ const VALID: Record<string, unknown> = {
   },
   "PATCH /v1/sessions/{id}/state": { key: "count", value: 1 },
   "POST /v1/sessions/{id}/runs": { prompt: "hello" },
+  // What useChat's transport sends (lab has no tree: always refused).
+  "POST /v1/sessions/{id}/chat": {
+    id: "chat-1",
+    trigger: "submit-message",
+    messages: [
+      { id: "m1", role: "user", parts: [{ type: "text", text: "hello" }] }
+    ]
+  },
   "POST /v1/sessions/{id}/mcp": {
     jsonrpc: "2.0",
     id: 1,
