@@ -5,6 +5,7 @@ import { $, fill, h } from "./dom";
 import { type EnvironmentInfo, environmentCards } from "./environments";
 import { guarded, showError } from "./errors";
 import { connectLive, type Frame, type Live } from "./live";
+import { RewardPlot } from "./reward-plot";
 import { type SchemaForm, schemaForm } from "./schema-form";
 import { StoreView } from "./store-view";
 import { addMessage, appendEvent, appendNote } from "./timeline";
@@ -26,6 +27,7 @@ let toolForm: SchemaForm | undefined;
 let taskForm: SchemaForm | undefined;
 const state: Record<string, unknown> = {};
 const store = new StoreView((e) => showError(e));
+const plot = new RewardPlot((e) => showError(e));
 
 // ---- environments --------------------------------------------------------
 
@@ -67,6 +69,7 @@ const onTaskIndex = (): void => {
 // ---- session ---------------------------------------------------------------
 
 const renderStatus = (s: Status): void => {
+  plot.setStatus(s);
   $("#episode").textContent = String(s.episode);
   $("#steps").textContent = String(s.steps);
   $("#reward").textContent = String(s.reward);
@@ -149,6 +152,7 @@ const open = async (s: Credentials): Promise<void> => {
   fill($("#timeline"));
   fill($("#transcript"));
   store.attach(s);
+  plot.attach(s);
   await loadTranscript(s);
   live = connectLive(s, {
     onFrame,
@@ -185,6 +189,7 @@ const reloadState = async (): Promise<void> => {
 };
 
 const onFrame = (frame: Frame): void => {
+  plot.onFrame(frame);
   if (frame.type === "session.snapshot") {
     for (const key of Object.keys(state)) delete state[key];
     Object.assign(state, frame.state as Record<string, unknown>);
@@ -366,6 +371,7 @@ $("#send-raw").addEventListener(
 );
 
 $("#store").append(store.element);
+$("#reward-plot").append(plot.element);
 
 void guarded(async () => {
   environments = (
