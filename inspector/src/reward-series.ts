@@ -36,6 +36,8 @@ export interface EpisodeStatus {
   episode: number;
   steps: number;
   return: number;
+  done?: boolean;
+  truncated?: boolean;
 }
 
 export class RewardSeries {
@@ -95,7 +97,9 @@ export class RewardSeries {
     return (
       before?.episode !== status.episode ||
       before.steps !== status.steps ||
-      before.return !== status.return
+      before.return !== status.return ||
+      before.done !== status.done ||
+      before.truncated !== status.truncated
     );
   }
 
@@ -114,7 +118,10 @@ export class RewardSeries {
       if (list) list.push(s);
       else byEpisode.set(s.episode, [s]);
     }
+    const status = this.#status;
     const numbers = new Set([...this.#started, ...byEpisode.keys()]);
+    // A fork's log starts at its copy: its current episode has no reset.
+    if (status !== undefined && status.episode > 0) numbers.add(status.episode);
     const points: StepPoint[] = [];
     const episodes: EpisodeSummary[] = [];
     for (const episode of [...numbers].sort((a, b) => a - b)) {
@@ -125,6 +132,17 @@ export class RewardSeries {
         points.push({ ...s, total });
       }
       const last = list.at(-1);
+      if (last === undefined && status?.episode === episode) {
+        // None of its steps are in the log: the session's count stands in.
+        episodes.push({
+          episode,
+          steps: status.steps,
+          return: status.return,
+          ended: status.done === true || status.truncated === true,
+          partial: status.steps > 0
+        });
+        continue;
+      }
       episodes.push({
         episode,
         steps: last?.step ?? 0,

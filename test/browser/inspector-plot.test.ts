@@ -192,6 +192,33 @@ describe("the inspector's reward plot", () => {
     await page.close();
   });
 
+  it("continues a fork's episode from the return the copy had, though its log starts at the copy", async () => {
+    const s = await create("counter", { target: 3 });
+    await reset(s);
+    await step(s, ["incr", {}]);
+    await step(s, ["incr", {}]);
+    const forked = await post<{ sessions: Session[] }>(
+      `/v1/sessions/${s.session_id}/fork`,
+      { count: 1 },
+      s.token
+    );
+    const copy = forked.sessions[0]!;
+    const page = await attach(copy);
+    await expect
+      .poll(() => returnsTable(page))
+      .toEqual([["1", "…2", "0", "in progress"]]);
+    expect(await dots(page).count()).toBe(0);
+    await step(copy, ["incr", {}]);
+    await expect.poll(() => dots(page).count()).toBe(1);
+    expect(await titles(page, 'svg[data-plot="steps"] .reward-dot')).toEqual([
+      "step 3 of episode 1: reward 1, return 1, done"
+    ]);
+    await expect
+      .poll(() => returnsTable(page))
+      .toEqual([["1", "…3", "1", "ended"]]);
+    await page.close();
+  });
+
   it("draws more steps than the chart has pixels for as ranges, never more marks than it has room for", async () => {
     const s = await create("counter", { target: 1_000_000 });
     await reset(s);
