@@ -219,6 +219,51 @@ describe("the inspector's reward plot", () => {
     await page.close();
   });
 
+  it("plots the steps the log still holds when its oldest events were trimmed", async () => {
+    const s = await create("counter", { target: 1_000_000 });
+    await reset(s);
+    // 60 calls a step make 242 events: 45 steps overflow the log's
+    // retention, and the first steps' events are trimmed.
+    const incrs = Array.from({ length: 60 }, (): [string, unknown] => [
+      "incr",
+      {}
+    ]);
+    for (let i = 0; i < 45; i++) await step(s, ...incrs);
+    const gone = await fetch(
+      `${base}/v1/sessions/${s.session_id}/events?after=0&limit=1`,
+      { headers: { authorization: `Bearer ${s.token}` } }
+    );
+    expect(gone.status).toBe(410);
+    const page = await attach(s);
+    // The log is read oldest first: the last step in view means all are.
+    await expect
+      .poll(
+        async () =>
+          (await titles(page, 'svg[data-plot="steps"] .reward-dot')).at(-1),
+        { timeout: 20_000 }
+      )
+      .toBe("step 45 of episode 1: reward 0, return 0");
+    const shown = await dots(page).count();
+    expect(
+      await page.locator('[data-testid="plot-summary"]').innerText()
+    ).toContain(`${shown} steps over 1 episode`);
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(45);
+    // The newest steps, each once and in order, up to the session's last.
+    expect(await titles(page, 'svg[data-plot="steps"] .reward-dot')).toEqual(
+      Array.from(
+        { length: shown },
+        (_, i) => `step ${45 - shown + 1 + i} of episode 1: reward 0, return 0`
+      )
+    );
+    // The episode is marked partial and ends at the session's step 45.
+    expect(await returnsTable(page)).toEqual([
+      ["1", "…45", "0", "in progress"]
+    ]);
+    expect(await page.locator("#error").isVisible()).toBe(false);
+    await page.close();
+  });
+
   it("draws more steps than the chart has pixels for as ranges, never more marks than it has room for", async () => {
     const s = await create("counter", { target: 1_000_000 });
     await reset(s);
