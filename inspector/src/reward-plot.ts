@@ -47,10 +47,16 @@ const episodeText = (e: EpisodeSummary, current: boolean): string =>
 const stepText = (p: StepPoint): string =>
   `step ${p.step} of episode ${p.episode}: reward ${num(p.reward)}, return ${num(p.total)}${p.done ? ", done" : p.truncated ? ", truncated" : ""}`;
 
-const span = (values: number[]): { min: number; max: number } => ({
-  min: Math.min(...values),
-  max: Math.max(...values)
-});
+/** Lowest and highest, without spreading thousands of arguments. */
+const span = (values: number[]): { min: number; max: number } => {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+};
 
 /** A chart's text alternative: its summary, then the values when there are few. */
 const label = (el: SVGSVGElement, text: string): void => {

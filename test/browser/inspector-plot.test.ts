@@ -66,35 +66,38 @@ const step = (s: Session, ...calls: [string, unknown][]) =>
   );
 
 /**
- * One incr step, waiting out the per-session rate limit (50 mutating calls
- * a second) when a burst runs into it.
+ * A POST to a session route, waiting out the per-session rate limit (50
+ * mutating calls a second) when a burst runs into it.
  */
-const incrPaced = async (s: Session): Promise<void> => {
+const paced = async (s: Session, path: string, body: unknown) => {
   for (;;) {
-    const res = await fetch(`${base}/v1/sessions/${s.session_id}/step`, {
+    const res = await fetch(`${base}/v1/sessions/${s.session_id}${path}`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         authorization: `Bearer ${s.token}`
       },
-      body: JSON.stringify({
-        action: {
-          tool_calls: [{ id: `c${++callIds}`, function: { name: "incr" } }]
-        }
-      })
+      body: JSON.stringify(body)
     });
     if (res.status !== 429) {
       expect(res.status, await res.text()).toBe(200);
       return;
     }
-    const body = (await res.json()) as {
+    const refused = (await res.json()) as {
       error: { details: { retry_after_seconds: number } };
     };
     await new Promise((r) =>
-      setTimeout(r, body.error.details.retry_after_seconds * 1000)
+      setTimeout(r, refused.error.details.retry_after_seconds * 1000)
     );
   }
 };
+
+const incrPaced = (s: Session) =>
+  paced(s, "/step", {
+    action: {
+      tool_calls: [{ id: `c${++callIds}`, function: { name: "incr" } }]
+    }
+  });
 
 const attach = async (s: Session) => {
   const page = await browser.context.newPage();
@@ -294,6 +297,46 @@ describe("the inspector's reward plot", () => {
     expect(await chart.getAttribute("aria-label")).toContain(
       `step ${total} of episode 1: reward 0, return 0`
     );
+    await page.close();
+  });
+
+  it("draws more episodes than the chart has pixels for as ranges of their returns", async () => {
+    const s = await create("counter", { target: 1 });
+    const total = 250;
+    // Two episodes in three reach the target (return 1); the third is
+    // reset before any step (return 0).
+    for (let e = 1; e <= total; e++) {
+      await paced(s, "/reset", {});
+      if (e % 3 !== 0) await incrPaced(s);
+    }
+    const page = await attach(s);
+    await page.setViewportSize({ width: 900, height: 900 });
+    await expect
+      .poll(() => page.locator('[data-testid="plot-summary"]').innerText(), {
+        timeout: 20_000
+      })
+      .toContain(`over ${total} episodes`);
+    const chart = page.locator('svg[data-plot="episodes"]');
+    const width = (await chart.boundingBox())!.width;
+    expect(await chart.locator(".episode-dot").count()).toBe(0);
+    const ranges = await titles(
+      page,
+      'svg[data-plot="episodes"] .episode-range'
+    );
+    expect(ranges.length).toBeGreaterThan(10);
+    expect(ranges.length).toBeLessThanOrEqual(width / 3);
+    // Each range names its episodes; together they are 1…250, each once.
+    let next = 1;
+    for (const t of ranges) {
+      const [, from, to, min, max] =
+        /^episodes (\d+)–(\d+): return (\S+) to (\S+),/.exec(t)!;
+      expect(Number(from)).toBe(next);
+      next = Number(to) + 1;
+      // A range of three or more episodes holds both kinds.
+      if (Number(to) - Number(from) >= 2)
+        expect([min, max]).toEqual(["0", "1"]);
+    }
+    expect(next).toBe(total + 1);
     await page.close();
   });
 
