@@ -4,7 +4,9 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
-    message: string
+    message: string,
+    /** The error body's `details`, e.g. `oldest_seq` of a 410 from the event log. */
+    readonly details?: Record<string, unknown>
   ) {
     super(message);
   }
@@ -35,12 +37,20 @@ export const api = async <T>(
   const text = await res.text();
   const body = text === "" ? undefined : (JSON.parse(text) as unknown);
   if (!res.ok) {
-    const error = (body as { error?: { code?: string; message?: string } })
-      ?.error;
+    const error = (
+      body as {
+        error?: {
+          code?: string;
+          message?: string;
+          details?: Record<string, unknown>;
+        };
+      }
+    )?.error;
     throw new ApiError(
       res.status,
       error?.code ?? "http_error",
-      error?.message ?? `HTTP ${res.status}`
+      error?.message ?? `HTTP ${res.status}`,
+      error?.details
     );
   }
   return body as T;

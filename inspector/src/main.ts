@@ -5,6 +5,7 @@ import { $, fill, h } from "./dom";
 import { type EnvironmentInfo, environmentCards } from "./environments";
 import { guarded, showError } from "./errors";
 import { connectLive, type Frame, type Live } from "./live";
+import { RewardPlot } from "./reward-plot";
 import { type SchemaForm, schemaForm } from "./schema-form";
 import { StoreView } from "./store-view";
 import { addMessage, appendEvent, appendNote } from "./timeline";
@@ -28,6 +29,7 @@ let taskForm: SchemaForm | undefined;
 const state: Record<string, unknown> = {};
 const store = new StoreView((e) => showError(e));
 const tree = new TreeView();
+const plot = new RewardPlot((e) => showError(e));
 
 // ---- environments --------------------------------------------------------
 
@@ -125,6 +127,7 @@ const onTaskIndex = (): void => {
 // ---- session ---------------------------------------------------------------
 
 const renderStatus = (s: Status): void => {
+  plot.setStatus(s);
   $("#episode").textContent = String(s.episode);
   $("#steps").textContent = String(s.steps);
   $("#reward").textContent = String(s.reward);
@@ -210,6 +213,7 @@ const open = async (s: Credentials): Promise<void> => {
   fill($("#timeline"));
   fill($("#transcript"));
   store.attach(s);
+  plot.attach(s);
   await loadTranscript(s);
   live = connectLive(s, {
     onFrame,
@@ -246,6 +250,7 @@ const reloadState = async (): Promise<void> => {
 };
 
 const onFrame = (frame: Frame): void => {
+  plot.onFrame(frame);
   if (frame.type === "session.snapshot") {
     for (const key of Object.keys(state)) delete state[key];
     Object.assign(state, frame.state as Record<string, unknown>);
@@ -433,6 +438,7 @@ $("#send-raw").addEventListener(
 
 $("#store").append(store.element);
 $("#tree").append(tree.element);
+$("#reward-plot").append(plot.element);
 
 void guarded(async () => {
   environments = (

@@ -2,6 +2,7 @@
 
 import { $, h, short } from "./dom";
 import type { Frame } from "./live";
+import { messageBody, messageLine } from "./message-view";
 
 /** Timeline rows kept on screen; older ones are dropped (the log has them all). */
 const MAX_TIMELINE = 2000;
@@ -21,7 +22,13 @@ export const appendEvent = (frame: Frame): void => {
       "li",
       { "data-seq": frame.seq, "data-type": frame.type },
       `#${frame.seq} ${frame.type} `,
-      h("small", { class: "hint" }, short(frameSummary(frame), 140))
+      h(
+        "small",
+        { class: "hint" },
+        frame.type === "message"
+          ? messageLine(frame.message)
+          : short(frameSummary(frame), 140)
+      )
     )
   );
   while (timeline.childElementCount > MAX_TIMELINE) {
@@ -37,40 +44,22 @@ export const appendNote = (text: string): void => {
   timeline.scrollTop = timeline.scrollHeight;
 };
 
-/** An assistant turn's tool calls as `name(arguments)`, however the arguments were encoded. */
-const callsOf = (calls: unknown): { name: string; args: string }[] =>
-  Array.isArray(calls)
-    ? calls.map((call) => {
-        const fn = (
-          call as { function?: { name?: unknown; arguments?: unknown } }
-        )?.function;
-        const args = fn?.arguments;
-        return {
-          name: String(fn?.name ?? "?"),
-          args: typeof args === "string" ? args : JSON.stringify(args ?? {})
-        };
-      })
-    : [];
-
 /** A transcript message at its index; one already shown (a replay) is skipped. */
 export const addMessage = (message: unknown, index: number): void => {
-  const m = message as {
-    role?: string;
-    content?: unknown;
-    tool_calls?: unknown;
-  };
+  const role = (message as { role?: unknown } | null)?.role;
   const list = $("#transcript");
-  if (list.querySelector(`[data-index="${index}"]`)) return;
+  if (list.querySelector(`li[data-index="${index}"]`)) return;
   list.append(
     h(
       "li",
-      { value: index, "data-index": index },
-      h("strong", {}, m.role ?? "?"),
+      {
+        value: index,
+        "data-index": index,
+        "data-role": typeof role === "string" ? role : undefined
+      },
+      h("strong", {}, typeof role === "string" ? role : "?"),
       " ",
-      m.content ? short(m.content, 300) : null,
-      ...callsOf(m.tool_calls).map((c) =>
-        h("span", { class: "call" }, `→ ${c.name}(${short(c.args, 160)})`)
-      )
+      ...messageBody(message, index, list)
     )
   );
   while (list.childElementCount > MAX_TRANSCRIPT) {
