@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   type CannedResponse,
+  decideCompletion as decide,
   fakeOpenAIRequests,
   releaseFakeOpenAI,
   scriptFakeOpenAI
@@ -108,41 +109,6 @@ const shown = (page: Page) =>
       steps: s.querySelectorAll(".step").length
     }))
   );
-
-/** A chat completion whose tool call is the `decide` function. */
-const decide = (decision: Record<string, unknown>): CannedResponse => ({
-  body: {
-    id: "x",
-    object: "chat.completion",
-    choices: [
-      {
-        index: 0,
-        finish_reason: "tool_calls",
-        message: {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "t",
-              type: "function",
-              function: {
-                name: "decide",
-                arguments: JSON.stringify({
-                  reasoning: "",
-                  message_update: "",
-                  impossible: false,
-                  function_inputs: {},
-                  end_actions: false,
-                  ...decision
-                })
-              }
-            }
-          ]
-        }
-      }
-    ]
-  }
-});
 
 describe("useChat from @ai-sdk/react against the chat endpoint", () => {
   it("shows a catalog run's answer, tool parts and data parts as it streams", async () => {

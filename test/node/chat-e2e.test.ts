@@ -5,6 +5,7 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, inject, it } from "vitest";
 import {
   type CannedResponse,
+  decideCompletion as decide,
   fakeOpenAIRequests,
   releaseFakeOpenAI,
   scriptFakeOpenAI
@@ -71,41 +72,6 @@ const texts = (m: UIMessage) =>
   partsOf(m)
     .filter((p) => p.type === "text")
     .map((p) => p.text);
-
-/** A chat completion whose tool call is the `decide` function. */
-const decide = (decision: Record<string, unknown>): CannedResponse => ({
-  body: {
-    id: "x",
-    object: "chat.completion",
-    choices: [
-      {
-        index: 0,
-        finish_reason: "tool_calls",
-        message: {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "t",
-              type: "function",
-              function: {
-                name: "decide",
-                arguments: JSON.stringify({
-                  reasoning: "",
-                  message_update: "",
-                  impossible: false,
-                  function_inputs: {},
-                  end_actions: false,
-                  ...decision
-                })
-              }
-            }
-          ]
-        }
-      }
-    ]
-  }
-});
 
 describe("POST /v1/sessions/:id/chat with the AI SDK's DefaultChatTransport", () => {
   it("streams a catalog run that readUIMessageStream turns into one message", async () => {

@@ -155,3 +155,40 @@ export const releaseFakeOpenAI = async (
   });
   if (!res.ok) throw new Error(`fake-openai release failed: ${res.status}`);
 };
+
+/** A chat completion whose tool call is the `decide` function. */
+export const decideCompletion = (
+  decision: Record<string, unknown>
+): CannedResponse => ({
+  body: {
+    id: "x",
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        finish_reason: "tool_calls",
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: "t",
+              type: "function",
+              function: {
+                name: "decide",
+                arguments: JSON.stringify({
+                  reasoning: "",
+                  message_update: "",
+                  impossible: false,
+                  function_inputs: {},
+                  end_actions: false,
+                  ...decision
+                })
+              }
+            }
+          ]
+        }
+      }
+    ]
+  }
+});

@@ -3,6 +3,7 @@ import WebSocket from "ws";
 import { createClient } from "../../src/client/index";
 import {
   type CannedResponse,
+  decideCompletion as decide,
   fakeOpenAIRequests,
   scriptFakeOpenAI
 } from "./fake-openai";
@@ -29,41 +30,6 @@ const call = async (
   // biome-ignore lint/suspicious/noExplicitAny: test-side JSON
   return { status: res.status, body: (await res.json()) as any };
 };
-
-/** A chat completion whose tool call is the `decide` function. */
-const decide = (decision: Record<string, unknown>): CannedResponse => ({
-  body: {
-    id: "x",
-    object: "chat.completion",
-    choices: [
-      {
-        index: 0,
-        finish_reason: "tool_calls",
-        message: {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "t",
-              type: "function",
-              function: {
-                name: "decide",
-                arguments: JSON.stringify({
-                  reasoning: "",
-                  message_update: "",
-                  impossible: false,
-                  function_inputs: {},
-                  end_actions: false,
-                  ...decision
-                })
-              }
-            }
-          ]
-        }
-      }
-    ]
-  }
-});
 
 describe("a decision-tree run against an OpenAI-compatible server", () => {
   it("walks the catalog tree, retrying a malformed and a failed completion", async () => {
