@@ -1,0 +1,266 @@
+// The chat example (examples/chat, served by the worker at /chat/) in
+// Chromium, end to end: the answer streams in, Results show as tables
+// while the run is still going, the tree highlights the run's path, a
+// reload mid-run resumes the same message with every part once, and the
+// fork control opens a copy. Runs whose end a test must wait for use the
+// fake OpenAI model, whose last answer the test holds.
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  type CannedResponse,
+  fakeOpenAIRequests,
+  releaseFakeOpenAI,
+  scriptFakeOpenAI
+} from "../node/fake-openai";
+import type {} from "../node/global-setup";
+import { type Browser, launch } from "./browser";
+
+const base = inject("baseUrl");
+const fake = inject("fakeOpenAIUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  // The worker serves dist/inspector; build the app from these sources.
+  execFileSync(process.execPath, ["scripts/build-chat.mjs"]);
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A chat completion whose tool call is the `decide` function. */
+const decide = (decision: Record<string, unknown>): CannedResponse => ({
+  body: {
+    id: "x",
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        finish_reason: "tool_calls",
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: "t",
+              type: "function",
+              function: {
+                name: "decide",
+                arguments: JSON.stringify({
+                  reasoning: "",
+                  message_update: "",
+                  impossible: false,
+                  function_inputs: {},
+                  end_actions: false,
+                  ...decision
+                })
+              }
+            }
+          ]
+        }
+      }
+    ]
+  }
+});
+
+/** Scripts a run that finds three cat products, then holds its answer. */
+const heldRun = async (): Promise<string> => {
+  const hold = `chat-app-${crypto.randomUUID()}`;
+  await scriptFakeOpenAI(fake, [
+    decide({ function_name: "search", message_update: "Searching." }),
+    decide({
+      function_name: "query",
+      function_inputs: {
+        collection: "products",
+        filters: [{ field: "animal", op: "eq", value: "cat" }],
+        limit: 3
+      },
+      message_update: "Querying."
+    }),
+    {
+      ...decide({
+        function_name: "text_response",
+        function_inputs: { text: "Three cat products, found." }
+      }),
+      hold
+    }
+  ]);
+  return hold;
+};
+
+/** Waits until the held answer was asked for (a new script starts the count): the run is parked mid-way. */
+const parked = () =>
+  expect.poll(async () => (await fakeOpenAIRequests(fake)).length).toBe(3);
+
+const open = async (query: string, page?: Page): Promise<Page> => {
+  const p = page ?? (await browser.context.newPage());
+  await p.goto(`${base}/chat/${query}`);
+  await p.waitForSelector("#status");
+  return p;
+};
+
+const ask = async (page: Page, text: string) => {
+  await page.fill("#prompt", text);
+  await page.press("#prompt", "Enter");
+};
+
+const texts = (page: Page) =>
+  page.$$eval(".message.assistant .text", (e) => e.map((x) => x.textContent));
+
+const tables = (page: Page) =>
+  page.$$eval(".result", (cards) =>
+    cards.map((card) => ({
+      tool: card.getAttribute("data-tool"),
+      columns: Array.from(card.querySelectorAll("th")).map(
+        (th) => th.textContent
+      ),
+      rows: Array.from(card.querySelectorAll("tbody tr")).map((tr) =>
+        Array.from(tr.querySelectorAll("td")).map((td) => td.textContent)
+      )
+    }))
+  );
+
+const onPath = (page: Page) =>
+  page.$$eval(".tree [data-on-path]", (e) =>
+    e.map((x) => x.getAttribute("data-node") ?? x.getAttribute("data-tool"))
+  );
+
+const done = async (page: Page) => {
+  await page.waitForSelector('.message.assistant[data-state="completed"]');
+  await page.waitForFunction(
+    () => document.querySelector("#status")?.textContent === "ready"
+  );
+};
+
+describe("the chat example app", () => {
+  it("streams the answer, shows Results as tables before the run ends, and highlights the tree path", async () => {
+    const hold = await heldRun();
+    const page = await open("?model=openai");
+    await ask(page, "Any cat products?");
+    await page.waitForSelector(".result tbody tr");
+    await parked();
+    // Still going: the table is there before the answer.
+    expect(await page.textContent("#status")).toBe("streaming");
+    expect(await texts(page)).toEqual(["Searching.", "Querying."]);
+    const [table, ...more] = await tables(page);
+    expect(more).toEqual([]);
+    expect(table!.tool).toBe("query");
+    // The catalog's mapping: its display fields, not the raw columns.
+    expect(table!.columns).toEqual([
+      "product",
+      "animal",
+      "category",
+      "price",
+      "rating"
+    ]);
+    expect(table!.rows).toHaveLength(3);
+    for (const row of table!.rows) expect(row[1]).toBe("cat");
+    // The pass in progress: root → search → query, the run at `search`.
+    expect(await onPath(page)).toEqual(["root", "search", "query"]);
+    expect(
+      await page.getAttribute('.tree [aria-current="step"]', "data-node")
+    ).toBe("search");
+    expect(await page.textContent("#tree-state")).toMatch(/^pass 2 of /);
+
+    await releaseFakeOpenAI(fake, hold);
+    await done(page);
+    expect(await texts(page)).toEqual([
+      "Searching.",
+      "Querying.",
+      "Three cat products, found."
+    ]);
+    // The last pass answered at the root; the run is over, nothing current.
+    expect(await onPath(page)).toEqual(["root", "text_response"]);
+    expect(await page.$('.tree [aria-current="step"]')).toBeNull();
+    expect(await page.textContent("#tree-state")).toBe("completed");
+    expect(await tables(page)).toHaveLength(1);
+    expect(await page.$("#error")).toBeNull();
+    await page.close();
+  });
+
+  it("resumes after a reload mid-run: the same message, every part once", async () => {
+    const hold = await heldRun();
+    const page = await open("?model=openai");
+    await ask(page, "Any cat products?");
+    await page.waitForSelector(".result tbody tr");
+    await parked();
+    const id = await page.getAttribute(".message.assistant", "data-id");
+    const url = page.url();
+
+    await page.reload();
+    await page.waitForSelector(".result tbody tr");
+    // The same session (from the URL), the same run, still going.
+    expect(page.url()).toBe(url);
+    expect(await page.getAttribute(".message.assistant", "data-id")).toBe(id);
+    expect(await texts(page)).toEqual(["Searching.", "Querying."]);
+    expect(await onPath(page)).toEqual(["root", "search", "query"]);
+
+    await releaseFakeOpenAI(fake, hold);
+    await done(page);
+    expect(
+      await page.$$eval(".message.assistant", (e) =>
+        e.map((x) => x.getAttribute("data-id"))
+      )
+    ).toEqual([id]);
+    expect(await texts(page)).toEqual([
+      "Searching.",
+      "Querying.",
+      "Three cat products, found."
+    ]);
+    expect(
+      await page.$$eval(".message.assistant .tool", (e) =>
+        e.map(
+          (x) =>
+            `${x.getAttribute("data-tool")}:${x.getAttribute("data-state")}`
+        )
+      )
+    ).toEqual(["query:output-available"]);
+    const [table, ...more] = await tables(page);
+    expect(more).toEqual([]);
+    expect(table!.rows).toHaveLength(3);
+    await page.close();
+  });
+
+  it("runs the scripted model to its answer, shows the typed state, forks into a new tab, and takes the screenshots", async () => {
+    const page = await open("?model=scripted");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await ask(page, "Which cat toys are rated 4.5 or higher?");
+    await done(page);
+    expect((await texts(page)).at(-1)).toBe(
+      'Here is what I found for "Which cat toys are rated 4.5 or higher?", with counts per category.'
+    );
+    const shown = await tables(page);
+    expect(shown.map((t) => t.tool)).toEqual(["query", "aggregate"]);
+    expect(shown[0]!.rows.length).toBeGreaterThan(0);
+    // The query tool wrote its query into the typed state.
+    await expect
+      .poll(() => page.textContent('[data-key="last_query"]'))
+      .toContain("products");
+
+    mkdirSync("docs", { recursive: true });
+    await page.screenshot({ path: "docs/chat.png" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: "docs/chat-phone.png" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    const source = await page.textContent("#session-id");
+    const [copy] = await Promise.all([
+      browser.context.waitForEvent("page"),
+      page.click("#fork")
+    ]);
+    await copy.waitForSelector("#status");
+    await expect
+      .poll(() => copy.textContent('[data-key="last_query"]'))
+      .toContain("products");
+    const forked = await copy.textContent("#session-id");
+    expect(forked).not.toBe(source);
+    expect(new URL(copy.url()).hash).toContain(`session=${forked}`);
+    // The copy keeps the page's model choice.
+    expect(new URL(copy.url()).search).toBe("?model=scripted");
+    await copy.close();
+    await page.close();
+  });
+});
