@@ -5,18 +5,8 @@
  */
 import type { UIMessage } from "ai";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { inputText } from "./format";
 import type { Part } from "./parts";
-
-const inputSummary = (input: unknown): string => {
-  if (typeof input !== "object" || input === null) return "";
-  return Object.entries(input)
-    .filter(
-      ([, v]) =>
-        v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0)
-    )
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join(", ");
-};
 
 const TOOL_STATE: Record<string, string> = {
   "input-streaming": "starting",
@@ -37,10 +27,10 @@ const PartView = ({ part }: { part: Part }) => {
           className="tool"
           data-tool={part.toolName}
           data-state={part.state}
-          title={inputSummary(part.input)}
+          title={inputText(part.input)}
         >
           <code>{part.toolName}</code>
-          <span className="tool-input">{inputSummary(part.input)}</span>
+          <span className="tool-input">{inputText(part.input)}</span>
           <span className="tag" data-state={part.state}>
             {TOOL_STATE[part.state] ?? part.state}
           </span>

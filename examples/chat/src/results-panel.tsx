@@ -4,6 +4,7 @@
  * other as a table of its objects' fields.
  */
 import { mapObjects, mappedFields } from "roost-edge/client";
+import { type Filter, filterText } from "./format";
 import type { ResultData, ResultEntry } from "./parts";
 
 const cell = (value: unknown): string =>
@@ -78,16 +79,9 @@ const describe = (data: ResultData): string => {
   const meta = data.metadata ?? {};
   if (typeof meta.group_by === "string")
     return `${String(meta.metric ?? "count")} by ${meta.group_by}`;
-  const filters = Array.isArray(meta.filters)
-    ? (meta.filters as { field: string; op: string; value: unknown }[])
-    : [];
+  const filters = Array.isArray(meta.filters) ? (meta.filters as Filter[]) : [];
   const words = typeof meta.query === "string" ? [`“${meta.query}”`] : [];
-  const shown = filters.map(
-    (f) =>
-      `${f.field} ${f.op === "eq" ? "=" : f.op === "lt" ? "<" : ">"} ${
-        typeof f.value === "number" ? Number(f.value.toFixed(2)) : f.value
-      }`
-  );
+  const shown = filters.map(filterText);
   return [...words, ...shown].join(", ") || "everything";
 };
 

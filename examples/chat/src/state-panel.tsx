@@ -1,15 +1,12 @@
 /** @module The session's typed state, live from `useSession`. */
 import type { useSession } from "roost-edge/react";
 import type { catalog } from "../../catalog/index";
+import { type Filter, filterText } from "./format";
 
 type Handle = ReturnType<typeof useSession<typeof catalog>>;
 
-const filtersText = (
-  filters: readonly { field: string; op: string; value: string | number }[]
-): string =>
-  filters.length === 0
-    ? "none"
-    : filters.map((f) => `${f.field} ${f.op} ${f.value}`).join(", ");
+const filtersText = (filters: readonly Filter[]): string =>
+  filters.length === 0 ? "none" : filters.map(filterText).join(", ");
 
 export const StatePanel = ({ session }: { session: Handle }) => {
   // Typed from the environment: user_context is a string, last_query the
