@@ -110,6 +110,9 @@ const ask = async (page: Page, text: string) => {
 const texts = (page: Page) =>
   page.$$eval(".message.assistant .text", (e) => e.map((x) => x.textContent));
 
+const userTexts = (page: Page) =>
+  page.$$eval(".message.user .text", (e) => e.map((x) => x.textContent));
+
 const tables = (page: Page) =>
   page.$$eval(".result", (cards) =>
     cards.map((card) => ({
@@ -197,6 +200,8 @@ describe("the chat example app", () => {
     expect(await page.getAttribute(".message.assistant", "data-id")).toBe(id);
     expect(await texts(page)).toEqual(["Searching.", "Querying."]);
     expect(await onPath(page)).toEqual(["root", "search", "query"]);
+    // The question too: the page keeps the conversation across a reload.
+    expect(await userTexts(page)).toEqual(["Any cat products?"]);
 
     await releaseFakeOpenAI(fake, hold);
     await done(page);
@@ -255,6 +260,11 @@ describe("the chat example app", () => {
     await expect
       .poll(() => copy.textContent('[data-key="last_query"]'))
       .toContain("products");
+    // The copy's tab carries the conversation the copy's history holds.
+    expect(await userTexts(copy)).toEqual([
+      "Which cat toys are rated 4.5 or higher?"
+    ]);
+    expect((await texts(copy)).at(-1)).toBe((await texts(page)).at(-1));
     const forked = await copy.textContent("#session-id");
     expect(forked).not.toBe(source);
     expect(new URL(copy.url()).hash).toContain(`session=${forked}`);

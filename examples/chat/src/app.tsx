@@ -1,12 +1,13 @@
 /** @module The page: chat on the left; the tree, Results and state beside it. */
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useSession } from "roost-edge/react";
 import type { catalog } from "../../catalog/index";
 import { ChatPanel } from "./chat-panel";
 import { positionOf, resultsOf } from "./parts";
 import { ResultsPanel } from "./results-panel";
+import { chatIdOf, loadMessages, saveMessages } from "./saved-messages";
 import { type Credentials, pageUrl } from "./session";
 import { StatePanel } from "./state-panel";
 import { type TreeInfo, TreePanel } from "./tree-panel";
@@ -69,12 +70,17 @@ export const App = ({ base, session, tree, model }: AppProps) => {
       }),
     [base, session, model]
   );
+  const chatId = chatIdOf(session.sessionId);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, on mount
+  const saved = useMemo(() => loadMessages(chatId), []);
   const { messages, sendMessage, status, error } = useChat({
     // Stable per session, so a reload asks to resume this chat's run.
-    id: `chat-${session.sessionId}`,
+    id: chatId,
+    messages: saved,
     transport,
     resume: true
   });
+  useEffect(() => saveMessages(chatId, messages), [chatId, messages]);
   const results = useMemo(() => resultsOf(messages), [messages]);
   const position = useMemo(() => positionOf(messages), [messages]);
   return (
@@ -90,6 +96,9 @@ export const App = ({ base, session, tree, model }: AppProps) => {
           fork={async () => {
             const forked = await live.fork(1);
             const copy = forked.sessions[0]!;
+            // The copy has this conversation's history; its tab shows it
+            // too (window.open copies this tab's sessionStorage).
+            saveMessages(chatIdOf(copy.session_id), messages);
             return { sessionId: copy.session_id, token: copy.token };
           }}
         />

@@ -22,16 +22,33 @@ const columnsOf = (data: ResultData, rows: Record<string, unknown>[]) =>
         (key) => !key.startsWith("_")
       );
 
+/** Decimals per column: as many as its most precise number, so prices line up (39.00 under 24.99). */
+const decimalsOf = (rows: Record<string, unknown>[], column: string) =>
+  Math.max(
+    0,
+    ...rows.map((row) => {
+      const v = row[column];
+      return typeof v === "number" ? (String(v).split(".")[1]?.length ?? 0) : 0;
+    })
+  );
+
 const Table = ({ data }: { data: ResultData }) => {
   const rows = mapObjects(data.objects, data.mapping);
   const columns = columnsOf(data, rows);
+  const decimals = new Map(columns.map((c) => [c, decimalsOf(rows, c)]));
   return (
     <div className="table-wrap">
       <table className="result-table">
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c} scope="col">
+              <th
+                key={c}
+                scope="col"
+                className={
+                  rows.some((r) => typeof r[c] === "number") ? "num" : undefined
+                }
+              >
                 {c.replaceAll("_", " ")}
               </th>
             ))}
@@ -47,7 +64,9 @@ const Table = ({ data }: { data: ResultData }) => {
                   key={c}
                   className={typeof row[c] === "number" ? "num" : undefined}
                 >
-                  {cell(row[c])}
+                  {typeof row[c] === "number"
+                    ? (row[c] as number).toFixed(decimals.get(c))
+                    : cell(row[c])}
                 </td>
               ))}
             </tr>
