@@ -126,6 +126,26 @@ const tables = (page: Page) =>
     }))
   );
 
+/** Where the parts already shown sit inside their scrolling boxes, and the composer. */
+const layout = (page: Page) =>
+  page.evaluate(() => {
+    const box = (el: Element | null) => {
+      const e = el as HTMLElement | null;
+      return e && [e.offsetLeft, e.offsetTop, e.offsetWidth, e.offsetHeight];
+    };
+    return {
+      texts: Array.from(document.querySelectorAll(".message .text"))
+        .slice(0, 2)
+        .map(box),
+      tool: box(document.querySelector(".tool")),
+      result: box(document.querySelector(".result")),
+      composer: document
+        .querySelector("#prompt")
+        ?.getBoundingClientRect()
+        .toJSON()
+    };
+  });
+
 const onPath = (page: Page) =>
   page.$$eval(".tree [data-on-path]", (e) =>
     e.map((x) => x.getAttribute("data-node") ?? x.getAttribute("data-tool"))
@@ -168,6 +188,7 @@ describe("the chat example app", () => {
     ).toBe("search");
     expect(await page.textContent("#tree-state")).toMatch(/^pass 2 of /);
 
+    const before = await layout(page);
     await releaseFakeOpenAI(fake, hold);
     await done(page);
     expect(await texts(page)).toEqual([
@@ -175,6 +196,8 @@ describe("the chat example app", () => {
       "Querying.",
       "Three cat products, found."
     ]);
+    // The answer arriving moved nothing already shown.
+    expect(await layout(page)).toEqual(before);
     // The last pass answered at the root; the run is over, nothing current.
     expect(await onPath(page)).toEqual(["root", "text_response"]);
     expect(await page.$('.tree [aria-current="step"]')).toBeNull();
