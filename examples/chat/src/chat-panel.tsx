@@ -6,7 +6,7 @@
 import type { UIMessage } from "ai";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { inputText } from "./format";
-import type { Part } from "./parts";
+import { type Part, resultDomId } from "./parts";
 
 const TOOL_STATE: Record<string, string> = {
   "input-streaming": "starting",
@@ -15,7 +15,15 @@ const TOOL_STATE: Record<string, string> = {
   "output-error": "failed"
 };
 
-const PartView = ({ part }: { part: Part }) => {
+const PartView = ({
+  part,
+  index,
+  messageId
+}: {
+  part: Part;
+  index: number;
+  messageId: string;
+}) => {
   switch (part.type) {
     case "text":
       return <p className="text">{part.text}</p>;
@@ -41,7 +49,22 @@ const PartView = ({ part }: { part: Part }) => {
       const n = data.objects?.length ?? 0;
       return (
         <p className="result-ref">
-          {n} {n === 1 ? "row" : "rows"} of {data.name ?? "results"} → Results
+          <button
+            type="button"
+            className="link"
+            onClick={() =>
+              document
+                .getElementById(
+                  resultDomId(
+                    messageId,
+                    (part as { id?: string }).id ?? String(index)
+                  )
+                )
+                ?.scrollIntoView({ behavior: "smooth", block: "nearest" })
+            }
+          >
+            {n} {n === 1 ? "row" : "rows"} of {data.name ?? "results"} → Results
+          </button>
         </p>
       );
     }
@@ -64,7 +87,7 @@ const Message = ({ message }: { message: UIMessage }) => (
       {message.parts.map((part, i) => (
         // Parts only ever append (a reset-step drops the tail): the index is stable.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <PartView key={i} part={part} />
+        <PartView key={i} part={part} index={i} messageId={message.id} />
       ))}
     </div>
   </li>
@@ -97,6 +120,15 @@ export const ChatPanel = ({
     const el = list.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   });
+  // A rotated phone or a resized window keeps the newest part in view.
+  useEffect(() => {
+    const follow = () => {
+      const el = list.current;
+      if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    };
+    addEventListener("resize", follow);
+    return () => removeEventListener("resize", follow);
+  }, []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const text = input.trim();

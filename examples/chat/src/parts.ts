@@ -38,9 +38,14 @@ export type Part = UIMessage["parts"][number];
 const dataOf = <T>(part: Part, type: string): T | undefined =>
   part.type === type ? ((part as { data: unknown }).data as T) : undefined;
 
+/** The DOM id of a Result's card, from its message and part ids. */
+export const resultDomId = (messageId: string, partId: string): string =>
+  `result-${messageId}-${partId}`.replace(/[^\w-]/g, "_");
+
 /** One Result as the results panel lists it. */
 export interface ResultEntry {
   key: string;
+  domId: string;
   runId: string;
   data: ResultData;
 }
@@ -54,7 +59,14 @@ export const resultsOf = (messages: readonly UIMessage[]): ResultEntry[] =>
           const data = dataOf<ResultData>(part, "data-result");
           if (!data) return [];
           const id = (part as { id?: string }).id ?? String(i);
-          return [{ key: `${m.id}/${id}`, runId: m.id, data }];
+          return [
+            {
+              key: `${m.id}/${id}`,
+              domId: resultDomId(m.id, id),
+              runId: m.id,
+              data
+            }
+          ];
         })
   );
 

@@ -109,6 +109,7 @@ export const ResultCard = ({ entry }: { entry: ResultEntry }) => {
   const count = data.objects.length;
   return (
     <article
+      id={entry.domId}
       className="result"
       data-tool={data.tool}
       data-payload-type={data.payload_type ?? "generic"}
