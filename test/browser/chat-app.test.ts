@@ -66,20 +66,26 @@ const decide = (decision: Record<string, unknown>): CannedResponse => ({
   }
 });
 
-/** Scripts a run that finds three cat products, then holds its answer. */
-const heldRun = async (): Promise<string> => {
+/**
+ * Scripts a run that finds three cat products, then holds its answer (and,
+ * with `atSearch`, first its decision at the search branch).
+ */
+const heldRun = async (atSearch?: string): Promise<string> => {
   const hold = `chat-app-${crypto.randomUUID()}`;
   await scriptFakeOpenAI(fake, [
     decide({ function_name: "search", message_update: "Searching." }),
-    decide({
-      function_name: "query",
-      function_inputs: {
-        collection: "products",
-        filters: [{ field: "animal", op: "eq", value: "cat" }],
-        limit: 3
-      },
-      message_update: "Querying."
-    }),
+    {
+      ...decide({
+        function_name: "query",
+        function_inputs: {
+          collection: "products",
+          filters: [{ field: "animal", op: "eq", value: "cat" }],
+          limit: 3
+        },
+        message_update: "Querying."
+      }),
+      ...(atSearch ? { hold: atSearch } : {})
+    },
     {
       ...decide({
         function_name: "text_response",
@@ -91,9 +97,9 @@ const heldRun = async (): Promise<string> => {
   return hold;
 };
 
-/** Waits until the held answer was asked for (a new script starts the count): the run is parked mid-way. */
-const parked = () =>
-  expect.poll(async () => (await fakeOpenAIRequests(fake)).length).toBe(3);
+/** Waits until the model was asked `n` times (a new script starts the count): the run is parked at a held answer. */
+const parked = (n = 3) =>
+  expect.poll(async () => (await fakeOpenAIRequests(fake)).length).toBe(n);
 
 const open = async (query: string, page?: Page): Promise<Page> => {
   const p = page ?? (await browser.context.newPage());
@@ -146,9 +152,14 @@ const layout = (page: Page) =>
     };
   });
 
-const onPath = (page: Page) =>
-  page.$$eval(".tree [data-on-path]", (e) =>
+const marked = (page: Page, mark: string) =>
+  page.$$eval(`.tree [${mark}]`, (e) =>
     e.map((x) => x.getAttribute("data-node") ?? x.getAttribute("data-tool"))
+  );
+const onPath = (page: Page) => marked(page, "data-on-path");
+const current = (page: Page) =>
+  page.$$eval('.tree [aria-current="step"]', (e) =>
+    e.map((x) => x.getAttribute("data-node"))
   );
 
 const done = async (page: Page) => {
@@ -160,9 +171,17 @@ const done = async (page: Page) => {
 
 describe("the chat example app", () => {
   it("streams the answer, shows Results as tables before the run ends, and highlights the tree path", async () => {
-    const hold = await heldRun();
+    const atSearch = `chat-app-${crypto.randomUUID()}`;
+    const hold = await heldRun(atSearch);
     const page = await open("?model=openai");
     await ask(page, "Any cat products?");
+    // Pass 1, the model deciding at the search branch: root → search.
+    await parked(2);
+    await expect.poll(() => current(page)).toEqual(["search"]);
+    expect(await onPath(page)).toEqual(["root", "search"]);
+    expect(await page.textContent("#tree-state")).toBe("pass 1 of 5");
+    await releaseFakeOpenAI(fake, atSearch);
+
     await page.waitForSelector(".result tbody tr");
     await parked();
     // Still going: the table is there before the answer.
@@ -181,12 +200,15 @@ describe("the chat example app", () => {
     ]);
     expect(table!.rows).toHaveLength(3);
     for (const row of table!.rows) expect(row[1]).toBe("cat");
-    // The pass in progress: root → search → query, the run at `search`.
-    expect(await onPath(page)).toEqual(["root", "search", "query"]);
-    expect(
-      await page.getAttribute('.tree [aria-current="step"]', "data-node")
-    ).toBe("search");
-    expect(await page.textContent("#tree-state")).toMatch(/^pass 2 of /);
+    // Pass 2 at the root while the model thinks; pass 1's path visited.
+    await expect.poll(() => current(page)).toEqual(["root"]);
+    expect(await onPath(page)).toEqual(["root"]);
+    expect(await marked(page, "data-visited")).toEqual([
+      "root",
+      "search",
+      "query"
+    ]);
+    expect(await page.textContent("#tree-state")).toBe("pass 2 of 5");
 
     const before = await layout(page);
     await releaseFakeOpenAI(fake, hold);
@@ -200,7 +222,7 @@ describe("the chat example app", () => {
     expect(await layout(page)).toEqual(before);
     // The last pass answered at the root; the run is over, nothing current.
     expect(await onPath(page)).toEqual(["root", "text_response"]);
-    expect(await page.$('.tree [aria-current="step"]')).toBeNull();
+    expect(await current(page)).toEqual([]);
     expect(await page.textContent("#tree-state")).toBe("completed");
     expect(await tables(page)).toHaveLength(1);
     expect(await page.$("#error")).toBeNull();
@@ -222,7 +244,14 @@ describe("the chat example app", () => {
     expect(page.url()).toBe(url);
     expect(await page.getAttribute(".message.assistant", "data-id")).toBe(id);
     expect(await texts(page)).toEqual(["Searching.", "Querying."]);
-    expect(await onPath(page)).toEqual(["root", "search", "query"]);
+    // The run's path so far, from the replayed decisions. (Where the run is
+    // now came in a tree.node event before the reload, which a new socket
+    // does not replay: the tree shows it again from the next event on.)
+    const trail = [
+      ...(await onPath(page)),
+      ...(await marked(page, "data-visited"))
+    ];
+    expect(new Set(trail)).toEqual(new Set(["root", "search", "query"]));
     // The question too: the page keeps the conversation across a reload.
     expect(await userTexts(page)).toEqual(["Any cat products?"]);
 

@@ -10,7 +10,7 @@ import { ResultsPanel } from "./results-panel";
 import { chatIdOf, loadMessages, saveMessages } from "./saved-messages";
 import { type Credentials, pageUrl } from "./session";
 import { StatePanel } from "./state-panel";
-import { type TreeInfo, TreePanel } from "./tree-panel";
+import { type LiveNode, type TreeInfo, TreePanel } from "./tree-panel";
 
 export interface AppProps {
   base: string;
@@ -53,6 +53,41 @@ const ForkButton = ({ fork }: { fork(): Promise<Credentials> }) => {
       ) : null}
     </span>
   );
+};
+
+/**
+ * The tree beside the newest `tree.node` event. Its own useSession (the
+ * same socket as the page's) reads `events`, so an event re-renders only
+ * this panel, not the chat.
+ */
+const LiveTree = ({
+  base,
+  session,
+  tree,
+  position
+}: {
+  base: string;
+  session: Credentials;
+  tree: TreeInfo | undefined;
+  position: ReturnType<typeof positionOf>;
+}) => {
+  const { events } = useSession({
+    baseUrl: base,
+    sessionId: session.sessionId,
+    token: session.token
+  });
+  const live = useMemo((): LiveNode | undefined => {
+    const event = events.findLast((e) => e.type === "tree.node");
+    return event?.type === "tree.node"
+      ? {
+          runId: event.run_id,
+          seq: event.seq,
+          pass: event.payload.pass,
+          node: event.payload.node
+        }
+      : undefined;
+  }, [events]);
+  return <TreePanel tree={tree} position={position} live={live} />;
 };
 
 export const App = ({ base, session, tree, model }: AppProps) => {
@@ -111,7 +146,12 @@ export const App = ({ base, session, tree, model }: AppProps) => {
           send={(text) => void sendMessage({ text })}
         />
         <div className="side">
-          <TreePanel tree={tree} position={position} />
+          <LiveTree
+            base={base}
+            session={session}
+            tree={tree}
+            position={position}
+          />
           <StatePanel session={live} />
           <ResultsPanel results={results} />
         </div>

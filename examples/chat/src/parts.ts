@@ -70,25 +70,27 @@ export const resultsOf = (messages: readonly UIMessage[]): ResultEntry[] =>
         })
   );
 
-/** Where the newest run is: its tree part, and the decisions of its current pass. */
+/** Where the newest run is: its tree part, and its decisions in order. */
 export interface RunPosition {
   tree: TreeData | undefined;
   decisions: DecisionData[];
+  /** The seq of the newest decision (its part id is `decision-<seq>`). */
+  lastSeq: number;
 }
 
 export const positionOf = (messages: readonly UIMessage[]): RunPosition => {
   const last = messages.findLast((m) => m.role === "assistant");
-  if (!last) return { tree: undefined, decisions: [] };
   let tree: TreeData | undefined;
   const decisions: DecisionData[] = [];
-  for (const part of last.parts) {
+  let lastSeq = 0;
+  for (const part of last?.parts ?? []) {
     tree = dataOf<TreeData>(part, "data-tree") ?? tree;
     const decision = dataOf<DecisionData>(part, "data-decision");
-    if (decision) decisions.push(decision);
+    if (decision) {
+      decisions.push(decision);
+      const seq = Number((part as { id?: string }).id?.split("-")[1]);
+      if (Number.isSafeInteger(seq)) lastSeq = Math.max(lastSeq, seq);
+    }
   }
-  const pass = decisions.at(-1)?.pass;
-  return {
-    tree,
-    decisions: decisions.filter((d) => d.pass === pass)
-  };
+  return { tree, decisions, lastSeq };
 };

@@ -1,7 +1,10 @@
 /**
  * @module The environment's decision tree, from the listing, with the path
- * of the run's current pass highlighted from the stream's decision parts
- * and the node the run is at from its tree part.
+ * of the run's current pass highlighted (from the stream's decision parts),
+ * the earlier passes' paths marked as visited, and the node the run is at:
+ * from the stream's tree part, or from the session's newer `tree.node`
+ * event, which arrives before the model is asked, so the tree shows where
+ * the run is while the model thinks.
  */
 import type { ReactNode } from "react";
 import type { RunPosition } from "./parts";
@@ -28,23 +31,51 @@ export interface TreeInfo {
   recursion_limit: number;
 }
 
-interface Path {
-  nodes: Set<string>;
-  /** `node/option` of each option taken. */
-  options: Set<string>;
-  current: string | undefined;
+/** The newest `tree.node` event of the session: where a run arrived. */
+export interface LiveNode {
+  runId: string;
+  seq: number;
+  pass: number;
+  node: string;
 }
 
-const pathOf = (position: RunPosition): Path => {
+interface Path {
+  /** Nodes and `node/option`s of the pass in progress (or the last one). */
+  nodes: Set<string>;
+  options: Set<string>;
+  /** Nodes and options of the run's earlier passes. */
+  visited: Set<string>;
+  current: string | undefined;
+  pass: number | undefined;
+}
+
+const pathOf = (position: RunPosition, live: LiveNode | undefined): Path => {
+  const { tree, decisions } = position;
+  const running = tree?.state === "running";
+  let pass = decisions.at(-1)?.pass ?? tree?.pass ?? undefined;
+  let current = running ? tree?.node : undefined;
+  if (
+    running &&
+    live !== undefined &&
+    live.runId === tree?.run_id &&
+    live.seq > position.lastSeq
+  ) {
+    current = live.node;
+    pass = live.pass;
+  }
   const path: Path = {
-    nodes: new Set(),
+    nodes: new Set(current ? [current] : []),
     options: new Set(),
-    current: position.tree?.state === "running" ? position.tree.node : undefined
+    visited: new Set(),
+    current,
+    pass
   };
-  for (const d of position.decisions) {
-    path.nodes.add(d.node);
-    path.options.add(`${d.node}/${d.option}`);
-    if (d.kind === "branch") path.nodes.add(d.option);
+  for (const d of decisions) {
+    const nodes = d.pass === pass ? path.nodes : path.visited;
+    const options = d.pass === pass ? path.options : path.visited;
+    nodes.add(d.node);
+    options.add(`${d.node}/${d.option}`);
+    if (d.kind === "branch") nodes.add(d.option);
   }
   return path;
 };
@@ -61,18 +92,21 @@ const Option = ({
   description,
   end,
   taken,
+  visited,
   children
 }: {
   name: string;
   description?: string;
   end?: boolean;
   taken: boolean;
+  visited: boolean;
   children?: ReactNode;
 }) => (
   <li
     className="tree-option"
     data-tool={name}
     data-on-path={taken || undefined}
+    data-visited={visited || undefined}
     title={description}
   >
     <span className="tree-label">
@@ -90,6 +124,7 @@ const TreeNode = ({ node, byId, textResponse, path }: NodeProps) => {
       className={`tree-node ${node.kind}`}
       data-node={node.id}
       data-on-path={path.nodes.has(node.id) || undefined}
+      data-visited={path.visited.has(node.id) || undefined}
       aria-current={current ? "step" : undefined}
     >
       <span className="tree-label">
@@ -110,6 +145,7 @@ const TreeNode = ({ node, byId, textResponse, path }: NodeProps) => {
               description={tool.description}
               end={tool.end}
               taken={path.options.has(`${node.id}/${tool.name}`)}
+              visited={path.visited.has(`${node.id}/${tool.name}`)}
             >
               {next ? (
                 <ul>
@@ -129,6 +165,7 @@ const TreeNode = ({ node, byId, textResponse, path }: NodeProps) => {
             name="text_response"
             description="Answer the user and end the run."
             taken={path.options.has(`${node.id}/text_response`)}
+            visited={path.visited.has(`${node.id}/text_response`)}
           />
         ) : null}
         {node.branches.map((id) => {
@@ -150,14 +187,16 @@ const TreeNode = ({ node, byId, textResponse, path }: NodeProps) => {
 
 export const TreePanel = ({
   tree,
-  position
+  position,
+  live
 }: {
   tree: TreeInfo | undefined;
   position: RunPosition;
+  live: LiveNode | undefined;
 }) => {
   const root = tree?.nodes[0];
   const state = position.tree?.state;
-  const pass = position.tree?.pass;
+  const path = pathOf(position, live);
   return (
     <section className="panel" aria-labelledby="tree-title">
       <header className="panel-head">
@@ -166,7 +205,7 @@ export const TreePanel = ({
           {state === undefined
             ? "idle"
             : state === "running"
-              ? `pass ${(pass ?? 0) + 1} of ${tree?.recursion_limit ?? "?"}`
+              ? `pass ${path.pass ?? 1} of ${tree?.recursion_limit ?? "?"}`
               : state}
         </span>
       </header>
@@ -174,18 +213,23 @@ export const TreePanel = ({
         <ul
           className="tree"
           data-state={state ?? "idle"}
-          data-at={position.tree?.node}
+          data-at={path.current}
         >
           <TreeNode
             node={root}
             byId={new Map(tree.nodes.map((n) => [n.id, n]))}
             textResponse={tree.text_response}
-            path={pathOf(position)}
+            path={path}
           />
         </ul>
       ) : (
         <p className="muted">Loading the tree…</p>
       )}
+      <p className="legend">
+        <span className="swatch on-path" aria-hidden="true" /> this pass
+        <span className="swatch visited" aria-hidden="true" /> earlier passes
+        <span className="swatch current" aria-hidden="true" /> where the run is
+      </p>
     </section>
   );
 };
