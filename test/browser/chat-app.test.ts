@@ -5,7 +5,7 @@
 // fork control opens a copy. Runs whose end a test must wait for use the
 // fake OpenAI model, whose last answer the test holds.
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -278,6 +278,43 @@ describe("the chat example app", () => {
     const [table, ...more] = await tables(page);
     expect(more).toEqual([]);
     expect(table!.rows).toHaveLength(3);
+    await page.close();
+  });
+
+  it("shows a document Result as documents, by its payload type and mapping", async () => {
+    await scriptFakeOpenAI(fake, [
+      decide({ function_name: "search" }),
+      decide({
+        function_name: "query",
+        function_inputs: { collection: "messages", filters: [], limit: 2 }
+      }),
+      decide({
+        function_name: "text_response",
+        function_inputs: { text: "Two messages." }
+      })
+    ]);
+    const page = await open("?model=openai");
+    await ask(page, "What do customers say?");
+    await done(page);
+    const docs = await page.$$eval(
+      '.result[data-payload-type="document"] .document',
+      (e) =>
+        e.map((d) => ({
+          title: d.querySelector("strong")?.textContent,
+          text: d.querySelector("p:last-child")?.textContent
+        }))
+    );
+    expect(docs).toHaveLength(2);
+    const messages = JSON.parse(
+      readFileSync("examples/catalog/messages.json", "utf8")
+    ) as { channel: string; text: string }[];
+    for (const doc of docs) {
+      // The mapping: the channel as the title, the text as the content.
+      expect(messages).toContainEqual(
+        expect.objectContaining({ channel: doc.title, text: doc.text })
+      );
+    }
+    expect(await page.$(".result table")).toBeNull();
     await page.close();
   });
 
