@@ -4,7 +4,6 @@
 // reload mid-run resumes the same message with every part once, and the
 // fork control opens a copy. Runs whose end a test must wait for use the
 // fake OpenAI model, whose last answer the test holds.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -22,8 +21,7 @@ const fake = inject("fakeOpenAIUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  // The worker serves dist/inspector; build the app from these sources.
-  execFileSync(process.execPath, ["scripts/build-chat.mjs"]);
+  // test/browser/build-chat.ts built the app before the server started.
   browser = await launch();
 });
 
