@@ -8,13 +8,21 @@ import { existsSync } from "node:fs";
 import { writeOwnWorker } from "./own-worker.mjs";
 import { waitUntilReady } from "./ready.mjs";
 
-// `npm install` builds the inspector (prepare); build it here too if it is missing.
-if (!existsSync(new URL("../dist/inspector/index.html", import.meta.url))) {
-  execFileSync(
-    process.execPath,
-    [new URL("./build-inspector.mjs", import.meta.url).pathname],
-    { stdio: "inherit" }
-  );
+// `npm install` builds the inspector and the chat example (prepare); build
+// them here too if they are missing.
+for (const [built, script] of [
+  ["../dist/inspector/index.html", "./build-inspector.mjs"],
+  ["../dist/inspector/chat/index.html", "./build-chat.mjs"]
+]) {
+  if (!existsSync(new URL(built, import.meta.url))) {
+    execFileSync(
+      process.execPath,
+      [new URL(script, import.meta.url).pathname],
+      {
+        stdio: "inherit"
+      }
+    );
+  }
 }
 
 // A script argument would make wrangler dev drop [assets]; files are ours.
@@ -84,6 +92,7 @@ try {
       "",
       `Listening on ${url}`,
       `Inspector: open ${url}/ in a browser.`,
+      `Chat example (catalog): open ${url}/chat/ in a browser.`,
       "",
       "Next, in a second terminal:",
       `  curl -s ${url}/v1/environments`,
