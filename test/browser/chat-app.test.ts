@@ -4,7 +4,8 @@
 // reload mid-run resumes the same message with every part once, and the
 // fork control opens a copy. Runs whose end a test must wait for use the
 // fake OpenAI model, whose last answer the test holds.
-import { mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -332,10 +333,21 @@ describe("the chat example app", () => {
       .poll(() => page.textContent('[data-key="last_query"]'))
       .toContain("products");
 
-    mkdirSync("docs", { recursive: true });
-    await page.screenshot({ path: "docs/chat.png" });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: "docs/chat-phone.png" });
+    // Taken every run (test artifacts); the README's copies are refreshed
+    // only on request, since the session id in the header differs each run.
+    const artifacts = join("test", "browser", "artifacts");
+    mkdirSync(artifacts, { recursive: true });
+    const shots = [
+      ["chat.png", { width: 1280, height: 800 }],
+      ["chat-phone.png", { width: 390, height: 844 }]
+    ] as const;
+    for (const [name, size] of shots) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: join(artifacts, name) });
+      if (process.env.UPDATE_DOCS_SCREENSHOT === "1") {
+        copyFileSync(join(artifacts, name), join("docs", name));
+      }
+    }
     await page.setViewportSize({ width: 1280, height: 800 });
 
     const source = await page.textContent("#session-id");
