@@ -3,7 +3,6 @@
 import type { JsonObject, JsonValue } from "../json";
 import {
   type ActionInput,
-  CLOSE_CODES,
   EventFrameSchema,
   ForkResponseSchema,
   isTerminalCloseCode,
@@ -25,6 +24,7 @@ import {
   type TimerHandle
 } from "./clock";
 import { EventSequencer } from "./event-sequencer";
+import { closeErrorCode, decodeFrame } from "./frame-decode";
 import { Heartbeat } from "./heartbeat";
 import { PendingRequests, type SocketRequest } from "./pending-requests";
 import type {
@@ -34,7 +34,6 @@ import type {
 } from "./socket-options";
 import {
   defaultWebSocket,
-  frameText,
   OPEN,
   socketUrl,
   type WebSocketConstructor,
@@ -212,14 +211,8 @@ export class SessionSocket {
     // and at once drops the socket must not be hammered.
     this.#failures = 0;
     this.#heartbeat.heard();
-    const text = frameText(data);
-    let frame: unknown;
-    try {
-      frame = text === undefined ? undefined : JSON.parse(text);
-    } catch {
-      frame = undefined;
-    }
-    if (typeof frame !== "object" || frame === null || !("type" in frame)) {
+    const frame = decodeFrame(data);
+    if (frame === undefined) {
       this.#report(
         "invalid_response",
         "The server sent a frame that is not a JSON object."
@@ -390,12 +383,3 @@ export class SessionSocket {
     }
   }
 }
-
-const closeErrorCode = (code: number) =>
-  code === CLOSE_CODES.unauthorized
-    ? "unauthorized"
-    : code === CLOSE_CODES.forbidden
-      ? "forbidden"
-      : code === CLOSE_CODES.session_gone
-        ? "not_found"
-        : "disconnected";

@@ -24,10 +24,10 @@ import type {
   DecisionModel,
   HistoryMessage,
   PromptTasks,
-  TreeData,
-  TreeOption
+  TreeData
 } from "../tree/types";
-import { hasInputs, optionsAt, runIfTools } from "./options";
+import { decide } from "./decide";
+import { optionsAt, runIfTools } from "./options";
 
 /** What a run carries from pass to pass (persisted by the caller). */
 export interface RunProgress {
@@ -170,12 +170,15 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
         `No option is available at ${node.id}: ${unavailable.map((u) => `${u.name} (${u.reason})`).join(", ") || "the node is empty"}.`
       );
     }
-    const { decision, option, used } = await decide(input, p, {
-      treeData,
-      node,
-      options,
-      unavailable
-    });
+    const { decision, option, used } = await decide(
+      { ...input, decisions: p.decisions },
+      {
+        treeData,
+        node,
+        options,
+        unavailable
+      }
+    );
     p = { ...p, decisions: p.decisions + used };
     input.emit("tree.decision", {
       run_id: p.runId,
@@ -266,67 +269,6 @@ const signalOf = (input: PassInput) =>
 const textOf = (decision: Decision): string => {
   const text = decision.inputs.text;
   return typeof text === "string" && text !== "" ? text : decision.message;
-};
-
-/** Asks the model, re-asking with feedback when it names an option not offered here. */
-const decide = async (
-  input: PassInput,
-  p: RunProgress,
-  request: {
-    treeData: TreeData;
-    node: TreeNode;
-    options: TreeOption[];
-    unavailable: { name: string; description: string; reason: string }[];
-  }
-): Promise<{ decision: Decision; option: TreeOption; used: number }> => {
-  const only = request.options.length === 1 ? request.options[0]! : undefined;
-  if (only !== undefined && !hasInputs(only.inputs)) {
-    // Elysia's shortcut: nothing to choose and nothing to fill in, so no
-    // model call (and no decision used).
-    return {
-      decision: {
-        tool: only.name,
-        inputs: {},
-        end: only.end,
-        message: "",
-        impossible: false,
-        reasoning: `Only one option available: ${only.name} (and no inputs are needed).`
-      },
-      option: only,
-      used: 0
-    };
-  }
-  const retries = input.maxRetries ?? 2;
-  const feedback: string[] = [];
-  for (let attempt = 0; ; attempt++) {
-    const decision = await input.model.decide(
-      {
-        treeData: request.treeData,
-        node: request.node.id,
-        instruction: request.node.instruction,
-        options: request.options,
-        unavailable: request.unavailable,
-        feedback
-      },
-      { decisionIndex: p.decisions + attempt, ...signalOf(input) }
-    );
-    const option = request.options.find((o) => o.name === decision.tool);
-    if (option !== undefined) return { decision, option, used: attempt + 1 };
-    const names = request.options.map((o) => o.name).join(", ");
-    const why = request.unavailable.find((u) => u.name === decision.tool);
-    feedback.push(
-      why
-        ? `"${decision.tool}" is not available now (${why.reason}). Choose one of: ${names}.`
-        : `"${decision.tool}" is not an option at ${request.node.id}. Choose one of: ${names}.`
-    );
-    if (attempt >= retries) {
-      throw new RoostError(
-        "model_error",
-        `The model chose "${decision.tool}", which is not an option at ${request.node.id}, ${attempt + 1} times. Options: ${names}.`,
-        { node: request.node.id, options: request.options.map((o) => o.name) }
-      );
-    }
-  }
 };
 
 /** Runs one tool as a call of this pass and records its task and errors. */

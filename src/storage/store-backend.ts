@@ -2,7 +2,6 @@
 
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
-import type { Mapping } from "../protocol/map-objects";
 import { fingerprint } from "../store/fingerprint";
 import type {
   Entry,
@@ -11,27 +10,20 @@ import type {
   ObjectFingerprint,
   StoreBackend
 } from "../store/types";
-import { MAX_BOUND_PARAMETERS, toRowText } from "./row-text";
+import {
+  ENTRY_COLUMNS,
+  type EntryRow,
+  entryOf,
+  type ObjectRow,
+  prepareEntry
+} from "./entry-rows";
+import { MAX_BOUND_PARAMETERS } from "./row-text";
 
 type KeyRow = { id: number; entries: number; objects: number };
 type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;
-type EntryRow = {
-  id: number;
-  metadata: string;
-  payload_type: string | null;
-  mapping: string | null;
-};
-/** The columns every entry read selects. */
-const ENTRY_COLUMNS = "id, metadata, payload_type, mapping";
 type PlacedRow = EntryRow & { object_count: number };
 type RecentRow = EntryRow & { key_id: number; ord: number };
 type Place = Omit<LocatedEntry, keyof Entry>;
-
-interface ObjectRow {
-  refId: string | null;
-  hash: string | null;
-  body: string;
-}
 
 const OBJECT_COLUMNS = 7;
 const OBJECTS_PER_INSERT = Math.floor(MAX_BOUND_PARAMETERS / OBJECT_COLUMNS);
@@ -111,24 +103,6 @@ export class SqliteStoreBackend implements StoreBackend {
     return row;
   }
 
-  /** Serialises and checks everything first, so a refused entry writes nothing. */
-  #prepare(entry: Entry, prints: (ObjectFingerprint | null)[]) {
-    const metadata = toRowText(entry.metadata, "Entry metadata");
-    const payloadType = entry.payloadType ?? null;
-    const mapping =
-      entry.mapping === undefined ? null : JSON.stringify(entry.mapping);
-    const objects = entry.objects.map((object, i): ObjectRow => {
-      const refId = typeof object._REF_ID === "string" ? object._REF_ID : null;
-      const print = prints[i] ?? null;
-      return {
-        refId,
-        hash: print !== null && refId !== null ? print.hash : null,
-        body: toRowText(object, `objects[${i}]`, refId ?? "")
-      };
-    });
-    return { metadata, payloadType, mapping, objects };
-  }
-
   #insertObjects(entryId: number, keyId: number, rows: ObjectRow[]): void {
     for (let at = 0; at < rows.length; at += OBJECTS_PER_INSERT) {
       const chunk = rows.slice(at, at + OBJECTS_PER_INSERT);
@@ -179,15 +153,7 @@ export class SqliteStoreBackend implements StoreBackend {
     }
     return rows.map((row) => ({
       row,
-      entry: {
-        objects: objects.get(row.id) ?? [],
-        metadata: JSON.parse(row.metadata) as JsonObject,
-        // Absent rather than null, as the other backends keep them.
-        ...(row.payload_type === null ? {} : { payloadType: row.payload_type }),
-        ...(row.mapping === null
-          ? {}
-          : { mapping: JSON.parse(row.mapping) as Mapping })
-      }
+      entry: entryOf(row, objects.get(row.id) ?? [])
     }));
   }
 
@@ -277,7 +243,7 @@ export class SqliteStoreBackend implements StoreBackend {
     fingerprints: (ObjectFingerprint | null)[]
   ): number {
     const key = this.#key(tool, name);
-    const { metadata, payloadType, mapping, objects } = this.#prepare(
+    const { metadata, payloadType, mapping, objects } = prepareEntry(
       entry,
       fingerprints
     );
@@ -308,7 +274,7 @@ export class SqliteStoreBackend implements StoreBackend {
   ): void {
     const key = this.#key(tool, name);
     const old = this.#at(key, position, `${tool}/${name}`);
-    const { metadata, payloadType, mapping, objects } = this.#prepare(
+    const { metadata, payloadType, mapping, objects } = prepareEntry(
       entry,
       fingerprints
     );
