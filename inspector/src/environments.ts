@@ -1,8 +1,8 @@
 /** @module The registered environments as cards: description, task schema and every tool's parameters. */
 
+import type { TreeInfo } from "../../src/protocol/http-environments";
 import { h, short } from "./dom";
 import type { JsonSchema } from "./schema-form";
-import type { TreeInfo } from "./tree-view";
 
 export interface ToolSchema {
   type: "function";

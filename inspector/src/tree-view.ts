@@ -1,29 +1,11 @@
 /** @module An environment's decision tree, drawn from the listing, with the path of the run's current pass highlighted from its frames. */
 
+import type {
+  TreeInfo,
+  TreeNodeInfo
+} from "../../src/protocol/http-environments";
 import { fill, h } from "./dom";
 import type { Frame } from "./live";
-
-export interface TreeToolInfo {
-  name: string;
-  description: string;
-  end: boolean;
-  follow_up_node?: string;
-}
-
-export interface TreeNodeInfo {
-  id: string;
-  kind: "root" | "branch" | "follow_ups";
-  description: string;
-  instruction: string;
-  tools: TreeToolInfo[];
-  branches: string[];
-}
-
-export interface TreeInfo {
-  nodes: TreeNodeInfo[];
-  text_response: boolean;
-  recursion_limit: number;
-}
 
 const TEXT_RESPONSE = "text_response";
 

@@ -1,7 +1,14 @@
 /** @module The Roost client for browsers and Node: HTTP, the session WebSocket, rollouts and policies. */
 
 export type { Message } from "../messages/schema";
-export type { ActionInput, OpenAITool } from "../protocol";
+export type {
+  ActionInput,
+  EnvironmentInfo,
+  OpenAITool,
+  TreeInfo,
+  TreeNodeInfo,
+  TreeToolInfo
+} from "../protocol";
 export {
   type Mapping,
   mapObjects,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
-  type CannedResponse,
+  decideCompletion as decide,
   fakeOpenAIRequests,
   releaseFakeOpenAI,
   scriptFakeOpenAI
@@ -28,41 +28,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-});
-
-/** A chat completion whose tool call is the `decide` function. */
-const decide = (decision: Record<string, unknown>): CannedResponse => ({
-  body: {
-    id: "x",
-    object: "chat.completion",
-    choices: [
-      {
-        index: 0,
-        finish_reason: "tool_calls",
-        message: {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "t",
-              type: "function",
-              function: {
-                name: "decide",
-                arguments: JSON.stringify({
-                  reasoning: "",
-                  message_update: "",
-                  impossible: false,
-                  function_inputs: {},
-                  end_actions: false,
-                  ...decision
-                })
-              }
-            }
-          ]
-        }
-      }
-    ]
-  }
 });
 
 /**

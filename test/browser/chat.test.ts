@@ -8,7 +8,6 @@ import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
-  type CannedResponse,
   decideCompletion as decide,
   fakeOpenAIRequests,
   releaseFakeOpenAI,

@@ -4,7 +4,6 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, inject, it } from "vitest";
 import {
-  type CannedResponse,
   decideCompletion as decide,
   fakeOpenAIRequests,
   releaseFakeOpenAI,

@@ -2,7 +2,6 @@ import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { createClient } from "../../src/client/index";
 import {
-  type CannedResponse,
   decideCompletion as decide,
   fakeOpenAIRequests,
   scriptFakeOpenAI

@@ -2,6 +2,7 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useEffect, useMemo, useState } from "react";
+import type { TreeInfo } from "roost-edge/client";
 import { useSession } from "roost-edge/react";
 import type { catalog } from "../../catalog/index";
 import { ChatPanel } from "./chat-panel";
@@ -10,7 +11,7 @@ import { ResultsPanel } from "./results-panel";
 import { chatIdOf, loadMessages, saveMessages } from "./saved-messages";
 import { type Credentials, pageUrl } from "./session";
 import { StatePanel } from "./state-panel";
-import { type LiveNode, type TreeInfo, TreePanel } from "./tree-panel";
+import { type LiveNode, TreePanel } from "./tree-panel";
 
 export interface AppProps {
   base: string;

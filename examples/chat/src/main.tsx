@@ -1,9 +1,9 @@
 /** @module Opens (or reuses) a catalog session, reads its tree, and renders the app. */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import type { TreeInfo } from "roost-edge/client";
 import { App } from "./app";
 import { openSession } from "./session";
-import type { TreeInfo } from "./tree-panel";
 
 const base = location.origin;
 const model = new URLSearchParams(location.search).get("model") ?? undefined;

@@ -7,29 +7,8 @@
  * the run is while the model thinks.
  */
 import type { ReactNode } from "react";
+import type { TreeInfo, TreeNodeInfo } from "roost-edge/client";
 import type { RunPosition } from "./parts";
-
-export interface TreeToolInfo {
-  name: string;
-  description: string;
-  end: boolean;
-  follow_up_node?: string;
-}
-
-export interface TreeNodeInfo {
-  id: string;
-  kind: "root" | "branch" | "follow_ups";
-  description: string;
-  instruction: string;
-  tools: TreeToolInfo[];
-  branches: string[];
-}
-
-export interface TreeInfo {
-  nodes: TreeNodeInfo[];
-  text_response: boolean;
-  recursion_limit: number;
-}
 
 /** The newest `tree.node` event of the session: where a run arrived. */
 export interface LiveNode {
