@@ -123,6 +123,8 @@ export const createLocalSession = (
         memory = { episode, tasks: [], errors: {}, history: [] };
       }
       const { parts } = session;
+      // The tools this episode's reset chose; fixed for the run.
+      const episodeEnv = session.episodeEnv;
       parts.state.set("messages", { role: "user", content: prompt });
       let progress: RunProgress = {
         runId: `local_${++runs}`,
@@ -156,7 +158,7 @@ export const createLocalSession = (
         let result: Awaited<ReturnType<typeof runPass>>;
         try {
           result = await runPass({
-            env: session.episodeEnv,
+            env: episodeEnv,
             tree,
             parts,
             task: session.task,

@@ -131,7 +131,9 @@ describe("tree data for tools and rules", () => {
                     ?.tasks.map((t) => t.task),
                   errors: Object.keys(ctx.tree.errors),
                   agent: ctx.tree.atlas.agentDescription,
-                  stored: ctx.tree.environment.keys().map((k) => k.name)
+                  stored: ctx.tree.environment.keys().map((k) => k.name),
+                  // Made when read: it must still be the store's view.
+                  view: ctx.tree.environmentView.includes("tree frog")
                 }
           )
       })
@@ -186,7 +188,8 @@ describe("tree data for tools and rules", () => {
       tasks: ["broken", "query", "count", "inspect"],
       errors: ["broken"],
       agent: "A frog librarian.",
-      stored: ["frogs", "counts"]
+      stored: ["frogs", "counts"],
+      view: true
     });
   });
 

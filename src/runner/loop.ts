@@ -4,7 +4,7 @@ import type { Environment } from "../environment/define-environment";
 import type { SessionParts } from "../environment/episode";
 import { createEpisodeControl } from "../environment/episode-control";
 import { RoostError } from "../errors";
-import type { JsonObject } from "../json";
+import { cloneJson, type JsonObject } from "../json";
 import type { Emit } from "../protocol";
 import { readOnlyStore } from "../store/reader";
 import { healingText } from "../store/result";
@@ -13,7 +13,6 @@ import type { ResolvedTree, TreeNode } from "../tree/define-tree";
 import {
   addToHistory,
   clearErrors,
-  copyTreeData,
   openTasks,
   recordError,
   recordTask,
@@ -75,17 +74,43 @@ const OUTPUT_CHARS = 600;
 const clip = (text: string): string =>
   text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS)}…` : text;
 
-const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
+/** The tree data but the store's view string, which costs a serialisation of the store. */
+const treeBase = (
+  input: PassInput,
+  p: RunProgress
+): Omit<TreeData, "environmentView"> => ({
   userPrompt: p.prompt,
   conversationHistory: p.history,
   atlas: input.tree.atlas,
   environment: readOnlyStore(input.parts.environment),
-  environmentView: input.parts.environment.llmView(),
   tasksCompleted: p.tasks,
   errors: p.errors,
   pass: p.passes + 1,
   recursionLimit: input.tree.recursionLimit
 });
+
+const treeDataOf = (input: PassInput, p: RunProgress): TreeData => ({
+  ...treeBase(input, p),
+  environmentView: input.parts.environment.llmView()
+});
+
+/**
+ * The tree data a tool's `ctx.tree` holds: a copy (a tool cannot change the
+ * run's), with the store's view string made only if the tool reads it —
+ * most never do.
+ */
+const toolTreeData = (input: PassInput, p: RunProgress): TreeData => {
+  const { environment, ...rest } = treeBase(input, p);
+  let view: string | undefined;
+  return Object.defineProperty(
+    { ...cloneJson(rest), environment },
+    "environmentView",
+    {
+      enumerable: true,
+      get: () => (view ??= input.parts.environment.llmView())
+    }
+  ) as TreeData;
+};
 
 /** A reply the user hears: in the conversation history (Elysia's), not in the transcript. */
 const heard = (p: RunProgress, text: string): RunProgress =>
@@ -139,11 +164,9 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
       run_id: p.runId,
       payload: { pass, node: node.id }
     });
-    for (const auto of await runIfTools(
-      node,
-      input.env.tools,
-      treeDataOf(input, p)
-    )) {
+    const before = treeDataOf(input, p);
+    const autos = await runIfTools(node, input.env.tools, before);
+    for (const auto of autos) {
       ({ progress: p } = await runTool(
         input,
         p,
@@ -153,7 +176,8 @@ export const runPass = async (input: PassInput): Promise<PassResult> => {
         "runIf"
       ));
     }
-    const treeData = treeDataOf(input, p);
+    // Made again only when a runIf tool ran: it may have changed the store.
+    const treeData = autos.length === 0 ? before : treeDataOf(input, p);
     const { options, unavailable } = await optionsAt(
       tree,
       node,
@@ -305,7 +329,7 @@ const runTool = async (
       tools: input.env.tools,
       task: input.task,
       episode: control,
-      tree: copyTreeData(treeDataOf(input, p))
+      tree: toolTreeData(input, p)
     },
     {
       ...input.execute,
