@@ -24,6 +24,32 @@ const SPOKEN = 20;
 
 const margins = { left: 40, right: 10, top: 18, bottom: 30 };
 
+/**
+ * One bucket of a long series: a bar from its lowest to its highest value
+ * (a bucket of equal values is a 2 px mark centred on them), with its
+ * numbers as the tooltip.
+ */
+const rangeMark = (
+  x: number,
+  slotWidth: number,
+  span: { top: number; bottom: number },
+  className: string,
+  title: string
+): SVGElement => {
+  const tall = span.bottom - span.top;
+  return svg(
+    "rect",
+    {
+      x,
+      y: tall < 2 ? span.top - 1 : span.top,
+      width: Math.max(1, slotWidth * 0.8),
+      height: Math.max(2, tall),
+      class: className
+    },
+    svg("title", {}, title)
+  );
+};
+
 export const plural = (n: number, word: string): string =>
   `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -168,24 +194,13 @@ export const drawSteps = (
       const slice = points.slice(from, to);
       const r = span(slice.map((p) => p.reward));
       const last = slice.at(-1)!;
-      const top = y(r.max);
-      const tall = y(r.min) - top;
       el.append(
-        svg(
-          "rect",
-          {
-            x: x0(from),
-            // A bucket of equal rewards is a 2 px mark centred on them.
-            y: tall < 2 ? top - 1 : top,
-            width: Math.max(1, (x0(to) - x0(from)) * 0.8),
-            height: Math.max(2, tall),
-            class: "reward-range"
-          },
-          svg(
-            "title",
-            {},
-            `steps ${from + 1}–${to}: reward ${num(r.min)} to ${num(r.max)}, return ${num(last.total)} after step ${last.step} of episode ${last.episode}`
-          )
+        rangeMark(
+          x0(from),
+          x0(to) - x0(from),
+          { top: y(r.max), bottom: y(r.min) },
+          "reward-range",
+          `steps ${from + 1}–${to}: reward ${num(r.min)} to ${num(r.max)}, return ${num(last.total)} after step ${last.step} of episode ${last.episode}`
         )
       );
       line.push(
@@ -270,23 +285,13 @@ export const drawEpisodes = (
       const slice = episodes.slice(from, to);
       const r = span(slice.map((e) => e.return));
       const mean = slice.reduce((s, e) => s + e.return, 0) / slice.length;
-      const top = y(r.max);
-      const tall = y(r.min) - top;
       el.append(
-        svg(
-          "rect",
-          {
-            x: x0(from),
-            y: tall < 2 ? top - 1 : top,
-            width: Math.max(1, (x0(to) - x0(from)) * 0.8),
-            height: Math.max(2, tall),
-            class: "episode-range"
-          },
-          svg(
-            "title",
-            {},
-            `episodes ${slice[0]!.episode}–${slice.at(-1)!.episode}: return ${num(r.min)} to ${num(r.max)}, mean ${num(mean)}`
-          )
+        rangeMark(
+          x0(from),
+          x0(to) - x0(from),
+          { top: y(r.max), bottom: y(r.min) },
+          "episode-range",
+          `episodes ${slice[0]!.episode}–${slice.at(-1)!.episode}: return ${num(r.min)} to ${num(r.max)}, mean ${num(mean)}`
         )
       );
       line.push(
