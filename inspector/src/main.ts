@@ -7,6 +7,7 @@ import { guarded, showError } from "./errors";
 import { connectLive, type Frame, type Live } from "./live";
 import { RewardPlot } from "./reward-plot";
 import { type SchemaForm, schemaForm } from "./schema-form";
+import { onSplit, onTaskIndex, renderSplits } from "./split-picker";
 import { StoreView } from "./store-view";
 import { addMessage, appendEvent, appendNote } from "./timeline";
 import { TreeView } from "./tree-view";
@@ -44,85 +45,18 @@ const renderEnvironments = (): void => {
 };
 
 const renderTaskForm = (): void => {
-  const env = environments.find(
-    (e) => e.name === $<HTMLSelectElement>("#create-env").value
-  );
+  const env = selectedEnv();
   const schema = env?.task_schema;
   taskForm =
     schema && schema.type === "object" ? schemaForm(schema) : undefined;
   fill($("#task-form"), taskForm?.element);
-  // Only an environment with a dataset or splits takes a task index.
-  const index = $<HTMLInputElement>("#task-index");
-  index.value = "";
-  const picks = splitChoices(env);
-  $("#dataset").hidden = picks.length === 0;
-  fill(
-    $("#task-split"),
-    ...picks.map((p) =>
-      h(
-        "option",
-        { value: p.value },
-        p.size === undefined
-          ? `${p.label} (generated: any seed)`
-          : `${p.label} (${p.size} tasks)`
-      )
-    )
-  );
-  onSplit();
+  renderSplits(env);
 };
 
-interface SplitChoice {
-  /** The wire's `split`; "" for the default dataset. */
-  value: string;
-  label: string;
-  size: number | undefined;
-}
-
-/** The default dataset (if any), then every named split. */
-const splitChoices = (env: EnvironmentInfo | undefined): SplitChoice[] => [
-  ...(env?.dataset_size !== undefined || env?.dataset_generated
-    ? [{ value: "", label: "dataset", size: env.dataset_size }]
-    : []),
-  ...(env?.splits ?? []).map((s) => ({
-    value: s.name,
-    label: s.name,
-    size: s.size
-  }))
-];
-
-const currentSplit = (): SplitChoice | undefined => {
-  const env = environments.find(
+const selectedEnv = (): EnvironmentInfo | undefined =>
+  environments.find(
     (e) => e.name === $<HTMLSelectElement>("#create-env").value
   );
-  const value = $<HTMLSelectElement>("#task-split").value;
-  return splitChoices(env).find((p) => p.value === value);
-};
-
-/** A finite split caps the index; a generated one takes any seed. */
-const onSplit = (): void => {
-  const index = $<HTMLInputElement>("#task-index");
-  const size = currentSplit()?.size;
-  if (size === undefined) index.removeAttribute("max");
-  else index.max = String(Math.max(0, size - 1));
-  onTaskIndex();
-};
-
-/** With a dataset index the dataset gives the task: the form is not used, so nothing in it is required. */
-const onTaskIndex = (): void => {
-  const value = $<HTMLInputElement>("#task-index").value;
-  const pick = currentSplit();
-  const where =
-    pick === undefined || pick.value === ""
-      ? "the dataset"
-      : `split ${pick.value}`;
-  $("#task-form").hidden = value !== "";
-  $("#dataset-hint").textContent =
-    value === ""
-      ? ""
-      : pick?.size === undefined
-        ? `Seed ${value} of ${where}; no fields needed.`
-        : `Task ${value} of ${where}; no fields needed.`;
-};
 
 // ---- session ---------------------------------------------------------------
 
@@ -299,8 +233,8 @@ const showObservations = (value: unknown): void => {
 // ---- wiring -----------------------------------------------------------------
 
 $("#create-env").addEventListener("change", renderTaskForm);
-$("#task-index").addEventListener("input", onTaskIndex);
-$("#task-split").addEventListener("change", onSplit);
+$("#task-index").addEventListener("input", () => onTaskIndex(selectedEnv()));
+$("#task-split").addEventListener("change", () => onSplit(selectedEnv()));
 $("#tool").addEventListener("change", renderToolForm);
 
 $("#create-form").addEventListener(
