@@ -1,6 +1,8 @@
 /** @module WebSocket close codes. A client never reconnects after a 44xx close: retrying cannot help. */
 
 export const CLOSE_CODES = {
+  /** A request the socket cannot act on, said first in a `protocol.error` (a bad `?after=`). */
+  invalid_request: 4400,
   /** No or malformed credentials. */
   unauthorized: 4401,
   /** Wrong credentials, or a session id the platform rejects. */

@@ -13,11 +13,22 @@ export const displayFields = {
   mapping: z.record(z.string(), z.string()).optional()
 };
 
+/**
+ * Present only on an entry a page holds in part (its byte budget ended
+ * inside it): these objects are the entry's from `objects_from` on, of
+ * `object_count` in all; the next page goes on with the same entry.
+ */
+export const partFields = {
+  objects_from: z.number().int().nonnegative().optional(),
+  object_count: z.number().int().nonnegative().optional()
+};
+
 export const EntrySchema = z
   .object({
     objects: z.array(JsonObjectSchema),
     metadata: JsonObjectSchema,
-    ...displayFields
+    ...displayFields,
+    ...partFields
   })
   .meta({
     id: "Entry",
@@ -33,7 +44,8 @@ export const LocatedEntrySchema = z
     index: z.number().int().nonnegative(),
     objects: z.array(JsonObjectSchema),
     metadata: JsonObjectSchema,
-    ...displayFields
+    ...displayFields,
+    ...partFields
   })
   .meta({
     id: "LocatedEntry",
@@ -60,22 +72,33 @@ export const StoreJsonSchema = z
   });
 export type StoreJson = z.infer<typeof StoreJsonSchema>;
 
-/** An entry of the store's TypeScript API, with display fields in camelCase. */
+/** An entry of the store's TypeScript API, with display and part fields in camelCase. */
 interface ApiEntry {
   payloadType?: string;
   mapping?: Mapping;
+  objectsFrom?: number;
+  objectCount?: number;
 }
 
-type Wire<E extends ApiEntry> = Omit<E, "payloadType"> & {
+type Wire<E extends ApiEntry> = Omit<
+  E,
+  "payloadType" | "objectsFrom" | "objectCount"
+> & {
   payload_type?: string;
+  objects_from?: number;
+  object_count?: number;
 };
 
-/** An entry as the wire carries it: `payloadType` becomes `payload_type`, the rest as it is. */
+/** An entry as the wire carries it: camelCase fields in snake_case, the rest as it is. */
 export const wireEntry = <E extends ApiEntry>(entry: E): Wire<E> => {
-  const { payloadType, ...rest } = entry;
-  return payloadType === undefined
-    ? rest
-    : { ...rest, payload_type: payloadType };
+  const { payloadType, objectsFrom, objectCount, ...rest } = entry;
+  return {
+    ...rest,
+    ...(payloadType === undefined ? {} : { payload_type: payloadType }),
+    ...(objectsFrom === undefined
+      ? {}
+      : { objects_from: objectsFrom, object_count: objectCount })
+  };
 };
 
 /** A store or a page of it, every entry as the wire carries it. */

@@ -3,8 +3,9 @@
 import * as z from "zod";
 import { EventFrameSchema } from "./event-frames";
 import { integerString } from "./query";
+import { maxBytesParam, truncatedSchema } from "./read-budget";
 
-/** Events per page of `/events`; a page is bounded in bytes by retention anyway. */
+/** Events per page of `/events`; `max_bytes` bounds a page's bytes. */
 export const EVENTS_PAGE = { default: 1000, max: 10_000 } as const;
 
 export const EventsQuerySchema = z.object({
@@ -14,7 +15,8 @@ export const EventsQuerySchema = z.object({
     min: 1,
     max: EVENTS_PAGE.max,
     default: EVENTS_PAGE.default
-  })
+  }),
+  max_bytes: maxBytesParam()
 });
 export type EventsQuery = z.infer<typeof EventsQuerySchema>;
 
@@ -22,7 +24,8 @@ export const EventsResponseSchema = z
   .object({
     events: z.array(EventFrameSchema),
     /** Pass as `after` for the next page: the last `seq` returned, or `after` when none were. */
-    next_after: z.number().int().nonnegative()
+    next_after: z.number().int().nonnegative(),
+    truncated: truncatedSchema
   })
   .meta({ id: "EventsResponse", description: "Retained events after a seq." });
 export type EventsResponse = z.infer<typeof EventsResponseSchema>;

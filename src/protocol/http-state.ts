@@ -4,15 +4,31 @@ import * as z from "zod";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { WireMessageSchema } from "./messages";
 import { CursorSchema, pageLimit } from "./query";
+import { maxBytesParam, truncatedSchema } from "./read-budget";
 
 /** State values by key, `messages` excluded (it is paged from `/messages`). */
 export const StateValuesSchema = z
   .record(z.string(), JsonValueSchema)
   .meta({ id: "StateValues", description: "State values by key." });
 
+/** `GET …/state?cursor=&max_bytes=`: values in the state's key order, a page at a time. */
+export const StateQuerySchema = z.object({
+  cursor: CursorSchema.optional(),
+  max_bytes: maxBytesParam()
+});
+export type StateQuery = z.infer<typeof StateQuerySchema>;
+
 export const StateResponseSchema = z
-  .object({ state: StateValuesSchema })
-  .meta({ id: "StateResponse", description: "The session's typed state." });
+  .object({
+    state: StateValuesSchema,
+    next_cursor: CursorSchema.optional(),
+    truncated: truncatedSchema
+  })
+  .meta({
+    id: "StateResponse",
+    description:
+      "The session's typed state, or a page of its keys when it is larger than the budget."
+  });
 export type StateResponse = z.infer<typeof StateResponseSchema>;
 
 export const StateHandlerNameSchema = z.enum(["replace", "merge_lists"]);
@@ -39,14 +55,16 @@ export type StatePatchResponse = z.infer<typeof StatePatchResponseSchema>;
 
 export const MessagesQuerySchema = z.object({
   cursor: CursorSchema.optional(),
-  limit: pageLimit()
+  limit: pageLimit(),
+  max_bytes: maxBytesParam()
 });
 export type MessagesQuery = z.infer<typeof MessagesQuerySchema>;
 
 export const MessagesResponseSchema = z
   .object({
     messages: z.array(WireMessageSchema),
-    next_cursor: CursorSchema.optional()
+    next_cursor: CursorSchema.optional(),
+    truncated: truncatedSchema
   })
   .meta({
     id: "MessagesResponse",
@@ -54,11 +72,14 @@ export const MessagesResponseSchema = z
   });
 export type MessagesResponse = z.infer<typeof MessagesResponseSchema>;
 
+export const FrameQuerySchema = z.object({ max_bytes: maxBytesParam() });
+
 export const FrameResponseSchema = z
   .object({
     /** The environment's `frame()` snapshot for viewers. */
     state: JsonValueSchema,
-    info: JsonObjectSchema
+    info: JsonObjectSchema,
+    truncated: truncatedSchema
   })
   .meta({ id: "FrameResponse", description: "A snapshot for viewers." });
 export type FrameResponse = z.infer<typeof FrameResponseSchema>;

@@ -11,6 +11,7 @@ import { SessionIdSchema } from "./http-sessions";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { CursorSchema, integerString, pageLimit } from "./query";
+import { maxBytesParam, truncatedSchema } from "./read-budget";
 
 /** An entry index; negative counts from the end (`-1` is the newest). */
 const IndexStringSchema = integerString({
@@ -25,7 +26,8 @@ export const StoreQuerySchema = z
     name: NameSchema.optional(),
     index: IndexStringSchema.optional(),
     cursor: CursorSchema.optional(),
-    limit: pageLimit()
+    limit: pageLimit(),
+    max_bytes: maxBytesParam()
   })
   .refine((q) => (q.tool === undefined) === (q.name === undefined), {
     message: 'Give "tool" and "name" together, or neither.',
@@ -57,7 +59,11 @@ export type StoreEntryParams = z.infer<typeof StoreEntryParamsSchema>;
 
 /** Without `tool`/`name`: a page of the whole store, in key order then entry order. */
 export const StorePageResponseSchema = z
-  .object({ store: StoreJsonSchema, next_cursor: CursorSchema.optional() })
+  .object({
+    store: StoreJsonSchema,
+    next_cursor: CursorSchema.optional(),
+    truncated: truncatedSchema
+  })
   .meta({ id: "StorePageResponse", description: "A page of the store." });
 export type StorePageResponse = z.infer<typeof StorePageResponseSchema>;
 
@@ -65,7 +71,8 @@ export type StorePageResponse = z.infer<typeof StorePageResponseSchema>;
 export const StoreEntriesResponseSchema = z
   .object({
     entries: z.array(LocatedEntrySchema),
-    next_cursor: CursorSchema.optional()
+    next_cursor: CursorSchema.optional(),
+    truncated: truncatedSchema
   })
   .meta({
     id: "StoreEntriesResponse",
@@ -73,19 +80,42 @@ export const StoreEntriesResponseSchema = z
   });
 export type StoreEntriesResponse = z.infer<typeof StoreEntriesResponseSchema>;
 
-/** Every key with its counts, never entries: a cheap table of contents. */
+/** `GET …/environment/keys?cursor=&limit=&max_bytes=`. */
+export const StoreKeysQuerySchema = z.object({
+  cursor: CursorSchema.optional(),
+  limit: integerString({ min: 1, max: 10_000, default: 1000 }),
+  max_bytes: maxBytesParam()
+});
+export type StoreKeysQuery = z.infer<typeof StoreKeysQuerySchema>;
+
+/** Every key with its counts, never entries: a cheap table of contents, paged. */
 export const StoreKeysResponseSchema = z
-  .object({ keys: z.array(KeyInfoSchema) })
+  .object({
+    keys: z.array(KeyInfoSchema),
+    next_cursor: CursorSchema.optional(),
+    truncated: truncatedSchema
+  })
   .meta({
     id: "StoreKeysResponse",
     description: "The store's keys with their entry and object counts."
   });
 export type StoreKeysResponse = z.infer<typeof StoreKeysResponseSchema>;
 
-/** With `index` too, and as the answer to an add or a replace. */
+/**
+ * With `index` too, and as the answer to an add or a replace. A read of an
+ * entry past the page's budget holds part of it; `next_cursor` (an object
+ * offset) reads on.
+ */
 export const StoreEntryResponseSchema = z
-  .object({ entry: LocatedEntrySchema })
-  .meta({ id: "StoreEntryResponse", description: "One entry." });
+  .object({
+    entry: LocatedEntrySchema,
+    next_cursor: CursorSchema.optional(),
+    truncated: truncatedSchema
+  })
+  .meta({
+    id: "StoreEntryResponse",
+    description: "One entry, or a part of it."
+  });
 export type StoreEntryResponse = z.infer<typeof StoreEntryResponseSchema>;
 
 export const StoreWriteRequestSchema = z

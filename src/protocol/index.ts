@@ -49,6 +49,7 @@ export {
   KeyInfoSchema,
   type LocatedEntry,
   LocatedEntrySchema,
+  partFields,
   type StoreJson,
   StoreJsonSchema,
   wireEntry,
@@ -168,6 +169,7 @@ export {
   StepResponseSchema
 } from "./http-sessions";
 export {
+  FrameQuerySchema,
   type FrameResponse,
   FrameResponseSchema,
   type MessagesQuery,
@@ -180,6 +182,8 @@ export {
   StatePatchRequestSchema,
   type StatePatchResponse,
   StatePatchResponseSchema,
+  type StateQuery,
+  StateQuerySchema,
   type StateResponse,
   StateResponseSchema,
   StateValuesSchema
@@ -193,6 +197,8 @@ export {
   StoreEntryResponseSchema,
   type StoreKeyParams,
   StoreKeyParamsSchema,
+  type StoreKeysQuery,
+  StoreKeysQuerySchema,
   type StoreKeysResponse,
   StoreKeysResponseSchema,
   type StorePageResponse,
@@ -279,6 +285,14 @@ export {
   parseClientFrame
 } from "./parse-client-frame";
 export { CursorSchema, integerString, PAGE_LIMIT } from "./query";
+export {
+  MaxBytesSchema,
+  maxBytesParam,
+  READ_BYTES,
+  ReadBudget,
+  truncatedField,
+  truncatedSchema
+} from "./read-budget";
 export {
   type BatchFrame,
   BatchFrameSchema,

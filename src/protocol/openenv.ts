@@ -111,7 +111,12 @@ export const OpenEnvStateSchema = z.looseObject({
   /** Whether the session outlives its socket. */
   kept: z.boolean(),
   /** The session's typed state, as GET /v1/sessions/:id/state answers it. */
-  values: JsonObjectSchema
+  values: JsonObjectSchema,
+  /**
+   * Set when `values` is the first page of a state larger than the read
+   * budget: GET /v1/sessions/:id/state?cursor=<this> reads on.
+   */
+  values_next_cursor: z.string().optional()
 });
 export type OpenEnvState = z.infer<typeof OpenEnvStateSchema>;
 

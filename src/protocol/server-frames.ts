@@ -7,6 +7,7 @@ import { ErrorBodySchema } from "./error-body";
 import { EventFrameSchema } from "./event-frames";
 import { StateValuesSchema } from "./http-state";
 import { JsonValueSchema } from "./json-value";
+import { CursorSchema } from "./query";
 import { SessionStatusSchema } from "./session-status";
 
 /** The platform's fixed answer to `PING_FRAME`, sent even while the object hibernates. */
@@ -23,7 +24,15 @@ export const SnapshotFrameSchema = z
     state: StateValuesSchema,
     keys: z.array(KeyInfoSchema),
     /** Events up to this seq are reflected; live events follow it. 0 if none yet. */
-    last_seq: z.number().int().nonnegative()
+    last_seq: z.number().int().nonnegative(),
+    /**
+     * Set when the snapshot could not hold all the state or all the keys
+     * within the read budget: read on with `GET …/state?cursor=` and
+     * `GET …/environment/keys?cursor=` from these cursors.
+     */
+    truncated: z.literal(true).optional(),
+    state_next_cursor: CursorSchema.optional(),
+    keys_next_cursor: CursorSchema.optional()
   })
   .meta({ id: "SnapshotFrame", description: "The session as it stands." });
 

@@ -8,6 +8,7 @@
 
 import { RoostError, toErrorBody } from "../errors";
 import {
+  ReadBudget,
   RunChunks,
   type RunEvent,
   SSE_DONE,
@@ -87,10 +88,13 @@ const runStream = (
         return end();
       }
       // Replay and subscription happen in one turn: no event falls between.
+      // Pages of at most the read budget: the log is never all in memory.
       for (let cursor = first - 1; !t.done; ) {
-        const page = log.after(cursor, REPLAY_PAGE);
-        for (const event of page) send(t.push(event as StoredEvent & RunEvent));
-        if (page.length < REPLAY_PAGE) break;
+        const page = log.page(cursor, REPLAY_PAGE, new ReadBudget());
+        for (const { text } of page) {
+          send(t.push(JSON.parse(text) as StoredEvent & RunEvent));
+        }
+        if (page.length === 0) break;
         cursor = page.at(-1)!.seq;
       }
       if (!t.done) {

@@ -7,8 +7,12 @@ import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
 import type { SessionStatus } from "../protocol";
 import { type Limits, LimitsSchema } from "../protocol/limits";
+import {
+  READ_BYTES,
+  ReadBudget,
+  truncatedField
+} from "../protocol/read-budget";
 import type { StateDefinition } from "../state/define-state";
-import type { TranscriptBackend } from "../state/types";
 import { committedParts } from "../storage/episode-parts";
 import type { EventLog, EventText, StoredEvent } from "../storage/event-log";
 import { markAwaitingUse } from "../storage/first-use";
@@ -26,6 +30,7 @@ import { closeSession } from "./close";
 import { Committer } from "./commit";
 import { SessionCore } from "./core";
 import { createModelResolver, type ModelResolver } from "./models";
+import { statePage } from "./operations/state-page";
 import type { ResolvedOptions } from "./options";
 import { TreeRuns } from "./tree-runs";
 
@@ -227,30 +232,59 @@ export class SessionRuntime {
     return this.core.events;
   }
 
-  /** What a new socket sees first: status, state and store keys with counts — never entries. */
+  /**
+   * What a new socket sees first: status, state and store keys with counts —
+   * never entries — within one read budget; what does not fit is named by
+   * cursors for the HTTP reads.
+   */
   snapshot(): {
     status: SessionStatus;
     state: Record<string, JsonValue>;
     keys: KeyInfo[];
     last_seq: number;
+    truncated?: true;
+    state_next_cursor?: string;
+    keys_next_cursor?: string;
   } {
     const status = this.status();
-    return this.read((parts) => ({
-      status,
-      state: parts.state.toJSON(),
-      keys: parts.environment.keys(),
-      last_seq: this.core.events.lastSeq
-    }));
+    return this.read((parts, env) => {
+      const budget = new ReadBudget(READ_BYTES.default);
+      const state = statePage(parts.state, env.state.keys(), 0, budget);
+      // A page always holds its first key, so the keys' cursor is never "from the start".
+      const keys = parts.environment.keyPage({
+        limit: 10_000,
+        maxBytes: Math.max(1, budget.left)
+      });
+      const stateCursor =
+        state.next === undefined ? undefined : String(state.next);
+      const keysCursor = keys.nextCursor;
+      return {
+        status,
+        state: state.values,
+        keys: keys.keys,
+        last_seq: this.core.events.lastSeq,
+        ...(stateCursor || keysCursor ? { truncated: true as const } : {}),
+        ...(stateCursor ? { state_next_cursor: stateCursor } : {}),
+        ...(keysCursor ? { keys_next_cursor: keysCursor } : {})
+      };
+    });
   }
 
-  /** The event log over HTTP: `gone` once events after `after` were trimmed. */
-  readEvents(
-    after: number,
-    limit: number
-  ): { events: StoredEvent[]; next_after: number } {
-    const core = this.core;
-    core.seen(core.requireRow());
-    const oldest = core.events.oldestSeq;
+  /**
+   * The one rule for a resume point, over HTTP and on the socket: a seq
+   * past the newest is a client's mistake (400); one whose next events were
+   * trimmed is `gone` (410).
+   */
+  checkResumePoint(after: number): void {
+    const log = this.core.events;
+    if (after > log.lastSeq) {
+      throw new RoostError(
+        "invalid_request",
+        `after=${after} is past this session's last seq, ${log.lastSeq}: resume from a seq you were sent.`,
+        { field: "after", last_seq: log.lastSeq }
+      );
+    }
+    const oldest = log.oldestSeq;
     if (oldest > 0 && after < oldest - 1) {
       throw new RoostError(
         "gone",
@@ -258,12 +292,30 @@ export class SessionRuntime {
         { oldest_seq: oldest }
       );
     }
-    const events = core.events.after(after, limit);
-    return { events, next_after: events.at(-1)?.seq ?? Math.max(after, 0) };
+  }
+
+  /** The event log over HTTP: `limit` events and `maxBytes` at most after `after`. */
+  readEvents(
+    after: number,
+    limit: number,
+    maxBytes: number = READ_BYTES.default
+  ): { events: StoredEvent[]; next_after: number; truncated?: true } {
+    const core = this.core;
+    core.seen(core.requireRow());
+    this.checkResumePoint(after);
+    const budget = new ReadBudget(maxBytes);
+    const events = core.events
+      .page(after, limit, budget)
+      .map((e) => JSON.parse(e.text) as StoredEvent);
+    return {
+      events,
+      next_after: events.at(-1)?.seq ?? Math.max(after, 0),
+      ...truncatedField(budget)
+    };
   }
 
   /** The committed transcript, read a page at a time. */
-  readTranscript<T>(fn: (transcript: TranscriptBackend) => T): T {
+  readTranscript<T>(fn: (transcript: SqliteTranscriptBackend) => T): T {
     const core = this.core;
     const row = core.requireRow();
     core.seen(row);

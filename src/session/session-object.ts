@@ -140,8 +140,8 @@ export class SessionObject extends DurableObject {
   readStore(query: OperationInput<"readStore">) {
     return this.#bound("readStore", query);
   }
-  storeKeys() {
-    return this.#bound("storeKeys", {});
+  storeKeys(query: OperationInput<"storeKeys"> = {}) {
+    return this.#bound("storeKeys", query);
   }
   addEntry(w: StoreWrite, idem?: IdempotencyKey) {
     return this.#bound("addEntry", w, idem);
@@ -155,8 +155,8 @@ export class SessionObject extends DurableObject {
   ) {
     return this.#bound("removeEntry", k, idem);
   }
-  readState() {
-    return this.#bound("readState", {});
+  readState(query: OperationInput<"readState"> = {}) {
+    return this.#bound("readState", query);
   }
   patchState(
     body: { key: string; value: JsonValue; handler?: HandlerName },
@@ -164,11 +164,11 @@ export class SessionObject extends DurableObject {
   ) {
     return this.#bound("patchState", body, idem);
   }
-  messages(query: { cursor?: string; limit?: number }) {
+  messages(query: OperationInput<"messages">) {
     return this.#bound("messages", query);
   }
-  frame() {
-    return this.#bound("frame", {});
+  frame(query: OperationInput<"frame"> = {}) {
+    return this.#bound("frame", query);
   }
   startRun(body: { prompt: string; model?: string }, idem?: IdempotencyKey) {
     return this.#bound("startRun", body, idem);

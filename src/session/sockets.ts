@@ -12,6 +12,7 @@ import {
   CLOSE_CODES,
   type ClientFrame,
   parseClientFrame,
+  ReadBudget,
   subprotocolHeaders
 } from "../protocol";
 import type { EventText } from "../storage/event-log";
@@ -45,6 +46,9 @@ export type SocketFork = (
 
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
+
+/** A seq in `?after=`: digits only, as `GET …/events?after=` takes it. */
+const SEQ = /^\d{1,15}$/;
 
 /** `?batch=0` (or `false`) asks for one event per message. */
 const SINGLE = new Set(["0", "false"]);
@@ -106,10 +110,17 @@ export class SocketHub {
       return new Response(null, { status: 101, webSocket: client, headers });
     }
     const after = url.searchParams.get("after");
-    const n = after === null ? Number.NaN : Number(after);
-    if (after !== null && Number.isSafeInteger(n) && n >= 0)
-      this.#resume(server, n);
-    else this.#snapshot(server);
+    if (after === null) this.#snapshot(server);
+    else if (!SEQ.test(after)) {
+      this.#refuseResume(
+        server,
+        new RoostError(
+          "invalid_request",
+          `after must be a seq, a whole number from 0; got ${JSON.stringify(after.slice(0, 32))}.`,
+          { field: "after" }
+        )
+      );
+    } else this.#resume(server, Number(after), true);
     return new Response(null, { status: 101, webSocket: client, headers });
   }
 
@@ -266,32 +277,52 @@ export class SocketHub {
     } satisfies Attachment);
   }
 
-  /** Every retained event after `after`, then live; a fresh snapshot if they are gone. */
-  #resume(ws: WebSocket, after: number): void {
+  /**
+   * Every retained event after `after`, then live; a fresh snapshot if they
+   * are gone. A resume point past the last seq is refused by the rule HTTP
+   * follows (`checkResumePoint`): in band for a `resume` frame, and with a
+   * 4400 close for `?after=` on connect, which has nothing else to show.
+   */
+  #resume(ws: WebSocket, after: number, connecting = false): void {
     this.flush();
     const log = this.#runtime.events;
-    const oldest = log.oldestSeq;
-    if (oldest > 0 && after < oldest - 1) {
-      this.#send(ws, { type: "resume.expired", after, oldest_seq: oldest });
-      this.#snapshot(ws);
+    try {
+      this.#runtime.checkResumePoint(after);
+    } catch (error) {
+      if (error instanceof RoostError && error.code === "gone") {
+        this.#send(ws, {
+          type: "resume.expired",
+          after,
+          oldest_seq: log.oldestSeq
+        });
+        this.#snapshot(ws);
+        return;
+      }
+      if (connecting) this.#refuseResume(ws, error);
+      else
+        this.#send(ws, { type: "protocol.error", error: toErrorBody(error) });
       return;
     }
     const state = attachment(ws);
     let last = after;
-    for (let cursor = after; ; ) {
-      const page = log
-        .after(cursor, REPLAY_PAGE)
-        .map((event) => ({ seq: event.seq, text: JSON.stringify(event) }));
+    // A page of at most the read budget at a time: the log's retained
+    // bytes are never all in memory at once.
+    for (;;) {
+      const page = log.page(last, REPLAY_PAGE, new ReadBudget());
       if (page.length === 0 || this.#tooFarBehind(ws, state, page)) break;
       this.#sendAll(
         ws,
         state.single ? page.map((e) => e.text) : packEvents(page)
       );
       last = page.at(-1)!.seq;
-      if (page.length < REPLAY_PAGE) break;
-      cursor = last;
     }
     ws.serializeAttachment({ ...state, lastSeq: last } satisfies Attachment);
+  }
+
+  /** A resume point the client got wrong: say so, then close (a reconnect with it cannot help). */
+  #refuseResume(ws: WebSocket, error: unknown): void {
+    this.#send(ws, { type: "protocol.error", error: toErrorBody(error) });
+    ws.close(CLOSE_CODES.invalid_request, "Invalid resume point.");
   }
 
   /**

@@ -1,6 +1,7 @@
 /** @module The session's event log: every streamed change, with its seq, append-only. */
 
 import { utf8Length } from "../json";
+import type { ReadBudget } from "../protocol/read-budget";
 
 /** A stored event as frames carry it: `{ seq, type, episode, at, ...data }`. */
 export interface StoredEvent {
@@ -95,6 +96,25 @@ export class EventLog {
     this.#last = seq;
     if (this.#bytes !== undefined) this.#bytes += bytes;
     return { seq, text };
+  }
+
+  /**
+   * Up to `limit` events after `seq` while `budget` admits them, as the log
+   * holds their text; read one row at a time, so a page that stops early
+   * has read only what it returns.
+   */
+  page(seq: number, limit: number, budget: ReadBudget): EventText[] {
+    const out: EventText[] = [];
+    const rows = this.#sql.exec<{ seq: number; data: string; bytes: number }>(
+      "SELECT seq, data, bytes FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+      seq,
+      limit
+    );
+    for (const row of rows) {
+      if (!budget.take(row.bytes + 1)) break;
+      out.push({ seq: row.seq, text: row.data });
+    }
+    return out;
   }
 
   after(seq: number, limit: number): StoredEvent[] {

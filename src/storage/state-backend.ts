@@ -1,7 +1,8 @@
 /** @module Typed state and transcript backends on the session's SQLite: one row per state key, one per message. */
 
-import type { JsonValue } from "../json";
+import { type JsonValue, utf8Length } from "../json";
 import type { Message } from "../messages/schema";
+import type { ReadBudget } from "../protocol/read-budget";
 import type { StateBackend, TranscriptBackend } from "../state/types";
 import { EpisodeRows } from "./episode-rows";
 import { toRowText } from "./row-text";
@@ -84,6 +85,26 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
       )
       .one().n;
     return this.#count;
+  }
+
+  /**
+   * Up to `limit` messages from `offset` while `budget` admits them, read
+   * one row at a time so a page that stops has read only what it returns.
+   */
+  page(offset: number, limit: number, budget: ReadBudget): Message[] {
+    const out: Message[] = [];
+    if (!(limit > 0)) return out;
+    const rows = this.#sql.exec<{ message: string }>(
+      "SELECT message FROM transcript WHERE episode = ? AND idx >= ? ORDER BY idx LIMIT ?",
+      this.#episode,
+      Math.max(0, Math.floor(offset)),
+      Math.floor(limit)
+    );
+    for (const { message } of rows) {
+      if (!budget.take(utf8Length(message) + 1)) break;
+      out.push(JSON.parse(message) as Message);
+    }
+    return out;
   }
 
   list(offset: number, limit: number): Message[] {

@@ -7,16 +7,17 @@ import { RoostError } from "../errors";
  * A cursor names the next entry by key and position rather than by a global
  * offset, so keys created while a client pages do not shift what it sees.
  */
-const CursorSchema = z.tuple([
-  z.string(),
-  z.string(),
+const CursorSchema = z.tuple(
+  [z.string(), z.string(), z.number().int().nonnegative()],
   z.number().int().nonnegative()
-]);
+);
 
 export interface CursorPosition {
   tool: string;
   name: string;
   index: number;
+  /** The first object to read of that entry: a page the byte budget cut ends inside it. */
+  object: number;
 }
 
 const toBase64Url = (text: string): string => {
@@ -36,8 +37,15 @@ const fromBase64Url = (text: string): string => {
   return new TextDecoder().decode(bytes);
 };
 
+// Cursors without an object (pages before byte budgets) still decode.
 export const encodeCursor = (position: CursorPosition): string =>
-  toBase64Url(JSON.stringify([position.tool, position.name, position.index]));
+  toBase64Url(
+    JSON.stringify(
+      position.object === 0
+        ? [position.tool, position.name, position.index]
+        : [position.tool, position.name, position.index, position.object]
+    )
+  );
 
 export const decodeCursor = (cursor: string): CursorPosition => {
   let parsed: z.infer<typeof CursorSchema> | undefined;
@@ -49,12 +57,12 @@ export const decodeCursor = (cursor: string): CursorPosition => {
   } catch {
     // Undecodable text falls through to the one error below.
   }
-  if (parsed === undefined) {
+  if (parsed === undefined || parsed.length > 4) {
     throw new RoostError(
       "invalid_request",
       "Invalid cursor: pass back the next_cursor of a previous page unchanged."
     );
   }
-  const [tool, name, index] = parsed;
-  return { tool, name, index };
+  const [tool, name, index, object = 0] = parsed;
+  return { tool, name, index, object };
 };

@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { RoostError } from "../errors";
 import { cloneJson, type JsonObject } from "../json";
+import { ReadBudget } from "../protocol/read-budget";
 import {
   assertName,
   copyJsonObject,
@@ -11,21 +12,25 @@ import {
 } from "./checks";
 import { checkDisplay, type EntryDisplay } from "./display";
 import { renderLlmView } from "./llm-view";
-import { readPage } from "./page";
+import { readKeyPage, readPage } from "./page";
 import { stampAdded, stampReplacement } from "./stamp";
 import { putEntries } from "./store-json";
 import type {
   AddObjectsOptions,
   AddOptions,
   Entry,
+  EntryPosition,
+  EntryRun,
   EnvironmentStore,
   KeyInfo,
+  KeyPage,
   LocatedEntry,
   ResultLike,
   StoreBackend,
   StoreJson,
   StorePage
 } from "./types";
+import { readRun } from "./walk";
 
 const OptionsSchema = z.object({
   /** Byte cap of `llmView()` when the call does not give one. */
@@ -38,7 +43,12 @@ export type EnvironmentStoreOptions = z.input<typeof OptionsSchema>;
 
 const PageSchema = z.object({
   cursor: z.string().optional(),
-  limit: z.number().int().min(1).max(1000).default(100)
+  limit: z.number().int().min(1).max(1000).default(100),
+  maxBytes: z.number().int().positive().optional()
+});
+
+const KeyPageSchema = PageSchema.extend({
+  limit: z.number().int().min(1).max(10_000).default(1000)
 });
 
 const positiveInt = z.number().int().positive();
@@ -243,9 +253,57 @@ class BackedEnvironmentStore implements EnvironmentStore {
     return this.#backend.keys();
   }
 
-  page(options: { cursor?: string; limit?: number } = {}): StorePage {
-    const { cursor, limit } = parse(PageSchema, options, "page options");
-    return readPage(this.#backend, cursor, limit);
+  keyPage(
+    options: { cursor?: string; limit?: number; maxBytes?: number } = {}
+  ): KeyPage {
+    const { cursor, limit, maxBytes } = parse(
+      KeyPageSchema,
+      options,
+      "key page options"
+    );
+    return readKeyPage(this.#backend, cursor, limit, maxBytes);
+  }
+
+  page(
+    options: { cursor?: string; limit?: number; maxBytes?: number } = {}
+  ): StorePage {
+    const { cursor, limit, maxBytes } = parse(
+      PageSchema,
+      options,
+      "page options"
+    );
+    return readPage(this.#backend, cursor, limit, maxBytes);
+  }
+
+  read(
+    tool: string,
+    name: string,
+    from: EntryPosition,
+    options: { limit: number; maxBytes?: number; only?: boolean }
+  ): EntryRun {
+    const info = this.#requireKey(tool, name);
+    const index = options.only
+      ? resolveIndex(from.index, info.entries, `${tool}/${name}`)
+      : Math.max(0, from.index);
+    const budget = new ReadBudget(options.maxBytes);
+    const run = readRun(
+      this.#backend,
+      tool,
+      name,
+      info.entries,
+      { index, object: Math.max(0, from.object) },
+      options.only ? 1 : options.limit,
+      budget
+    );
+    const next =
+      options.only && run.next?.index !== index ? undefined : run.next;
+    return {
+      // Backends hand out fresh objects (the memory one copies), so no copy here.
+      entries: run.entries,
+      total: info.entries,
+      ...(next === undefined ? {} : { next }),
+      ...(budget.cut ? { truncated: true } : {})
+    };
   }
 
   recent(limit: number): LocatedEntry[] {

@@ -12,8 +12,8 @@ export interface Entry extends EntryDisplay {
   metadata: JsonObject;
 }
 
-/** The whole store as JSON: `{ [tool]: { [name]: Entry[] } }`. */
-export type StoreJson = Record<string, Record<string, Entry[]>>;
+/** The whole store as JSON: `{ [tool]: { [name]: Entry[] } }`; a page's entries may be parts. */
+export type StoreJson = Record<string, Record<string, (Entry & EntryPart)[]>>;
 
 /** A `[tool][name]` key with its counts (kept, never counted by a scan). */
 export interface KeyInfo {
@@ -24,11 +24,40 @@ export interface KeyInfo {
 }
 
 /** An entry with where it lives, as `recent()` and paging return it. */
-export interface LocatedEntry extends Entry {
+export interface LocatedEntry extends Entry, EntryPart {
   tool: string;
   name: string;
   /** Position in its key's list, 0-based. */
   index: number;
+}
+
+/**
+ * Set only on an entry a byte-bounded read holds in part: its objects here
+ * are the entry's from `objectsFrom` on, of `objectCount` in all. The next
+ * page continues the same entry; concatenated in order, the parts are it.
+ */
+export interface EntryPart {
+  objectsFrom?: number;
+  objectCount?: number;
+}
+
+/** One object as a byte-bounded read sees it: the object and the bytes of its JSON. */
+export interface SizedObject {
+  object: JsonObject;
+  bytes: number;
+}
+
+/**
+ * An entry as a byte-bounded read walks it: everything but its objects,
+ * which it reads lazily from a position so a page can stop inside an entry
+ * without loading the rest.
+ */
+export interface EntryWalk extends EntryDisplay {
+  metadata: JsonObject;
+  /** Bytes of the entry without its objects (metadata, display, framing). */
+  headBytes: number;
+  objectCount: number;
+  objects(from: number): Iterable<SizedObject>;
 }
 
 /** Options of `add` / `addObjects`. */
@@ -44,6 +73,29 @@ export interface AddObjectsOptions extends AddOptions, EntryDisplay {}
 export interface StorePage {
   store: StoreJson;
   nextCursor?: string;
+  /** The byte budget ended the page (see `ReadBudget`). */
+  truncated?: true;
+}
+
+/** A page of the store's keys. */
+export interface KeyPage {
+  keys: KeyInfo[];
+  nextCursor?: string;
+  truncated?: true;
+}
+
+/** Where a byte-bounded read of one key starts: an entry, and an object inside it. */
+export interface EntryPosition {
+  index: number;
+  object: number;
+}
+
+/** A byte-bounded run of one key's entries; `next` is where the next read starts. */
+export interface EntryRun {
+  entries: LocatedEntry[];
+  total: number;
+  next?: EntryPosition;
+  truncated?: true;
 }
 
 /**
@@ -91,8 +143,31 @@ export interface EnvironmentStore {
   has(tool: string, name: string): boolean;
   isEmpty(): boolean;
   keys(): KeyInfo[];
-  /** Entries in key order, a page at a time; `limit` counts entries. */
-  page(options?: { cursor?: string; limit?: number }): StorePage;
+  /** The keys a page at a time (`limit` keys, `maxBytes` of JSON), for stores with very many. */
+  keyPage(options?: {
+    cursor?: string;
+    limit?: number;
+    maxBytes?: number;
+  }): KeyPage;
+  /**
+   * Entries in key order, a page at a time; `limit` counts entries and
+   * `maxBytes` bounds the page's JSON (an entry past it comes in parts).
+   */
+  page(options?: {
+    cursor?: string;
+    limit?: number;
+    maxBytes?: number;
+  }): StorePage;
+  /**
+   * One key's entries from a position, at most `limit` of them and about
+   * `maxBytes` of JSON; with `only`, the one entry at `from.index`.
+   */
+  read(
+    tool: string,
+    name: string,
+    from: EntryPosition,
+    options: { limit: number; maxBytes?: number; only?: boolean }
+  ): EntryRun;
   /** Entries newest first across all keys. */
   recent(limit: number): LocatedEntry[];
   /** The visible store as compact JSON for a model, newest first, capped at `maxBytes` with a note. */
@@ -109,7 +184,9 @@ export const STORE_READ_METHODS = [
   "has",
   "isEmpty",
   "keys",
+  "keyPage",
   "page",
+  "read",
   "recent",
   "llmView",
   "toJSON"
@@ -145,6 +222,15 @@ export interface ObjectFingerprint {
 export interface StoreBackend {
   /** Keys in creation order. */
   keys(): KeyInfo[];
+  /**
+   * Up to `limit` keys in creation order from the key `from` on (itself
+   * included), or from the first; `undefined` when `from` does not exist.
+   * A backend without it is read through `keys()`.
+   */
+  keysFrom?(
+    from: { tool: string; name: string } | undefined,
+    limit: number
+  ): KeyInfo[] | undefined;
   keyInfo(tool: string, name: string): KeyInfo | undefined;
   createKey(tool: string, name: string): void;
   /** Bumps and returns the key's entry counter (1, 2, …); never goes back, even after removals. */
@@ -159,6 +245,11 @@ export interface StoreBackend {
   setEntryCounter(tool: string, name: string, value: number): void;
   entries(tool: string, name: string, offset: number, limit: number): Entry[];
   entry(tool: string, name: string, position: number): Entry;
+  /**
+   * The key's entries from `offset`, read lazily (a backend without it is
+   * walked through `entries`, loading each entry whole).
+   */
+  walk?(tool: string, name: string, offset: number): Iterable<EntryWalk>;
   /** `fingerprints[i]` belongs to `entry.objects[i]`; `null` for objects not to index (repeat markers). */
   append(
     tool: string,

@@ -27,7 +27,9 @@ export const STORE_ACCESS: Access<EnvironmentStore> = {
   has: "read",
   isEmpty: "read",
   keys: "read",
+  keyPage: "read",
   page: "read",
+  read: "read",
   recent: "read",
   llmView: "read",
   toJSON: "read"

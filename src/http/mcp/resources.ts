@@ -1,5 +1,6 @@
 /** @module The environment store as MCP resources: one per tool/name key, read through the store RPCs. */
 
+import * as z from "zod";
 import { RoostError } from "../../errors";
 import {
   JSONRPC_ERRORS,
@@ -10,33 +11,63 @@ import {
 import { invalidParams, missingTool, parseParams, RpcFailure } from "./failure";
 import type { McpTarget } from "./target";
 
-/** One page, as GET …/environment?tool=&name= answers; more is there over HTTP. */
-const ENTRIES_PER_READ = 1000;
+const uriOf = (tool: string, name: string, cursor?: string) =>
+  `${STORE_RESOURCE_PREFIX}${tool}/${name}${cursor === undefined ? "" : `?cursor=${encodeURIComponent(cursor)}`}`;
 
-const uriOf = (tool: string, name: string) =>
-  `${STORE_RESOURCE_PREFIX}${tool}/${name}`;
-
-const keyOf = (uri: string): { tool: string; name: string } => {
-  const [tool = "", name = "", ...rest] = uri.startsWith(STORE_RESOURCE_PREFIX)
-    ? uri.slice(STORE_RESOURCE_PREFIX.length).split("/")
+/** A key's URI, and the page it names: `?cursor=` is where a previous read said to go on. */
+const keyOf = (
+  uri: string
+): { tool: string; name: string; cursor?: string } => {
+  const [path = "", query, ...more] = uri.split("?");
+  const [tool = "", name = "", ...rest] = path.startsWith(STORE_RESOURCE_PREFIX)
+    ? path.slice(STORE_RESOURCE_PREFIX.length).split("/")
     : [];
-  if (rest.length > 0 || !NAME_PATTERN.test(tool) || !NAME_PATTERN.test(name)) {
+  const cursor =
+    query === undefined
+      ? undefined
+      : /^cursor=[^&]{1,1024}$/.test(query)
+        ? safeDecode(query.slice("cursor=".length))
+        : null;
+  if (
+    rest.length > 0 ||
+    more.length > 0 ||
+    cursor === null ||
+    !NAME_PATTERN.test(tool) ||
+    !NAME_PATTERN.test(name)
+  ) {
     throw invalidParams(
-      `Not a Roost resource URI: ${uri.slice(0, 200)} (expected ${STORE_RESOURCE_PREFIX}<tool>/<name>).`
+      `Not a Roost resource URI: ${uri.slice(0, 200)} (expected ${STORE_RESOURCE_PREFIX}<tool>/<name>, with ?cursor=<next_cursor> to read on).`
     );
   }
-  return { tool, name };
+  return cursor === undefined ? { tool, name } : { tool, name, cursor };
 };
 
+const safeDecode = (text: string): string | null => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+};
+
+const ListParamsSchema = z
+  .object({ cursor: z.string().min(1).max(1024).optional() })
+  .optional();
+
 // The hidden store is never listed: keys and reads go to the visible store.
-export const listResources = async (target: McpTarget) => ({
-  resources: (await target.storeKeys()).map((k) => ({
-    uri: uriOf(k.tool, k.name),
-    name: `${k.tool}/${k.name}`,
-    description: `Results "${k.name}" of tool ${k.tool}: ${k.entries} entries, ${k.objects} objects.`,
-    mimeType: "application/json"
-  }))
-});
+export const listResources = async (target: McpTarget, params: unknown) => {
+  const cursor = parseParams(ListParamsSchema, params)?.cursor;
+  const page = await target.storeKeys(cursor);
+  return {
+    resources: page.keys.map((k) => ({
+      uri: uriOf(k.tool, k.name),
+      name: `${k.tool}/${k.name}`,
+      description: `Results "${k.name}" of tool ${k.tool}: ${k.entries} entries, ${k.objects} objects.`,
+      mimeType: "application/json"
+    })),
+    ...(page.next_cursor === undefined ? {} : { nextCursor: page.next_cursor })
+  };
+};
 
 export const listResourceTemplates = async () => ({
   resourceTemplates: [
@@ -52,12 +83,22 @@ export const listResourceTemplates = async () => ({
 
 export const readResource = async (target: McpTarget, params: unknown) => {
   const { uri } = parseParams(ResourcesReadParamsSchema, params);
-  const { tool, name } = keyOf(uri);
+  const { tool, name, cursor } = keyOf(uri);
   try {
-    const page = await target.readKey(tool, name, ENTRIES_PER_READ);
+    // One page of the key, bounded like GET …/environment?tool=&name=;
+    // `next_uri` is the resource to read for the rest.
+    const page = await target.readKey(tool, name, cursor);
+    const next =
+      page.next_cursor === undefined
+        ? {}
+        : { next_uri: uriOf(tool, name, page.next_cursor) };
     return {
       contents: [
-        { uri, mimeType: "application/json", text: JSON.stringify(page) }
+        {
+          uri,
+          mimeType: "application/json",
+          text: JSON.stringify({ ...page, ...next })
+        }
       ]
     };
   } catch (error) {

@@ -3,11 +3,12 @@
 import type { Environment } from "../../environment/define-environment";
 import type { Registry } from "../../environment/registry";
 import type { JsonObject } from "../../json";
-import type {
-  KeyInfo,
-  OpenAITool,
-  StoreEntriesResponse,
-  ToolInvocationResponse
+import {
+  type OpenAITool,
+  PAGE_LIMIT,
+  type StoreEntriesResponse,
+  type StoreKeysResponse,
+  type ToolInvocationResponse
 } from "../../protocol";
 import type { RpcResult } from "../../session/rpc";
 import type { SessionStub } from "../stub";
@@ -17,12 +18,13 @@ export interface McpTarget {
   /** The tools the session's episode offers: all, or the subset its reset chose. */
   tools(): Promise<OpenAITool[]>;
   callTool(name: string, args: JsonObject): Promise<ToolInvocationResponse>;
-  storeKeys(): Promise<KeyInfo[]>;
-  /** The first `limit` entries of one store key, oldest first. */
+  /** A page of the store's keys, from `cursor` (a previous page's `next_cursor`). */
+  storeKeys(cursor?: string): Promise<StoreKeysResponse>;
+  /** A page of one store key's entries, oldest first, from `cursor`; bounded like GET …/environment. */
   readKey(
     tool: string,
     name: string,
-    limit: number
+    cursor?: string
   ): Promise<StoreEntriesResponse>;
 }
 
@@ -50,14 +52,19 @@ export const sessionTarget = (
   // first attempt may have run the tool.
   callTool: (tool, args) =>
     call((s) => s.op("call", { tool, arguments: args }), { retry: false }),
-  storeKeys: async () =>
-    (await call((s) => s.op("storeKeys", {}), { retry: true })).keys,
-  readKey: (tool, name, limit) =>
+  storeKeys: (cursor) =>
+    call((s) => s.op("storeKeys", cursor === undefined ? {} : { cursor }), {
+      retry: true
+    }),
+  readKey: (tool, name, cursor) =>
     call(
       (s) =>
-        s.op("readStore", { tool, name, limit }) as Promise<
-          RpcResult<StoreEntriesResponse>
-        >,
+        s.op("readStore", {
+          tool,
+          name,
+          limit: PAGE_LIMIT.max,
+          ...(cursor === undefined ? {} : { cursor })
+        }) as Promise<RpcResult<StoreEntriesResponse>>,
       { retry: true }
     )
 });

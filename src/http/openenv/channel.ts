@@ -258,10 +258,10 @@ export class OpenEnvChannel {
   async #state(): Promise<OpenEnvState> {
     const session = this.#requireSession();
     const status = await this.#status();
-    const { state: values } = await this.#call<{ state: JsonObject }>(
-      (s) => s.op("readState", {}) as never,
-      true
-    );
+    const { state: values, next_cursor } = await this.#call<{
+      state: JsonObject;
+      next_cursor?: string;
+    }>((s) => s.op("readState", {}) as never, true);
     const origin = new URL(this.#c.req.url).origin;
     return {
       episode_id:
@@ -276,7 +276,8 @@ export class OpenEnvChannel {
       done: status.done,
       truncated: status.truncated,
       kept: this.#keeps(),
-      values
+      values,
+      ...(next_cursor === undefined ? {} : { values_next_cursor: next_cursor })
     };
   }
 

@@ -2,12 +2,14 @@
 
 import { createRoute } from "@hono/zod-openapi";
 import {
+  FrameQuerySchema,
   FrameResponseSchema,
   MessagesQuerySchema,
   MessagesResponseSchema,
   SessionParamsSchema,
   StatePatchRequestSchema,
   StatePatchResponseSchema,
+  StateQuerySchema,
   StateResponseSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
@@ -33,7 +35,9 @@ export const stateReadRoute = createRoute({
   path: "/v1/sessions/{id}/state",
   tags: ["state"],
   summary: "Read the typed state",
-  description: "Every key but messages, which is paged from /messages.",
+  description:
+    "Every key but messages, which is paged from /messages. Values come whole, in the state's key order, within max_bytes (1 MiB by default); a larger state is cut after a value and next_cursor reads on.",
+  request: { params: SessionParamsSchema, query: StateQuerySchema },
   responses: {
     200: jsonContent(StateResponseSchema, "The state."),
     ...errors(...SESSION_ERRORS)
@@ -68,6 +72,8 @@ export const messagesRoute = createRoute({
   path: "/v1/sessions/{id}/messages",
   tags: ["state"],
   summary: "Page through the transcript",
+  description:
+    "Whole messages, oldest first: at most limit of them and about max_bytes (1 MiB by default, at most 4 MiB; the first message always comes). truncated says the byte budget ended the page; next_cursor reads on.",
   request: { params: SessionParamsSchema, query: MessagesQuerySchema },
   responses: {
     200: jsonContent(
@@ -84,6 +90,9 @@ export const frameRoute = createRoute({
   path: "/v1/sessions/{id}/frame",
   tags: ["state"],
   summary: "A snapshot for viewers",
+  description:
+    "The environment's own frame(), or its state and store keys within max_bytes (truncated when they did not all fit: read on from /state and /environment/keys). An environment frame over 4 MiB is a 413.",
+  request: { params: SessionParamsSchema, query: FrameQuerySchema },
   responses: {
     200: jsonContent(FrameResponseSchema, "The environment's frame."),
     ...errors(...SESSION_ERRORS)
@@ -92,7 +101,7 @@ export const frameRoute = createRoute({
 
 export const stateRoutes: readonly RouteEntry[] = [
   defineRoute(stateReadRoute, async (c) =>
-    c.json(await runOperation(c, "readState", {}), 200)
+    c.json(await runOperation(c, "readState", c.req.valid("query")), 200)
   ),
 
   defineRoute(statePatchRoute, async (c) => {
@@ -106,6 +115,6 @@ export const stateRoutes: readonly RouteEntry[] = [
   }),
 
   defineRoute(frameRoute, async (c) =>
-    c.json(await runOperation(c, "frame", {}), 200)
+    c.json(await runOperation(c, "frame", c.req.valid("query")), 200)
   )
 ];

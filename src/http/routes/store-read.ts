@@ -6,6 +6,7 @@ import {
   SessionParamsSchema,
   StoreEntriesResponseSchema,
   StoreEntryResponseSchema,
+  StoreKeysQuerySchema,
   StoreKeysResponseSchema,
   StorePageResponseSchema,
   StoreQuerySchema
@@ -25,7 +26,7 @@ export const storeReadRoute = createRoute({
   tags: ["environment store"],
   summary: "Read the environment store",
   description:
-    "Without tool and name: a page of the whole store ({store, next_cursor?}). With tool and name: that key's entries ({entries, next_cursor?}). With index too: one entry ({entry}); negative indexes count from the end.",
+    "Without tool and name: a page of the whole store ({store, next_cursor?, truncated?}). With tool and name: that key's entries ({entries, next_cursor?, truncated?}). With index too: one entry ({entry, next_cursor?, truncated?}); negative indexes count from the end. Every page holds at most limit entries and about max_bytes of JSON (1 MiB by default, at most 4 MiB): an entry past the budget comes in parts, each marked with objects_from and object_count, and next_cursor goes on inside it.",
   security: SESSION_SECURITY,
   request: { params: SessionParamsSchema, query: StoreQuerySchema },
   responses: {
@@ -47,9 +48,9 @@ export const storeKeysRoute = createRoute({
   tags: ["environment store"],
   summary: "List the store's keys",
   description:
-    "Every tool and name with its entry and object counts, never the entries: what a viewer shows as the store's tree.",
+    "Every tool and name with its entry and object counts, never the entries: what a viewer shows as the store's tree. In creation order, limit keys (1000 by default) and max_bytes at most a page; next_cursor reads on.",
   security: SESSION_SECURITY,
-  request: { params: SessionParamsSchema },
+  request: { params: SessionParamsSchema, query: StoreKeysQuerySchema },
   responses: {
     200: jsonContent(StoreKeysResponseSchema, "The keys with their counts."),
     ...errors(...SESSION_ERRORS)
@@ -62,7 +63,7 @@ export const storeReadRoutes: readonly RouteEntry[] = [
     return c.json(value, 200);
   }),
   defineRoute(storeKeysRoute, async (c) => {
-    const value = await runOperation(c, "storeKeys", {});
+    const value = await runOperation(c, "storeKeys", c.req.valid("query"));
     return c.json(value, 200);
   })
 ];

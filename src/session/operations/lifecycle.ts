@@ -4,6 +4,7 @@ import * as z from "zod";
 import {
   EventsResponseSchema,
   InitialStateSchema,
+  MaxBytesSchema,
   NameSchema,
   SessionStatusSchema
 } from "../../protocol";
@@ -48,10 +49,11 @@ export const destroy = defineOperation({
 export const events = defineOperation({
   input: z.object({
     after: z.number().int(),
-    limit: z.number().int().positive()
+    limit: z.number().int().positive(),
+    max_bytes: MaxBytesSchema.optional()
   }),
   output: EventsResponseSchema,
   mutates: false,
   events: [],
-  run: (rt, q) => rt.readEvents(q.after, q.limit)
+  run: (rt, q) => rt.readEvents(q.after, q.limit, q.max_bytes)
 });

@@ -3,25 +3,47 @@
 import * as z from "zod";
 import { episodeEnvironment } from "../../environment/episode-tools";
 import { RoostError } from "../../errors";
-import type { JsonObject, JsonValue } from "../../json";
+import { type JsonObject, type JsonValue, utf8Length } from "../../json";
 import {
   CursorSchema,
   FrameResponseSchema,
+  MaxBytesSchema,
   MessagesResponseSchema,
+  READ_BYTES,
+  ReadBudget,
   StatePatchRequestSchema,
   StatePatchResponseSchema,
-  StateResponseSchema
+  StateResponseSchema,
+  truncatedField
 } from "../../protocol";
 import { HANDLERS } from "../../state/handlers";
 import { defineOperation } from "./define";
 import { offsetOf } from "./paging";
+import { statePage } from "./state-page";
 
 export const readState = defineOperation({
-  input: z.object({}),
+  input: z.object({
+    cursor: CursorSchema.optional(),
+    max_bytes: MaxBytesSchema.optional()
+  }),
   output: StateResponseSchema,
   mutates: false,
   events: [],
-  run: (rt) => rt.read((parts) => ({ state: parts.state.toJSON() }))
+  run: (rt, q) =>
+    rt.read((parts, env) => {
+      const budget = new ReadBudget(q.max_bytes);
+      const page = statePage(
+        parts.state,
+        env.state.keys(),
+        offsetOf(q.cursor),
+        budget
+      );
+      return {
+        state: page.values,
+        ...(page.next === undefined ? {} : { next_cursor: String(page.next) }),
+        ...truncatedField(budget)
+      };
+    })
 });
 
 export const patchState = defineOperation({
@@ -52,7 +74,8 @@ export const patchState = defineOperation({
 export const messages = defineOperation({
   input: z.object({
     cursor: CursorSchema.optional(),
-    limit: z.number().int().positive().optional()
+    limit: z.number().int().positive().optional(),
+    max_bytes: MaxBytesSchema.optional()
   }),
   output: MessagesResponseSchema,
   mutates: false,
@@ -60,22 +83,30 @@ export const messages = defineOperation({
   run: (rt, q) =>
     rt.readTranscript((transcript) => {
       const offset = offsetOf(q.cursor);
-      const list = transcript.list(offset, q.limit ?? 100);
+      const budget = new ReadBudget(q.max_bytes);
+      const list = transcript.page(offset, q.limit ?? 100, budget);
       const next = offset + list.length;
       return {
         messages: list,
-        ...(next < transcript.count() ? { next_cursor: String(next) } : {})
+        ...(next < transcript.count() ? { next_cursor: String(next) } : {}),
+        ...truncatedField(budget)
       };
     })
 });
 
-/** What the environment shows of itself: its own `frame`, or state and info. */
+/**
+ * What the environment shows of itself: its own `frame`, or state and info.
+ * The default frame holds what the budget allows of the state and of the
+ * store's keys (`truncated` when it could not hold all: read the rest from
+ * `/state` and `/environment/keys`); an environment's own frame past the
+ * read maximum is refused rather than sent.
+ */
 export const frame = defineOperation({
-  input: z.object({}),
+  input: z.object({ max_bytes: MaxBytesSchema.optional() }),
   output: FrameResponseSchema,
   mutates: false,
   events: [],
-  run: (rt) =>
+  run: (rt, q) =>
     rt.read((parts, env, row) => {
       if (env.frame) {
         const f = env.frame({
@@ -83,10 +114,25 @@ export const frame = defineOperation({
           ...parts,
           emit: () => {}
         } as never);
-        return { state: f.state, info: (f.info ?? {}) as JsonObject };
+        const out = { state: f.state, info: (f.info ?? {}) as JsonObject };
+        const bytes = utf8Length(JSON.stringify(out));
+        if (bytes > READ_BYTES.max) {
+          throw new RoostError(
+            "payload_too_large",
+            `This environment's frame is ${bytes} bytes, over the ${READ_BYTES.max} a read may answer; its frame() should show less.`,
+            { limit: "readBytes", max: READ_BYTES.max, bytes }
+          );
+        }
+        return out;
       }
+      const budget = new ReadBudget(q.max_bytes);
+      const state = statePage(parts.state, env.state.keys(), 0, budget);
+      const keys = parts.environment.keyPage({
+        maxBytes: Math.max(1, budget.left)
+      });
+      const cut = state.next !== undefined || keys.nextCursor !== undefined;
       return {
-        state: parts.state.toJSON(),
+        state: state.values,
         info: {
           environment: env.name,
           episode: row.episode,
@@ -94,8 +140,9 @@ export const frame = defineOperation({
           tool_names: [
             ...episodeEnvironment(env, row.episodeTools).tools.keys()
           ],
-          store_keys: parts.environment.keys() as unknown as JsonValue
-        }
+          store_keys: keys.keys as unknown as JsonValue
+        },
+        ...(cut ? { truncated: true as const } : {})
       };
     })
 });

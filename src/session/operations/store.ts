@@ -6,7 +6,9 @@ import {
   CursorSchema,
   displayFields,
   JsonObjectSchema,
+  MaxBytesSchema,
   NameSchema,
+  READ_BYTES,
   StoreEntryResponseSchema,
   StoreKeysResponseSchema,
   StoreRemoveResponseSchema,
@@ -16,7 +18,7 @@ import {
 import type { EntryDisplay } from "../../store/display";
 import { resultEvent } from "../tool-events";
 import { defineOperation } from "./define";
-import { offsetOf } from "./paging";
+import { entryCursor, entryPositionOf, offsetOf } from "./paging";
 
 const Index = z.number().int();
 
@@ -65,21 +67,25 @@ export const readStore = defineOperation({
     name: NameSchema.optional(),
     index: Index.optional(),
     cursor: CursorSchema.optional(),
-    limit: z.number().int().positive().optional()
+    limit: z.number().int().positive().optional(),
+    max_bytes: MaxBytesSchema.optional()
   }),
   mutates: false,
   events: [],
   run: (rt, q) =>
     rt.read((parts) => {
       const store = parts.environment;
+      const maxBytes = q.max_bytes ?? READ_BYTES.default;
       if (q.tool === undefined && q.name === undefined) {
         const page = store.page({
           ...(q.cursor ? { cursor: q.cursor } : {}),
-          ...(q.limit ? { limit: q.limit } : {})
+          ...(q.limit ? { limit: q.limit } : {}),
+          maxBytes
         });
         return {
           store: wireStore(page.store),
-          ...(page.nextCursor ? { next_cursor: page.nextCursor } : {})
+          ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
+          ...(page.truncated ? { truncated: page.truncated } : {})
         };
       }
       if (q.tool === undefined || q.name === undefined) {
@@ -90,30 +96,57 @@ export const readStore = defineOperation({
         );
       }
       const { tool, name } = q;
-      if (q.index !== undefined)
-        return { entry: wireEntry(store.locate(tool, name, q.index)) };
-      const offset = offsetOf(q.cursor);
-      const { entries, total } = store.slice(
-        tool,
-        name,
-        offset,
-        q.limit ?? 100
-      );
-      const next = offset + entries.length;
+      if (q.index !== undefined) {
+        const run = store.read(
+          tool,
+          name,
+          { index: q.index, object: offsetOf(q.cursor) },
+          { limit: 1, maxBytes, only: true }
+        );
+        const [entry] = run.entries;
+        if (entry === undefined)
+          throw new RoostError("internal", "Lost entry.");
+        return {
+          entry: wireEntry(entry),
+          ...(run.next ? { next_cursor: String(run.next.object) } : {}),
+          ...(run.truncated ? { truncated: run.truncated } : {})
+        };
+      }
+      const run = store.read(tool, name, entryPositionOf(q.cursor), {
+        limit: q.limit ?? 100,
+        maxBytes
+      });
       return {
-        entries: entries.map(wireEntry),
-        ...(next < total ? { next_cursor: String(next) } : {})
+        entries: run.entries.map(wireEntry),
+        ...(run.next ? { next_cursor: entryCursor(run.next) } : {}),
+        ...(run.truncated ? { truncated: run.truncated } : {})
       };
     })
 });
 
 /** The store's keys with counts, never entries: what MCP lists as resources. */
 export const storeKeys = defineOperation({
-  input: z.object({}),
+  input: z.object({
+    cursor: CursorSchema.optional(),
+    limit: z.number().int().positive().optional(),
+    max_bytes: MaxBytesSchema.optional()
+  }),
   output: StoreKeysResponseSchema,
   mutates: false,
   events: [],
-  run: (rt) => rt.read((parts) => ({ keys: parts.environment.keys() }))
+  run: (rt, q) =>
+    rt.read((parts) => {
+      const page = parts.environment.keyPage({
+        ...(q.cursor ? { cursor: q.cursor } : {}),
+        ...(q.limit ? { limit: q.limit } : {}),
+        maxBytes: q.max_bytes ?? READ_BYTES.default
+      });
+      return {
+        keys: page.keys,
+        ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
+        ...(page.truncated ? { truncated: page.truncated } : {})
+      };
+    })
 });
 
 export const addEntry = defineOperation({
