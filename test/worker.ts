@@ -13,7 +13,8 @@ import {
   orchard,
   picky,
   quiz,
-  toolbox
+  toolbox,
+  wide
 } from "./fixtures/environments";
 
 const roost = createRoost({
@@ -28,6 +29,7 @@ const roost = createRoost({
     picky,
     closer,
     orchard,
+    wide,
     toolbox,
     quiz
   ],
