@@ -261,7 +261,14 @@ export const fuzzRoutes = (
       it("never answers 500 to random query strings", async () => {
         const s = await createSession({ environment: "lab" });
         await s.call("/reset", send("POST", {}));
-        const queryRoutes = ["/environment", "/messages", "/events"];
+        const queryRoutes = [
+          "/environment",
+          "/environment/keys",
+          "/messages",
+          "/events",
+          "/state",
+          "/frame"
+        ];
         await fc.assert(
           fc.asyncProperty(
             fc.constantFrom(...queryRoutes),
@@ -273,6 +280,7 @@ export const fuzzRoutes = (
                 "cursor",
                 "limit",
                 "after",
+                "max_bytes",
                 "__proto__"
               ),
               fc.oneof(fc.string(), fc.integer().map(String), hostile)
