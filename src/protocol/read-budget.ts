@@ -17,7 +17,11 @@ export const READ_BYTES = { default: MIB, min: KIB, max: 4 * MIB } as const;
 
 /** `max_bytes` in a query string. */
 export const maxBytesParam = () =>
-  integerString({ min: READ_BYTES.min, max: READ_BYTES.max }).optional();
+  integerString({ min: READ_BYTES.min, max: READ_BYTES.max })
+    .optional()
+    .describe(
+      "The page's byte budget, 1024 to 4194304 (1 MiB when absent). A page holds whole units (objects, messages, events, values, keys) until the next would pass it, and always its first."
+    );
 
 /** `max_bytes` as operations take it (every transport checked it already). */
 export const MaxBytesSchema = z

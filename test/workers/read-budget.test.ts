@@ -5,6 +5,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
+  call,
   createSession,
   errorOf,
   json,
@@ -456,5 +457,47 @@ describe("MCP resources", () => {
         Array.from({ length: 900 }, (_, i) => [e, i] as [number, number])
       )
     );
+  });
+});
+
+describe("the budget in OpenAPI", () => {
+  it("documents max_bytes on every paged read and truncated on its answer", async () => {
+    const doc = await json<{
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name: string; description?: string }[];
+            responses: Record<string, { content?: unknown }>;
+          }
+        >
+      >;
+      components: { schemas: Record<string, unknown> };
+    }>(await call("/openapi.json"));
+    for (const path of [
+      "/v1/sessions/{id}/environment",
+      "/v1/sessions/{id}/environment/keys",
+      "/v1/sessions/{id}/messages",
+      "/v1/sessions/{id}/events",
+      "/v1/sessions/{id}/state",
+      "/v1/sessions/{id}/frame"
+    ]) {
+      const get = doc.paths[path]?.get;
+      const param = get?.parameters?.find((p) => p.name === "max_bytes");
+      expect(param?.description, path).toMatch(/1 MiB when absent/);
+      // Answers are components; every one a read may give says it may be cut.
+      const refs = [
+        ...JSON.stringify(get?.responses["200"]).matchAll(
+          /#\/components\/schemas\/(\w+)/g
+        )
+      ].map((m) => m[1]!);
+      expect(refs.length, path).toBeGreaterThan(0);
+      for (const ref of refs) {
+        expect(JSON.stringify(doc.components.schemas[ref]), ref).toContain(
+          '"truncated"'
+        );
+      }
+    }
   });
 });
