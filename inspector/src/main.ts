@@ -8,8 +8,10 @@ import { connectLive, type Frame, type Live } from "./live";
 import { RewardPlot } from "./reward-plot";
 import { type SchemaForm, schemaForm } from "./schema-form";
 import { onSplit, onTaskIndex, renderSplits } from "./split-picker";
+import { StateView } from "./state-view";
 import { StoreView } from "./store-view";
-import { addMessage, appendEvent, appendNote } from "./timeline";
+import { appendEvent, appendNote } from "./timeline";
+import { Transcript } from "./transcript";
 import { TreeView } from "./tree-view";
 
 interface Status {
@@ -27,7 +29,8 @@ let session: (Credentials & { environment: string }) | undefined;
 let live: Live | undefined;
 let toolForm: SchemaForm | undefined;
 let taskForm: SchemaForm | undefined;
-const state: Record<string, unknown> = {};
+const state = new StateView($("#state"), (e) => showError(e));
+const transcript = new Transcript((e) => showError(e));
 const store = new StoreView((e) => showError(e));
 const tree = new TreeView();
 const plot = new RewardPlot((e) => showError(e));
@@ -102,27 +105,6 @@ const renderToolForm = (): void => {
   fill($("#tool-form"), toolForm?.element);
 };
 
-/**
- * The transcript from message `from` on, page by page (the list keeps the
- * newest on screen). `/messages` cursors are message offsets.
- */
-const loadTranscript = async (s: Credentials, from = 0): Promise<void> => {
-  let cursor: string | undefined = from > 0 ? String(from) : undefined;
-  let index = from;
-  do {
-    const page = await sessionApi<{
-      messages: unknown[];
-      next_cursor?: string;
-    }>(
-      s,
-      "GET",
-      `/messages?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`
-    );
-    for (const m of page.messages) addMessage(m, index++);
-    cursor = page.next_cursor;
-  } while (cursor !== undefined && s.id === session?.id);
-};
-
 const open = async (s: Credentials): Promise<void> => {
   const status = await sessionApi<Status & { environment: string }>(
     s,
@@ -145,10 +127,12 @@ const open = async (s: Credentials): Promise<void> => {
   tree.show(info);
   $("#tree-section").hidden = info === undefined;
   fill($("#timeline"));
-  fill($("#transcript"));
+  state.attach(s);
   store.attach(s);
   plot.attach(s);
-  await loadTranscript(s);
+  // The transcript loads beside the socket, not before it: the state and
+  // the store show while a long transcript's newest messages are read.
+  transcript.attach(s);
   live = connectLive(s, {
     onFrame,
     onStatus: (status, detail) => {
@@ -159,45 +143,23 @@ const open = async (s: Credentials): Promise<void> => {
   });
 };
 
-/**
- * A reset puts the state back to its defaults without a frame per key, so
- * the state is read again; changes that arrive meanwhile are applied on
- * top in order, which ends on the newest value whatever the read saw.
- */
-let sinceReset: Frame[] | undefined;
-const reloadState = async (): Promise<void> => {
-  const s = session;
-  if (!s) return;
-  sinceReset = [];
-  const read = await sessionApi<{ state: Record<string, unknown> }>(
-    s,
-    "GET",
-    "/state"
-  );
-  const later = sinceReset;
-  sinceReset = undefined;
-  if (s !== session) return;
-  for (const key of Object.keys(state)) delete state[key];
-  Object.assign(state, read.state);
-  for (const f of later ?? []) state[String(f.key)] = f.value;
-  $("#state").textContent = JSON.stringify(state, null, 1);
-};
-
 const onFrame = (frame: Frame): void => {
   plot.onFrame(frame);
   if (frame.type === "session.snapshot") {
-    for (const key of Object.keys(state)) delete state[key];
-    Object.assign(state, frame.state as Record<string, unknown>);
-    $("#state").textContent = JSON.stringify(state, null, 1);
-    store.setKeys(frame.keys as never);
+    // A snapshot past the read budget is cut: the rest of the state and of
+    // the keys is read over HTTP from its cursors.
+    state.snapshot(
+      frame.state as Record<string, unknown>,
+      frame.state_next_cursor as string | undefined
+    );
+    store.setKeys(
+      frame.keys as never,
+      frame.keys_next_cursor as string | undefined
+    );
     renderStatus(frame.status as Status);
     // Messages sent while no socket was open (before it, or in a gap the
     // log no longer held) come from /messages.
-    if (session) {
-      const shown = $("#transcript").lastElementChild as HTMLElement | null;
-      const next = shown ? Number(shown.dataset.index) + 1 : 0;
-      void loadTranscript(session, next).catch(showError);
-    }
+    transcript.catchUp();
     return;
   }
   if (frame.type === "resume.expired") {
@@ -209,15 +171,13 @@ const onFrame = (frame: Frame): void => {
   if (frame.seq === undefined) return;
   appendEvent(frame);
   if (frame.type === "state.changed") {
-    sinceReset?.push(frame);
-    state[String(frame.key)] = frame.value;
-    $("#state").textContent = JSON.stringify(state, null, 1);
+    state.change(String(frame.key), frame.value);
   } else if (frame.type === "message") {
-    addMessage(frame.message, Number(frame.index));
+    transcript.add(frame.message, Number(frame.index));
   } else if (frame.type === "reset") {
-    fill($("#transcript"));
+    transcript.reset();
     store.setKeys([]);
-    void reloadState().catch(showError);
+    state.reload();
   }
   store.onEvent(frame.type, frame);
   tree.onEvent(frame);

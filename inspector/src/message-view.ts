@@ -128,8 +128,30 @@ const goTo = (target: HTMLElement) => (event: Event) => {
   target.classList.add("flash");
 };
 
+/** Characters of a message's text drawn before "show all". */
+export const PREVIEW_CHARS = 300;
+
+/**
+ * A text cut to `PREVIEW_CHARS`, and, when it was cut, the button that
+ * reads it whole (the transcript handles its clicks).
+ */
+const textPreview = (text: string): (Node | string)[] => {
+  const preview = h("span", { class: "content" }, short(text, PREVIEW_CHARS));
+  if (text.length <= PREVIEW_CHARS) return [preview];
+  const label = `show all ${text.length.toLocaleString("en")} characters`;
+  return [
+    preview,
+    " ",
+    h(
+      "button",
+      { type: "button", class: "link show-all", "data-label": label },
+      label
+    )
+  ];
+};
+
 /** What a transcript row shows after the role: text, calls, or a tool's answer. */
-export const messageBody = (
+const messageBody = (
   message: unknown,
   index: number,
   list: Element
@@ -159,7 +181,7 @@ export const messageBody = (
       " "
     );
   }
-  if (text !== "") body.push(h("span", { class: "content" }, short(text, 300)));
+  if (text !== "") body.push(...textPreview(text));
   callsOf(m.tool_calls).forEach((call, i) => {
     body.push(
       h(
@@ -178,6 +200,26 @@ export const messageBody = (
     );
   });
   return body;
+};
+
+/** A transcript row: the role, then the message drawn for reading. */
+export const messageRow = (
+  message: unknown,
+  index: number,
+  list: Element
+): HTMLLIElement => {
+  const role = (message as { role?: unknown } | null)?.role;
+  return h(
+    "li",
+    {
+      value: index,
+      "data-index": index,
+      "data-role": typeof role === "string" ? role : undefined
+    },
+    h("strong", {}, typeof role === "string" ? role : "?"),
+    " ",
+    ...messageBody(message, index, list)
+  );
 };
 
 /** A message on one line, for the event timeline: `assistant → incr(n=1)`. */

@@ -121,7 +121,11 @@ export class RewardPlot {
       do {
         this.#again = false;
         for (;;) {
-          let page: { events: Record<string, unknown>[]; next_after: number };
+          let page: {
+            events: Record<string, unknown>[];
+            next_after: number;
+            truncated?: true;
+          };
           try {
             page = await sessionApi(
               session,
@@ -141,7 +145,8 @@ export class RewardPlot {
           for (const event of page.events) this.#series.add(event);
           this.#schedule();
           this.#after = Math.max(this.#after, page.next_after);
-          if (page.events.length < PAGE) break;
+          // A page cut by its byte budget is short but not the end.
+          if (!page.truncated && page.events.length < PAGE) break;
         }
       } while (this.#again && generation === this.#generation);
     } catch (error) {

@@ -1,7 +1,13 @@
-/** @module The environment as a tree (tool → name → counts) and one key's objects in a paged table. */
+/**
+ * @module The environment as a tree (tool → name → counts) and one key's
+ * objects in a paged table. Entries are read only as far as the page shown
+ * needs, and an entry that comes in parts (larger than a read's byte
+ * budget) is joined back into one before it is drawn.
+ */
 
 import { type Credentials, sessionApi } from "./api";
 import { fill, h } from "./dom";
+import { type EntryPart, joinEntries } from "./entry-parts";
 import { drawRows, type Entry } from "./payload-view";
 
 /** Rows on one page: the table never renders more, whatever the store holds. */
@@ -19,6 +25,8 @@ export class StoreView {
   readonly #tree = h("ul", { class: "tree", "data-testid": "store-tree" });
   readonly #table = h("div", { class: "table-wrap" });
   #keys = new Map<string, KeyInfo>();
+  /** Bumped by every change of the keys: only the newest read of them lands. */
+  #keysGeneration = 0;
   #session: Credentials | undefined;
   #selected: { tool: string; name: string } | undefined;
   #page = 0;
@@ -39,15 +47,19 @@ export class StoreView {
   attach(session: Credentials): void {
     this.#session = session;
     this.#generation++;
+    this.#keysGeneration++;
     this.#keys.clear();
     this.#selected = undefined;
     this.#renderTree();
     fill(this.#table);
   }
 
-  setKeys(keys: KeyInfo[]): void {
+  /** The snapshot's keys; a cut snapshot's rest is read from `nextCursor`. */
+  setKeys(keys: KeyInfo[], nextCursor?: string): void {
+    this.#keysGeneration++;
     this.#keys = new Map(keys.map((k) => [`${k.tool}/${k.name}`, { ...k }]));
     this.#renderTree();
+    if (nextCursor !== undefined) void this.#readKeys(keys, nextCursor);
     if (this.#selected) void this.#reload();
   }
 
@@ -71,25 +83,34 @@ export class StoreView {
     this.#burst = setTimeout(() => {
       if (this.#tableStale) void this.#reload();
       this.#tableStale = false;
-      void this.#refreshKeys();
+      void this.#readKeys([]);
     }, 50);
   }
 
-  async #refreshKeys(): Promise<void> {
+  /** Every key from `cursor` on, page by page, after the `known` ones. */
+  async #readKeys(known: KeyInfo[], cursor?: string): Promise<void> {
     const session = this.#session;
+    const generation = ++this.#keysGeneration;
     if (!session) return;
+    const keys = [...known];
     try {
-      const { keys } = await sessionApi<{ keys: KeyInfo[] }>(
-        session,
-        "GET",
-        "/environment/keys"
-      );
-      // Another session may have been attached meanwhile.
-      if (session !== this.#session) return;
+      let next = cursor;
+      do {
+        const q =
+          next === undefined ? "" : `?cursor=${encodeURIComponent(next)}`;
+        const page = await sessionApi<{
+          keys: KeyInfo[];
+          next_cursor?: string;
+        }>(session, "GET", `/environment/keys${q}`);
+        // Another session, a reset or a newer read came meanwhile.
+        if (generation !== this.#keysGeneration) return;
+        keys.push(...page.keys);
+        next = page.next_cursor;
+      } while (next !== undefined);
       this.#keys = new Map(keys.map((k) => [`${k.tool}/${k.name}`, k]));
       this.#renderTree();
     } catch (error) {
-      this.#onError(error);
+      if (generation === this.#keysGeneration) this.#onError(error);
     }
   }
 
@@ -159,12 +180,12 @@ export class StoreView {
           ...(this.#cursor ? { cursor: this.#cursor } : {})
         });
         const page = await sessionApi<{
-          entries: Entry[];
+          entries: EntryPart[];
           next_cursor?: string;
         }>(session, "GET", `/environment?${q}`);
         // A reload started while this page was in flight owns the table.
         if (generation !== this.#generation) return;
-        this.#entries.push(...page.entries);
+        joinEntries(this.#entries, page.entries);
         this.#cursor = page.next_cursor;
         this.#exhausted = page.next_cursor === undefined;
       }
@@ -177,6 +198,7 @@ export class StoreView {
     );
     const rows = all.slice(this.#page * PAGE_ROWS, end);
     const last = this.#exhausted && end >= all.length;
+    const total = this.#keys.get(`${selected.tool}/${selected.name}`)?.objects;
     fill(
       this.#table,
       h(
@@ -198,7 +220,8 @@ export class StoreView {
         h(
           "span",
           { "data-testid": "page" },
-          `rows ${this.#page * PAGE_ROWS + 1}–${this.#page * PAGE_ROWS + rows.length}`
+          `rows ${this.#page * PAGE_ROWS + 1}–${this.#page * PAGE_ROWS + rows.length}` +
+            (total === undefined ? "" : ` of ${total}`)
         ),
         h(
           "button",

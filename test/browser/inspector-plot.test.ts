@@ -106,7 +106,7 @@ const attach = async (s: Session) => {
   await page.fill("#attach-token", s.token);
   await page.click("#attach");
   await page.locator("#current").waitFor();
-  // The page reads the whole transcript before it opens the socket.
+  // The socket opens once the page has the session's status.
   await expect
     .poll(() => page.locator("#conn").innerText(), { timeout: 20_000 })
     .toBe("live: open");

@@ -345,7 +345,7 @@ describe("the inspector", () => {
     await page.click("text=next ›");
     await expect
       .poll(() => text(page, '[data-testid="page"]'))
-      .toBe("rows 101–200");
+      .toBe("rows 101–200 of 10000");
     expect(await rows.count()).toBe(100);
     expect(await rows.first().innerText()).toContain("object 100");
     // The whole store view never holds more than one page of rows.
