@@ -1,14 +1,14 @@
 /**
  * @module Reads of `/messages` for a transcript too large to read whole:
- * where it ends, a range of it page by page, and one message. Cursors are
- * message offsets; the server answers no count, so the end is found by
- * probing with one-message pages.
+ * a range of it page by page, and one message. Cursors are message
+ * offsets; every page says how many messages there are (`total`).
  */
 
 import { type Credentials, sessionApi } from "./api";
 
 export interface MessagePage {
   messages: unknown[];
+  total: number;
   next_cursor?: string;
   truncated?: true;
 }
@@ -26,52 +26,6 @@ export const readPage = (
   if (from > 0) q.set("cursor", String(from));
   if (maxBytes !== undefined) q.set("max_bytes", String(maxBytes));
   return sessionApi<MessagePage>(s, "GET", `/messages?${q}`);
-};
-
-/**
- * Whether message `at` exists, and whether it is the last. A page of one
- * message with the smallest budget: it costs that message's bytes, and
- * says nothing of the others.
- */
-const probe = async (
-  s: Credentials,
-  at: number
-): Promise<"absent" | "last" | "inside"> => {
-  const page = await readPage(s, at, 1, 1024);
-  if (page.messages.length === 0) return "absent";
-  return page.next_cursor === undefined ? "last" : "inside";
-};
-
-/**
- * The transcript's length, given that message `known` exists: doubling
- * steps past it until one is absent, then halving the gap. About
- * 2·log2(length − known) one-message reads.
- */
-export const transcriptLength = async (
-  s: Credentials,
-  known: number
-): Promise<number> => {
-  let inside = known;
-  let step = 1;
-  let outside: number | undefined;
-  while (outside === undefined) {
-    const at = known + step;
-    const found = await probe(s, at);
-    if (found === "last") return at + 1;
-    if (found === "absent") outside = at;
-    else {
-      inside = at;
-      step *= 2;
-    }
-  }
-  while (outside - inside > 1) {
-    const at = Math.floor((inside + outside) / 2);
-    const found = await probe(s, at);
-    if (found === "last") return at + 1;
-    if (found === "absent") outside = at;
-    else inside = at;
-  }
-  return outside;
 };
 
 /**

@@ -16,12 +16,7 @@
 import type { Credentials } from "./api";
 import { $, fill } from "./dom";
 import { contentText, messageRow, PREVIEW_CHARS } from "./message-view";
-import {
-  readMessage,
-  readPage,
-  readRange,
-  transcriptLength
-} from "./transcript-reads";
+import { readMessage, readPage, readRange } from "./transcript-reads";
 
 /** Transcript messages kept on screen, the newest; `/messages` has them all. */
 export const MAX_TRANSCRIPT = 1000;
@@ -120,9 +115,7 @@ export class Transcript {
       });
       return;
     }
-    const length = await transcriptLength(s, Number(page.next_cursor));
-    if (generation === this.#generation)
-      await this.#loadBack(length, generation);
+    await this.#loadBack(page.total, generation);
   }
 
   /**

@@ -63,6 +63,8 @@ export type MessagesQuery = z.infer<typeof MessagesQuerySchema>;
 export const MessagesResponseSchema = z
   .object({
     messages: z.array(WireMessageSchema),
+    /** Messages in the episode's transcript: a viewer can start from the newest without walking the rest. */
+    total: z.number().int().nonnegative(),
     next_cursor: CursorSchema.optional(),
     truncated: truncatedSchema
   })

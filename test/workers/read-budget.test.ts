@@ -268,13 +268,17 @@ describe("byte-bounded reads", () => {
     const whole = await json<{ messages: Obj[] }>(
       await s.call("/messages?limit=1000")
     );
-    const read = await pages<{ messages: Obj[]; truncated?: true }>(
-      s,
-      "/messages?limit=1000&",
-      5 * KIB
-    );
+    const read = await pages<{
+      messages: Obj[];
+      total: number;
+      truncated?: true;
+    }>(s, "/messages?limit=1000&", 5 * KIB);
     expect(read.some((p) => p.truncated)).toBe(true);
     expect(read.flatMap((p) => p.messages)).toEqual(whole.messages);
+    // Every page counts the whole transcript, so a viewer can start from its end.
+    expect(read.map((p) => p.total)).toEqual(
+      read.map(() => whole.messages.length)
+    );
 
     const all = await json<{ events: { seq: number }[] }>(
       await s.call("/events?after=0")

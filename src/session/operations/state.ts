@@ -86,9 +86,11 @@ export const messages = defineOperation({
       const budget = new ReadBudget(q.max_bytes);
       const list = transcript.page(offset, q.limit ?? 100, budget);
       const next = offset + list.length;
+      const total = transcript.count();
       return {
         messages: list,
-        ...(next < transcript.count() ? { next_cursor: String(next) } : {}),
+        total,
+        ...(next < total ? { next_cursor: String(next) } : {}),
         ...truncatedField(budget)
       };
     })
