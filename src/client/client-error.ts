@@ -6,13 +6,17 @@ import type { ErrorCode } from "../errors";
  * Codes of failures the server never answered: `network_error` (no
  * response after retries), `invalid_response` (a body that is not the
  * documented shape), `disconnected` (a socket closed before the reply came),
- * `closed` (the caller closed the socket).
+ * `closed` (the caller closed the socket), `inconsistent_pages` (the pages
+ * of one read do not join up: an entry's parts with a gap, a cursor that
+ * does not move on — the session changed between two pages, or the server
+ * broke the paging contract; read again from the start).
  */
 export type ClientErrorCode =
   | "network_error"
   | "invalid_response"
   | "disconnected"
-  | "closed";
+  | "closed"
+  | "inconsistent_pages";
 
 /**
  * Thrown by every client call. `code` and `details` are the server's

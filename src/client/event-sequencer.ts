@@ -1,6 +1,6 @@
 /** @module Delivers a session's events exactly once and in seq order, filling gaps from `/events`. */
 
-import type { EventFrame } from "../protocol";
+import { EVENTS_PAGE, type EventFrame } from "../protocol";
 import { RoostSession } from "./session-client";
 import { createTransport, type FetchLike } from "./transport";
 
@@ -64,17 +64,18 @@ export class EventSequencer {
     if (await this.#fill(last, event.seq)) this.#deliver(event);
   }
 
-  /** Delivers the retained events in (after, before); false if it could not read them. */
+  /**
+   * Delivers the retained events in (after, before); false if it could not
+   * read them. Pages are asked for the gap's size and followed while they
+   * say there is more: one cut by bytes is short without being the end.
+   */
   async #fill(after: number, before: number): Promise<boolean> {
+    const limit = Math.min(before - 1 - after, EVENTS_PAGE.max);
     try {
-      for (let cursor = after; cursor < before - 1; ) {
-        const page = await this.#session.events(cursor);
-        for (const event of page.events) {
-          if (event.seq >= before) return true;
-          if (event.seq > (this.#lastSeq ?? 0)) this.#deliver(event);
-        }
-        if (page.events.length === 0 || page.next_after <= cursor) break;
-        cursor = page.next_after;
+      for await (const event of this.#session.items.events(after, { limit })) {
+        if (event.seq >= before) break;
+        if (event.seq > (this.#lastSeq ?? 0)) this.#deliver(event);
+        if (event.seq === before - 1) break;
       }
       return true;
     } catch {

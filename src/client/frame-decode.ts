@@ -18,12 +18,14 @@ export const decodeFrame = (data: unknown): { type: unknown } | undefined => {
     : undefined;
 };
 
+const CLOSE_ERRORS = {
+  [CLOSE_CODES.invalid_request]: "invalid_request",
+  [CLOSE_CODES.unauthorized]: "unauthorized",
+  [CLOSE_CODES.forbidden]: "forbidden",
+  [CLOSE_CODES.session_gone]: "not_found",
+  [CLOSE_CODES.frame_too_large]: "payload_too_large"
+} as const;
+
 /** The client's error code for a close code that ends the socket for good. */
 export const closeErrorCode = (code: number) =>
-  code === CLOSE_CODES.unauthorized
-    ? "unauthorized"
-    : code === CLOSE_CODES.forbidden
-      ? "forbidden"
-      : code === CLOSE_CODES.session_gone
-        ? "not_found"
-        : "disconnected";
+  CLOSE_ERRORS[code as keyof typeof CLOSE_ERRORS] ?? "disconnected";

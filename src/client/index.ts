@@ -17,12 +17,15 @@ export {
 export { type ChatMessage, toChatMessages } from "./chat-format";
 export { type ClientErrorCode, RoostClientError } from "./client-error";
 export { type Clock, systemClock, type TimerHandle } from "./clock";
+export type { WholeEntry } from "./entry-parts";
 export {
   type ClientOptions,
   createClient,
   RoostClient
 } from "./http";
+export { SessionItems } from "./items";
 export { type OpenAIPolicyOptions, openaiPolicy } from "./openai-policy";
+export { type EventsPageQuery, type PageQuery, SessionPages } from "./pages";
 export type { SocketRequest } from "./pending-requests";
 export {
   callTool,
@@ -39,10 +42,10 @@ export {
 } from "./rollout";
 export {
   type MutationOptions,
-  type PageQuery,
   RoostSession,
   type StoreWrite
 } from "./session-client";
+export { SessionReads } from "./session-reads";
 export { connectSession, SessionSocket } from "./socket";
 export type {
   ConnectOptions,

@@ -5,31 +5,19 @@ import type { JsonObject, JsonValue } from "../json";
 import {
   type ActionInput,
   DeleteSessionResponseSchema,
-  type EventsResponse,
-  EventsResponseSchema,
   ForkResponseSchema,
-  FrameResponseSchema,
-  MessagesResponseSchema,
   ResetResponseSchema,
   RunCreatedSchema,
   type RunStatus,
   RunStatusSchema,
-  SessionStatusSchema,
   type StateHandlerName,
   StatePatchResponseSchema,
-  StateResponseSchema,
   StepResponseSchema,
-  type StoreEntriesResponse,
-  StoreEntriesResponseSchema,
-  type StoreEntryResponse,
   StoreEntryResponseSchema,
-  type StoreKeysResponse,
-  StoreKeysResponseSchema,
-  type StorePageResponse,
-  StorePageResponseSchema,
   StoreRemoveResponseSchema,
   ToolInvocationResponseSchema
 } from "../protocol";
+import { SessionReads } from "./session-reads";
 import type { Transport } from "./transport";
 
 /** Options of every mutating call. */
@@ -40,11 +28,6 @@ export interface MutationOptions {
    * sends a fresh key when none is given.
    */
   idempotencyKey?: string;
-}
-
-export interface PageQuery {
-  cursor?: string;
-  limit?: number;
 }
 
 export interface StoreWrite {
@@ -71,7 +54,7 @@ const seg = encodeURIComponent;
  * await session.step({ tool_calls: [{ id: "c1", function: { name: "incr", arguments: {} } }] });
  * await session.delete();
  */
-export class RoostSession {
+export class RoostSession extends SessionReads {
   readonly #send: Transport;
   readonly #path: string;
 
@@ -85,12 +68,19 @@ export class RoostSession {
     /** The client's API key, sent beside the token where a key is needed (forking). */
     readonly apiKey?: string
   ) {
+    const root = `/v1/sessions/${seg(id)}`;
+    super((path, schema, query) =>
+      send({
+        method: "GET",
+        path: root + path,
+        ...(query ? { query } : {}),
+        credential: token,
+        schema,
+        retry: "idempotent"
+      })
+    );
     this.#send = send;
-    this.#path = `/v1/sessions/${seg(id)}`;
-  }
-
-  status() {
-    return this.#read("", SessionStatusSchema);
+    this.#path = root;
   }
 
   /**
@@ -135,50 +125,6 @@ export class RoostSession {
       ToolInvocationResponseSchema,
       options
     );
-  }
-
-  /** A page of the whole store. */
-  environment(query?: PageQuery): Promise<StorePageResponse>;
-  /** The entries under one tool and name. */
-  environment(
-    query: PageQuery & { tool: string; name: string }
-  ): Promise<StoreEntriesResponse>;
-  /** One entry; a negative index counts from the end. */
-  environment(query: {
-    tool: string;
-    name: string;
-    index: number;
-  }): Promise<StoreEntryResponse>;
-  environment(
-    query: PageQuery & { tool?: string; name?: string; index?: number } = {}
-  ): Promise<StorePageResponse | StoreEntriesResponse | StoreEntryResponse> {
-    const schema: z.ZodType<
-      StorePageResponse | StoreEntriesResponse | StoreEntryResponse
-    > =
-      query.index !== undefined
-        ? StoreEntryResponseSchema
-        : query.tool !== undefined
-          ? StoreEntriesResponseSchema
-          : StorePageResponseSchema;
-    return this.#send({
-      method: "GET",
-      path: `${this.#path}/environment`,
-      query: { ...query },
-      credential: this.token,
-      schema,
-      retry: "idempotent"
-    });
-  }
-
-  /** Every store key with its entry and object counts. */
-  keys(): Promise<StoreKeysResponse> {
-    return this.#send({
-      method: "GET",
-      path: `${this.#path}/environment/keys`,
-      credential: this.token,
-      schema: StoreKeysResponseSchema,
-      retry: "idempotent"
-    });
   }
 
   add(
@@ -227,10 +173,6 @@ export class RoostSession {
     );
   }
 
-  async state() {
-    return (await this.#read("/state", StateResponseSchema)).state;
-  }
-
   patchState(
     patch: { key: string; value: JsonValue; handler?: StateHandlerName },
     options?: MutationOptions
@@ -244,19 +186,6 @@ export class RoostSession {
     );
   }
 
-  messages(query: PageQuery = {}) {
-    return this.#read("/messages", MessagesResponseSchema, { ...query });
-  }
-
-  frame() {
-    return this.#read("/frame", FrameResponseSchema);
-  }
-
-  /** Retained events with seq > `after`; a 410 `gone` when they were trimmed. */
-  events(after = 0, limit?: number): Promise<EventsResponse> {
-    return this.#read("/events", EventsResponseSchema, { after, limit });
-  }
-
   /** Queues a decision-tree run; it goes on in the session object. */
   startRun(prompt: string, options: MutationOptions & { model?: string } = {}) {
     const body =
@@ -264,13 +193,6 @@ export class RoostSession {
         ? { prompt }
         : { prompt, model: options.model };
     return this.#mutate("POST", "/runs", body, RunCreatedSchema, options);
-  }
-
-  /** A run's status; with `waitSeconds` (≤ 60) the server waits for its end first. */
-  readRun(runId: string, waitSeconds = 0): Promise<RunStatus> {
-    return this.#read(`/runs/${seg(runId)}`, RunStatusSchema, {
-      wait: waitSeconds
-    });
   }
 
   /** Starts a run and waits, a minute at a time, until it completes, fails or is cancelled. */
@@ -343,21 +265,6 @@ export class RoostSession {
       path: this.#path,
       credential: this.token,
       schema: DeleteSessionResponseSchema,
-      retry: "idempotent"
-    });
-  }
-
-  #read<T>(
-    path: string,
-    schema: z.ZodType<T>,
-    query?: Record<string, string | number | undefined>
-  ): Promise<T> {
-    return this.#send({
-      method: "GET",
-      path: this.#path + path,
-      ...(query ? { query } : {}),
-      credential: this.token,
-      schema,
       retry: "idempotent"
     });
   }

@@ -25,6 +25,12 @@ export interface StatusDetail {
   delayMs?: number;
   code?: number;
   reason?: string;
+  /**
+   * With `closed` after a 44xx close: why. After a 4400 it is the
+   * server's `protocol.error` (e.g. an `after` past the session's last
+   * seq), with its code, message and details.
+   */
+  error?: Error;
 }
 
 export interface ConnectOptions {

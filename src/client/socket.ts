@@ -3,6 +3,7 @@
 import type { JsonObject, JsonValue } from "../json";
 import {
   type ActionInput,
+  CLOSE_CODES,
   EventFrameSchema,
   ForkResponseSchema,
   isTerminalCloseCode,
@@ -66,6 +67,8 @@ export class SessionSocket {
   #reconnectTimer: TimerHandle | undefined;
   readonly #heartbeat: Heartbeat;
   #acked = 0;
+  /** The last `protocol.error` about no request: the reason a 4400 close that follows gives none of. */
+  #refusal: RoostClientError | undefined;
   /** Frames are handled one at a time: a gap fill must finish before later frames. */
   #chain: Promise<void> = Promise.resolve();
 
@@ -173,7 +176,7 @@ export class SessionSocket {
     } catch {
       // already closing
     }
-    this.#stop("closed", "The socket was closed.", {});
+    this.#stop(new RoostClientError("closed", "The socket was closed."), {});
   }
 
   #open(): void {
@@ -201,6 +204,7 @@ export class SessionSocket {
   }
 
   #onOpen(socket: WebSocketLike): void {
+    this.#refusal = undefined;
     this.#setStatus("open", {});
     for (const text of this.#pending.texts()) socket.send(text);
     this.#heartbeat.start();
@@ -261,6 +265,7 @@ export class SessionSocket {
           0,
           error.details
         );
+        if (id === undefined) this.#refusal = failure;
         if (id === undefined || !this.#pending.fail(id, failure))
           this.#fail(failure);
         return;
@@ -286,19 +291,32 @@ export class SessionSocket {
     this.#socket = undefined;
     this.#heartbeat.stop();
     if (isTerminalCloseCode(code)) {
-      this.#stop(closeErrorCode(code), reason || `Closed with ${code}.`, {
-        code,
-        reason
-      });
+      // Frames are handled in turn: the protocol.error sent just before the
+      // close is read first, and names what the close only hints at.
+      void this.#chain.then(() => this.#terminal(code, reason));
       return;
     }
     this.#scheduleReconnect({ code, reason });
   }
 
+  #terminal(code: number, reason: string): void {
+    if (this.#status === "closed") return;
+    const error =
+      (code === CLOSE_CODES.invalid_request && this.#refusal) ||
+      new RoostClientError(
+        closeErrorCode(code),
+        reason || `Closed with ${code}.`
+      );
+    this.#stop(error, { code, reason, error });
+  }
+
   #scheduleReconnect(detail: StatusDetail): void {
     const max = this.#options.maxReconnects ?? Number.POSITIVE_INFINITY;
     if (this.#failures >= max) {
-      this.#stop("disconnected", "Gave up reconnecting.", detail);
+      this.#stop(
+        new RoostClientError("disconnected", "Gave up reconnecting."),
+        detail
+      );
       return;
     }
     const delayMs = backoffDelay(
@@ -342,16 +360,12 @@ export class SessionSocket {
     this.#socket.send(JSON.stringify({ type: "ack", seq }));
   }
 
-  #stop(
-    code: RoostClientError["code"],
-    message: string,
-    detail: StatusDetail
-  ): void {
+  #stop(error: RoostClientError, detail: StatusDetail): void {
     this.#heartbeat.stop();
     if (this.#reconnectTimer !== undefined)
       this.#clock.clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = undefined;
-    this.#pending.failAll(new RoostClientError(code, message));
+    this.#pending.failAll(error);
     this.#setStatus("closed", detail);
   }
 

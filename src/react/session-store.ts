@@ -14,6 +14,7 @@ import {
   rollback
 } from "./apply-event";
 import { EMPTY_VIEW, type SessionView } from "./session-view";
+import { type RestRead, SnapshotRest } from "./snapshot-rest";
 
 /** `connectSession`'s options without the handlers the store sets itself. */
 export type StoreOptions = Omit<
@@ -50,6 +51,8 @@ export class SessionStore {
   #history: HistoryRead | undefined;
   /** State keys written since a reset, which a later read of the whole state must not undo. */
   #sinceReset: Set<string> | undefined;
+  /** State and keys a cut snapshot left to read over HTTP. */
+  #rest: SnapshotRest | undefined;
 
   constructor(options: StoreOptions) {
     this.#options = options;
@@ -123,6 +126,7 @@ export class SessionStore {
     this.#checkpoints = [];
     this.#sinceReset = undefined;
     this.#history = { episode: snapshot.status.episode, live: new Map() };
+    this.#rest = SnapshotRest.of(snapshot);
     this.#set({
       ...this.#view,
       status: snapshot.status,
@@ -131,18 +135,40 @@ export class SessionStore {
       lastSeq: snapshot.last_seq
     });
     void this.#readHistory(this.#history);
+    if (this.#rest) void this.#readRest(this.#rest);
+  }
+
+  /** What a cut snapshot left out, read from its cursors to the end and merged in. */
+  async #readRest(rest: SnapshotRest): Promise<void> {
+    const read: RestRead = {};
+    try {
+      if (rest.stateCursor)
+        read.state = await this.#http.state({ cursor: rest.stateCursor });
+      if (rest.keysCursor)
+        read.keys = (await this.#http.keys({ cursor: rest.keysCursor })).keys;
+    } catch (error) {
+      if (this.#rest === rest) this.#rest = undefined;
+      this.#set({ ...this.#view, error: error as Error });
+      return;
+    }
+    // A newer snapshot or a reset started over; this read is stale.
+    if (this.#rest !== rest) return;
+    this.#rest = undefined;
+    // Checkpoints too: a rollback must not take the rest away again.
+    for (const checkpoint of this.#checkpoints)
+      checkpoint.view = {
+        ...checkpoint.view,
+        ...rest.merge(checkpoint.view, read, true)
+      };
+    this.#set({ ...this.#view, ...rest.merge(this.#view, read) });
   }
 
   /** The transcript up to now (the snapshot carries only counts), merged with what arrived meanwhile. */
   async #readHistory(history: HistoryRead): Promise<void> {
     const read: Message[] = [];
     try {
-      let cursor: string | undefined;
-      do {
-        const page = await this.#http.messages(cursor ? { cursor } : {});
-        read.push(...page.messages);
-        cursor = page.next_cursor;
-      } while (cursor !== undefined);
+      for await (const message of this.#http.items.messages())
+        read.push(message);
     } catch (error) {
       if (this.#history === history) this.#history = undefined;
       this.#set({ ...this.#view, error: error as Error });
@@ -178,6 +204,7 @@ export class SessionStore {
   #onEvent(event: EventFrame): void {
     const view = this.#view;
     if (event.type === "step.aborted") {
+      this.#rest?.forget(event.first_seq);
       const from = this.#checkpoints.findIndex(
         (c) => c.episode === event.episode && c.seq >= event.first_seq
       );
@@ -194,8 +221,10 @@ export class SessionStore {
     if (this.#checkpoints.length > MAX_CHECKPOINTS)
       this.#checkpoints.splice(0, this.#checkpoints.length - MAX_CHECKPOINTS);
     const max = this.#options.maxEvents ?? 10_000;
+    this.#rest?.note(event);
     if (event.type === "reset") {
       this.#history = undefined;
+      this.#rest = undefined;
       this.#sinceReset = new Set();
     }
     if (event.type === "state.changed") this.#sinceReset?.add(event.key);

@@ -6,12 +6,13 @@ import { counter } from "../../examples/counter/index";
 import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
+import { ledger } from "./ledger";
 import { nap } from "./nap";
 
 // The demo worker's environments, plus `nap`, whose step a test can abort
-// while it is in flight.
+// while it is in flight, and `ledger`, which grows past a read's budget.
 const worker = createRoost({
-  environments: [counter, story, calculator, catalog, nap]
+  environments: [counter, story, calculator, catalog, nap, ledger]
 });
 const RoostSession = worker.Session;
 

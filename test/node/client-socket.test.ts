@@ -224,9 +224,56 @@ describe("connectSession", () => {
     server.send(stepEvent(5));
     await c.until(() => c.seqs.length === 5);
     expect(c.seqs).toEqual([1, 2, 3, 4, 5]);
+    // Asked for the gap's size, no more.
     expect(fake.eventsRequests).toEqual([
-      { after: 1, authorization: "Bearer v1.dev.tok" }
+      { after: 1, limit: 2, authorization: "Bearer v1.dev.tok" }
     ]);
+  });
+
+  it("reads on past a page the byte budget cut short, not taking it for the end", async () => {
+    // One event a page, each cut by bytes: shorter than its limit, not the end.
+    fake.onEvents = ({ after }) => ({
+      status: 200,
+      body: {
+        events: [stepEvent(after + 1)],
+        next_after: after + 1,
+        truncated: true
+      }
+    });
+    const c = connect();
+    const server = await fake.connection(0);
+    server.send(snapshot(0));
+    server.send(stepEvent(1));
+    server.send(stepEvent(5));
+    await c.until(() => c.seqs.length === 5);
+    expect(c.seqs).toEqual([1, 2, 3, 4, 5]);
+    expect(fake.eventsRequests.map((r) => [r.after, r.limit])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3]
+    ]);
+    expect(fake.connections[0]?.received).toEqual([]);
+  });
+
+  it("reports the protocol.error before a 4400 close as the reason, and does not reconnect", async () => {
+    const c = connect({ after: 99 });
+    const server = await fake.connection(0);
+    expect(server.url.searchParams.get("after")).toBe("99");
+    const reply = c.socket.send({ type: "call", tool: "incr" });
+    await server.next();
+    const error = {
+      code: "invalid_request",
+      message: "after=99 is past this session's last seq, 3.",
+      details: { field: "after", last_seq: 3 }
+    };
+    server.send({ type: "protocol.error", error });
+    server.socket.close(4400, "Invalid resume point.");
+    await expect(reply).rejects.toMatchObject(error);
+    await c.until(() => c.status() === "closed");
+    expect(c.statuses.at(-1)?.[1]).toMatchObject({ code: 4400, error });
+    expect(c.errors).toEqual([c.statuses.at(-1)?.[1].error]);
+    expect(clock.pending).toEqual([]);
+    expect(c.constructed()).toBe(1);
   });
 
   it("asks the socket to replay when /events is gone, and takes the fresh snapshot after resume.expired", async () => {

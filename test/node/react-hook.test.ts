@@ -13,9 +13,11 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { WebSocket } from "ws";
 import {
+  connectSession,
   createClient,
   type Message,
-  type RoostSession
+  type RoostSession,
+  type SnapshotFrame
 } from "../../src/client/index";
 import type { EventFrame } from "../../src/protocol";
 import {
@@ -147,6 +149,25 @@ const transcript = async (session: RoostSession) => {
 const logged = async (session: RoostSession, after: number) =>
   (await session.events(after, 1000)).events;
 
+/** The snapshot a plain client socket gets first, before the hook sees one. */
+const firstSnapshot = (session: RoostSession) =>
+  new Promise<SnapshotFrame>((resolve, reject) => {
+    const socket = connectSession({
+      baseUrl,
+      sessionId: session.id,
+      token: session.token,
+      WebSocket,
+      fetch: nodeFetch,
+      heartbeatMs: 0,
+      onEvent: () => undefined,
+      onSnapshot: (snapshot) => {
+        socket.close();
+        resolve(snapshot);
+      },
+      onError: reject
+    });
+  });
+
 describe("useSession against wrangler dev", () => {
   it("follows steps: state, messages, status and the last step", async () => {
     const session = await client.createSession({ environment: "counter" });
@@ -253,6 +274,44 @@ describe("useSession against wrangler dev", () => {
     expect(sockets).toHaveLength(1);
     expect(h().state).toMatchObject({ count: 1 });
   });
+
+  it("reads the state and keys a cut snapshot left out, and merges them into the view", async () => {
+    const session = await client.createSession({ environment: "ledger" });
+    await session.reset();
+    // `a` takes all but ~4 KiB of the snapshot's 1 MiB: `b` and most of
+    // the 60 keys are left for the HTTP reads.
+    await session.step({
+      tool_calls: [
+        toolCall("pad", { key: "a", kb: 1020 }, "c0"),
+        toolCall("pad", { key: "b", kb: 4 }, "c1"),
+        toolCall("spread", { keys: 60 }, "c2")
+      ]
+    });
+    const cut = await firstSnapshot(session);
+    expect(cut).toMatchObject({ truncated: true });
+    expect(Object.keys(cut.state)).toEqual(["a"]);
+    expect(cut.keys.length).toBeLessThan(60);
+    expect(cut.state_next_cursor).toBeDefined();
+    expect(cut.keys_next_cursor).toBeDefined();
+
+    await mount(session);
+    await until(
+      () => h().state?.b !== undefined && h().keys.length === 60,
+      "the rest of the snapshot"
+    );
+    expect(h().state).toEqual(await session.state());
+    expect(h().keys).toEqual((await session.keys()).keys);
+    expect(h().error).toBeUndefined();
+    // Events go on from the merged view: a second spread counts on all 60.
+    await act(async () => {
+      await h().step({ tool_calls: [toolCall("spread", { keys: 60 })] });
+    });
+    await until(() => h().lastStep?.step === 2, "the second spread");
+    expect(h().keys).toEqual((await session.keys()).keys);
+    expect(h().keys.every((k) => k.entries === 2 && k.objects === 2)).toBe(
+      true
+    );
+  }, 60_000);
 
   it("renders only the new rows of a 10 000-event session", async () => {
     const session = await client.createSession({

@@ -20,6 +20,8 @@ export interface FakeConnection {
 
 export interface EventsRequest {
   after: number;
+  /** The page's limit, when the client sent one. */
+  limit?: number;
   authorization: string | undefined;
 }
 
@@ -55,8 +57,10 @@ export class FakeRoost {
         res.writeHead(404).end();
         return;
       }
+      const limit = url.searchParams.get("limit");
       const request = {
         after: Number(url.searchParams.get("after") ?? 0),
+        ...(limit === null ? {} : { limit: Number(limit) }),
         authorization: req.headers.authorization
       };
       this.eventsRequests.push(request);
