@@ -23,6 +23,13 @@ export type StoreOptions = Omit<
 > & {
   /** Events kept in `events` (default 10 000, the server's default retention). */
   maxEvents?: number;
+  /**
+   * Whether to read the transcript over HTTP after each snapshot (default
+   * true). A view that shows no transcript passes false: `messages` then
+   * holds only the messages that arrive while connected, and a session
+   * with hundreds of megabytes of transcript costs nothing to open.
+   */
+  transcript?: boolean;
 };
 
 interface HistoryRead {
@@ -125,7 +132,11 @@ export class SessionStore {
   #onSnapshot(snapshot: SnapshotFrame): void {
     this.#checkpoints = [];
     this.#sinceReset = undefined;
-    this.#history = { episode: snapshot.status.episode, live: new Map() };
+    const history =
+      this.#options.transcript === false
+        ? undefined
+        : { episode: snapshot.status.episode, live: new Map() };
+    this.#history = history;
     this.#rest = SnapshotRest.of(snapshot);
     this.#set({
       ...this.#view,
@@ -134,7 +145,7 @@ export class SessionStore {
       keys: snapshot.keys,
       lastSeq: snapshot.last_seq
     });
-    void this.#readHistory(this.#history);
+    if (history) void this.#readHistory(history);
     if (this.#rest) void this.#readRest(this.#rest);
   }
 
@@ -181,6 +192,21 @@ export class SessionStore {
       .filter(([index]) => index >= read.length)
       .sort(([a], [b]) => a - b)
       .map(([, message]) => message);
+    // Checkpoints too: a step aborted after this read must roll back to
+    // the read transcript plus what had arrived live before it, not to a
+    // view from before the read.
+    const indexOf = new Map([...history.live].map(([i, m]) => [m, i]));
+    const after = (m: Message) => indexOf.get(m) ?? -1;
+    for (const checkpoint of this.#checkpoints)
+      checkpoint.view = {
+        ...checkpoint.view,
+        messages: [
+          ...read,
+          ...checkpoint.view.messages
+            .filter((m) => after(m) >= read.length)
+            .sort((a, b) => after(a) - after(b))
+        ]
+      };
     this.#set({ ...this.#view, messages: [...read, ...live] });
   }
 

@@ -10,8 +10,14 @@ interface Shared {
 
 const shared = new Map<string, Shared>();
 
+// Views that read the transcript and views that do not hold different messages.
 const keyOf = (o: StoreOptions) =>
-  JSON.stringify([o.baseUrl.replace(/\/+$/, ""), o.sessionId, o.token]);
+  JSON.stringify([
+    o.baseUrl.replace(/\/+$/, ""),
+    o.sessionId,
+    o.token,
+    o.transcript !== false
+  ]);
 
 /**
  * The store for these options, made on first use without connecting:

@@ -82,6 +82,12 @@ const Transcript: FunctionComponent<UseSessionOptions> = (props) => {
   return createElement(
     "div",
     null,
+    // A view shows where it stands: the hook re-renders for the slices read here.
+    createElement(
+      "p",
+      null,
+      `${session.connection} ${session.state === undefined ? "waiting" : "ready"}`
+    ),
     createElement(
       "ul",
       null,
@@ -99,10 +105,15 @@ const Transcript: FunctionComponent<UseSessionOptions> = (props) => {
   );
 };
 
-const mount = async (session: RoostSession, strict = false) => {
+const mount = async (
+  session: RoostSession,
+  strict = false,
+  extra: Partial<UseSessionOptions> = {}
+) => {
   messageRenders = [];
   eventRenders = [];
   const props: UseSessionOptions = {
+    ...extra,
     baseUrl,
     sessionId: session.id,
     token: session.token,
@@ -130,7 +141,9 @@ const until = async (predicate: () => boolean, what: string) => {
   const deadline = Date.now() + 15_000;
   while (!predicate()) {
     if (Date.now() > deadline)
-      throw new Error(`Timed out waiting for ${what}.`);
+      throw new Error(
+        `Timed out waiting for ${what}: ${JSON.stringify({ connection: hook?.connection, state: hook?.state, error: String(hook?.error) })}`
+      );
     await act(() => new Promise((r) => setTimeout(r, 10)));
   }
 };
@@ -195,6 +208,21 @@ describe("useSession against wrangler dev", () => {
     await until(() => h().state?.count === 0, "the reset's state");
     expect(h().messages).toEqual(await transcript(session));
     expect(h().status).toMatchObject({ steps: 0, episode: 2 });
+  });
+
+  it("reads no transcript with transcript: false, and holds what arrives live", async () => {
+    const session = await client.createSession({ environment: "counter" });
+    await session.reset();
+    await session.step(incr());
+    const before = (await transcript(session)).length;
+    expect(before).toBeGreaterThan(0);
+    await mount(session, false, { transcript: false });
+    expect(h().messages).toEqual([]);
+    await act(async () => {
+      await h().step(incr(2));
+    });
+    await until(() => h().lastStep?.step === 2, "the second step");
+    expect(h().messages).toEqual((await transcript(session)).slice(before));
   });
 
   it("resumes after its socket is cut: no event lost or repeated", async () => {

@@ -75,7 +75,9 @@ const LiveTree = ({
   const { events } = useSession({
     baseUrl: base,
     sessionId: session.sessionId,
-    token: session.token
+    token: session.token,
+    // The chat column is useChat's; the transcript need not be read here.
+    transcript: false
   });
   const live = useMemo((): LiveNode | undefined => {
     const event = events.findLast((e) => e.type === "tree.node");
@@ -95,7 +97,9 @@ export const App = ({ base, session, tree, model }: AppProps) => {
   const live = useSession<typeof catalog>({
     baseUrl: base,
     sessionId: session.sessionId,
-    token: session.token
+    token: session.token,
+    // The chat column is useChat's; the transcript need not be read here.
+    transcript: false
   });
   const transport = useMemo(
     () =>
