@@ -2,8 +2,8 @@ import { defineConfig } from "vitest/config";
 
 // The giant-session test (issue 31): sessions built at every limit a write
 // allows (over 200 MB of store, a 220 MB transcript, a full event log) and
-// read back through every route. It takes about 3.5 minutes on two shared
-// cores (a minute and a half of it building), so it is not part of
+// read back through every route. It takes 2.5 to 3.5 minutes on two shared
+// cores (a minute or more of it building), so it is not part of
 // `npm test`: `npm run test:giant` runs it against its own `wrangler dev`,
 // started by the node tests' global setup.
 export default defineConfig({
