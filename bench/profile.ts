@@ -17,9 +17,9 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import WebSocket from "ws";
 import { freePort } from "../scripts/free-port.mjs";
 import { Api } from "./lib/api";
+import { devtools, workerTarget } from "./lib/devtools";
 import { startServer } from "./lib/server";
 
 interface CallFrame {
@@ -42,33 +42,6 @@ interface Profile {
 
 /** Lines per table; PROFILE_TOP=200 lists more. */
 const TOP = Number(process.env.PROFILE_TOP ?? 40);
-
-/** One DevTools session: `send` answers the command's result. */
-const devtools = async (url: string) => {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  let next = 0;
-  const waiting = new Map<number, (result: unknown) => void>();
-  ws.on("message", (data: Buffer) => {
-    const message = JSON.parse(data.toString()) as {
-      id?: number;
-      result?: unknown;
-      error?: unknown;
-    };
-    if (message.id === undefined) return;
-    if (message.error) throw new Error(JSON.stringify(message.error));
-    waiting.get(message.id)?.(message.result);
-  });
-  const send = <T>(method: string, params: object = {}): Promise<T> => {
-    const id = ++next;
-    ws.send(JSON.stringify({ id, method, params }));
-    return new Promise((r) => waiting.set(id, r as (x: unknown) => void));
-  };
-  return { send, close: () => ws.close() };
-};
 
 /** The module of each bundle line, from esbuild's `// path` comments. */
 const modulesByLine = (source: string): ((line: number) => string) => {
@@ -115,12 +88,7 @@ const main = async () => {
     }[target];
     if (request === undefined) throw new Error(`Unknown target ${target}.`);
     for (let i = 0; i < 300; i++) await request(); // warm up the JIT
-    const list = (await (
-      await fetch(`http://127.0.0.1:${port}/json`)
-    ).json()) as {
-      webSocketDebuggerUrl: string;
-    }[];
-    const dt = await devtools(list[0]!.webSocketDebuggerUrl);
+    const dt = await devtools(await workerTarget(port));
     await dt.send("Profiler.enable");
     await dt.send("Profiler.setSamplingInterval", { interval: 100 });
     await dt.send("Profiler.start");

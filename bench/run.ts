@@ -11,6 +11,7 @@ import { agentsSdkScenario } from "./agents-sdk";
 import { bundle } from "./bundle";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
+import { giantReads } from "./giant-reads";
 import { Api } from "./lib/api";
 import { machine } from "./lib/machine";
 import { ensureAgentsSdk, type Server, startServer } from "./lib/server";
@@ -66,10 +67,15 @@ const serving = async (
   }
 };
 
-/** Scenarios that build and measure workers of their own, without the server. */
+/**
+ * Scenarios that build and measure workers of their own, without the
+ * server: giant-reads starts one with an inspector port, to read the
+ * isolate's heap.
+ */
 const offline: Record<string, (root: string) => Promise<Row[]>> = {
   bundle,
-  startup
+  startup,
+  "giant-reads": giantReads
 };
 
 const main = async () => {

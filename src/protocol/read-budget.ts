@@ -15,6 +15,15 @@ const MIB = 1024 * KIB;
 /** Byte budget of one read: what `max_bytes` defaults to, and its range. */
 export const READ_BYTES = { default: MIB, min: KIB, max: 4 * MIB } as const;
 
+/**
+ * What a page says besides its units (field names, a cursor of up to
+ * 1 KiB, `truncated`) is not counted, so a budget at the maximum keeps this
+ * much back for it: units filling 4 MiB to the byte made a 4 MiB + 50 B
+ * answer of `/messages`.
+ */
+const ENVELOPE_BYTES = 4 * KIB;
+const MAX_UNIT_BYTES = READ_BYTES.max - ENVELOPE_BYTES;
+
 /** `max_bytes` in a query string. */
 export const maxBytesParam = () =>
   integerString({ min: READ_BYTES.min, max: READ_BYTES.max })
@@ -47,7 +56,10 @@ export class ReadBudget {
   #cut = false;
 
   constructor(maxBytes: number = READ_BYTES.default) {
-    this.#left = maxBytes;
+    this.#left =
+      maxBytes > MAX_UNIT_BYTES && maxBytes <= READ_BYTES.max
+        ? MAX_UNIT_BYTES
+        : maxBytes;
   }
 
   take(bytes: number): boolean {
