@@ -1,24 +1,46 @@
 /**
- * @module The giant session through the TypeScript client's iterators: the
- * one read the done-when names that this folder does not make yet, because
- * the client's cursor-following iterators are written on another branch.
- * Once they are merged, this should read the whole store and the transcript
- * through them (each object into `store.take`, each message into
- * `transcript.take`, then both `finish()`), and a test in
- * giant-session.test.ts should call it like the other reads.
+ * @module The giant session through the TypeScript client's iterators, as a
+ * user reads it: `items.store()` and `items.messages()` follow every cursor
+ * and join an entry's parts, so the user never meets the byte budget. Every
+ * answer the client receives is held to the same rules as the raw reads.
  */
 
+import { createClient } from "../../src/client";
+import { MAX_RESPONSE_BYTES } from "./plan";
 import type { StoreSequence } from "./store-sequence";
 import type { TranscriptSequence } from "./transcript-sequence";
 import type { SessionRef } from "./wire";
 
+/** The platform's fetch, failing on a 5xx or a body over the maximum. */
+const checkedFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  const body = await res.arrayBuffer();
+  if (res.status >= 500)
+    throw new Error(`${String(input).slice(0, 200)} → ${res.status}`);
+  if (body.byteLength > MAX_RESPONSE_BYTES)
+    throw new Error(
+      `${String(input).slice(0, 200)}: ${body.byteLength} bytes, over ${MAX_RESPONSE_BYTES}`
+    );
+  return new Response(body, { status: res.status, headers: res.headers });
+};
+
 export const readWithClientIterators = async (
-  _baseUrl: string,
-  _session: SessionRef,
-  _store: StoreSequence,
-  _transcript: TranscriptSequence
-): Promise<void> => {
-  throw new Error(
-    "Not written yet: fill this in with the client's iterators (see the module comment)."
-  );
+  baseUrl: string,
+  session: SessionRef,
+  store: StoreSequence,
+  transcript: TranscriptSequence
+): Promise<{ entries: number; messages: number }> => {
+  const client = createClient({ baseUrl, fetch: checkedFetch });
+  const s = client.session(session.id, session.token);
+  let entries = 0;
+  for await (const entry of s.items.store({ limit: 1000 })) {
+    store.take(entry);
+    entries++;
+  }
+  let messages = 0;
+  for await (const message of s.items.messages({ limit: 1000 })) {
+    transcript.take(message);
+    messages++;
+  }
+  return { entries, messages };
 };

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { type Built, buildGiant, buildLongLog } from "./build";
+import { readWithClientIterators } from "./client-reads";
 import {
   checkContiguous,
   oldestRetained,
@@ -219,6 +220,24 @@ describe("a giant session read back through every route", () => {
       })
     );
     expect(big.finish()).toBe(TranscriptSequence.length);
+  });
+
+  it("gives every object and message once, in order, through the TypeScript client's iterators", async () => {
+    const store = new StoreSequence();
+    const transcript = new TranscriptSequence();
+    const started = performance.now();
+    const read = await readWithClientIterators(
+      baseUrl,
+      session,
+      store,
+      transcript
+    );
+    report.note(
+      `client iterators: ${read.entries} entries and ${read.messages} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`
+    );
+    expect(store.finish().objects).toBe(plannedObjects());
+    expect(transcript.finish()).toBe(TranscriptSequence.length);
+    expect(read.messages).toBe(TranscriptSequence.length);
   });
 
   it("answers status, state, frame, the socket's snapshot and OpenEnv's state", async () => {
