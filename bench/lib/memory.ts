@@ -5,7 +5,8 @@
  * V8 heap over the DevTools protocol, sampled as the read goes.
  */
 
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { workerdProcesses } from "./cpu";
 import type { DevTools } from "./devtools";
 
 /**
@@ -14,22 +15,17 @@ import type { DevTools } from "./devtools";
  * worker's: the one whose command line does not name `port`.
  */
 export const runtimeWorkerd = (pgid: number, port: number): number => {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
-    let stat: string;
-    let cmdline: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    const close = stat.lastIndexOf(")");
-    const comm = stat.slice(stat.indexOf("(") + 1, close);
-    const fields = stat.slice(close + 2).split(" ");
-    if (comm !== "workerd" || Number(fields[2]) !== pgid) continue;
-    if (!cmdline.includes(`127.0.0.1:${port}`)) found.push(Number(entry));
-  }
+  const found = (workerdProcesses(pgid) ?? [])
+    .map((p) => p.pid)
+    .filter((pid) => {
+      try {
+        return !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(
+          `127.0.0.1:${port}`
+        );
+      } catch {
+        return false; // exited meanwhile
+      }
+    });
   if (found.length !== 1) {
     throw new Error(
       `Expected one workerd running the worker in group ${pgid}, found ${found.length}.`
