@@ -130,7 +130,9 @@ export class RewardPlot {
             page = await sessionApi(
               session,
               "GET",
-              `/events?after=${this.#after}&limit=${PAGE}`
+              // No `after` at first: every retained event, from the oldest,
+              // without a 410 when the log's start was trimmed.
+              `/events?${this.#after > 0 ? `after=${this.#after}&` : ""}limit=${PAGE}`
             );
           } catch (error) {
             const oldest =

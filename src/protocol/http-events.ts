@@ -10,7 +10,12 @@ export const EVENTS_PAGE = { default: 1000, max: 10_000 } as const;
 
 export const EventsQuerySchema = z.object({
   /** Events with `seq` greater than this; 0 for everything retained. */
-  after: integerString({ min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 }),
+  /**
+   * Events with `seq` greater than this: a 410 when some of them were
+   * trimmed (the reader would miss them). Absent, every retained event,
+   * from the oldest: what a viewer that has seen nothing yet asks for.
+   */
+  after: integerString({ min: 0, max: Number.MAX_SAFE_INTEGER }).optional(),
   limit: integerString({
     min: 1,
     max: EVENTS_PAGE.max,

@@ -294,14 +294,18 @@ export class SessionRuntime {
     }
   }
 
-  /** The event log over HTTP: `limit` events and `maxBytes` at most after `after`. */
+  /**
+   * The event log over HTTP: `limit` events and `maxBytes` at most after
+   * `after`, or from the oldest retained when `after` is absent.
+   */
   readEvents(
-    after: number,
+    from: number | undefined,
     limit: number,
     maxBytes: number = READ_BYTES.default
   ): { events: StoredEvent[]; next_after: number; truncated?: true } {
     const core = this.core;
     core.seen(core.requireRow());
+    const after = from ?? Math.max(0, core.events.oldestSeq - 1);
     this.checkResumePoint(after);
     const budget = new ReadBudget(maxBytes);
     const events = core.events

@@ -5,6 +5,7 @@
 // message and event comes exactly once and in order.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
+import { launch } from "../browser/browser";
 import { type Built, buildGiant, buildLongLog } from "./build";
 import { readWithClientIterators } from "./client-reads";
 import {
@@ -28,6 +29,7 @@ import {
 } from "./store-reads";
 import { StoreSequence } from "./store-sequence";
 import { TranscriptSequence } from "./transcript-sequence";
+import { openChatApp, openInspector } from "./ui-reads";
 import { type SessionRef, Wire } from "./wire";
 
 const baseUrl = inject("baseUrl");
@@ -238,6 +240,33 @@ describe("a giant session read back through every route", () => {
     expect(store.finish().objects).toBe(plannedObjects());
     expect(transcript.finish()).toBe(TranscriptSequence.length);
     expect(read.messages).toBe(TranscriptSequence.length);
+  });
+
+  it("opens in the inspector and the chat app in Chromium, newest messages first, without an error", async () => {
+    const browser = await launch();
+    try {
+      const last = TranscriptSequence.length - 1;
+      const inspector = await openInspector(browser, baseUrl, session, last);
+      report.note(
+        `inspector: the newest message shown ${(inspector.ms / 1000).toFixed(1)} s after navigation, ${inspector.shown.length} rows`
+      );
+      expect(inspector.errors, inspector.errors.join("\n")).toEqual([]);
+      // The newest messages, in order, and far from the 601 of the whole.
+      const indexes = inspector.shown.map(Number);
+      expect(indexes.at(-1)).toBe(last);
+      expect(indexes).toEqual(
+        indexes.map((_, i) => last - indexes.length + 1 + i)
+      );
+      expect(indexes.length).toBeLessThan(20);
+      const chat = await openChatApp(browser, baseUrl, session);
+      report.note(
+        `chat app: connected ${(chat.ms / 1000).toFixed(1)} s after navigation`
+      );
+      expect(chat.errors, chat.errors.join("\n")).toEqual([]);
+      expect(chat.shown).toEqual([session.id.slice(0, 12)]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("answers status, state, frame, the socket's snapshot and OpenEnv's state", async () => {

@@ -12,7 +12,7 @@ import {
   send,
   type TestSession
 } from "./helpers";
-import { abort, api } from "./session-helpers";
+import { abort, api, inside } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
 
 type Obj = Record<string, unknown>;
@@ -362,6 +362,43 @@ describe("resume points, checked alike everywhere", () => {
     expect(await errorOf(past)).toMatchObject({
       code: "invalid_request",
       details: { field: "after", last_seq: last }
+    });
+  });
+
+  it("reads every retained event without `after`, and a 410 with an `after` before them", async () => {
+    const s = await ready();
+    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    await inside(stub, (instance) => {
+      instance.runtime.setLimits({ eventsRetained: 5 });
+    });
+    for (let n = 0; n < 4; n++) {
+      const res = await s.call(
+        "/step",
+        send("POST", {
+          action: {
+            tool_calls: [
+              {
+                id: `c${n}`,
+                type: "function",
+                function: { name: "incr", arguments: "{}" }
+              }
+            ]
+          }
+        })
+      );
+      expect(res.status).toBe(200);
+    }
+    const retained = await json<{ events: { seq: number }[] }>(
+      await s.call("/events")
+    );
+    const seqs = retained.events.map((e) => e.seq);
+    expect(seqs[0]).toBeGreaterThan(1);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
+    const trimmed = await s.call("/events?after=0");
+    expect(trimmed.status).toBe(410);
+    expect(await errorOf(trimmed)).toMatchObject({
+      code: "gone",
+      details: { oldest_seq: seqs[0] }
     });
   });
 

@@ -48,7 +48,7 @@ export const destroy = defineOperation({
 
 export const events = defineOperation({
   input: z.object({
-    after: z.number().int(),
+    after: z.number().int().optional(),
     limit: z.number().int().positive(),
     max_bytes: MaxBytesSchema.optional()
   }),
