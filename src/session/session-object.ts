@@ -7,6 +7,7 @@ import type { AssistantMessage } from "../messages/schema";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
 import type { HandlerName } from "../state/handlers";
 import type { IdempotencyKey } from "../storage/idempotency";
+import { RowMeter } from "../storage/row-meter";
 import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
 import { createModelResolver } from "./models";
 import {
@@ -36,6 +37,8 @@ export interface StoreWrite {
 export class SessionObject extends DurableObject {
   readonly runtime: SessionRuntime;
   readonly sockets: SocketHub;
+  /** Counts the rows this object's storage bills, when `meterRows` says so (row-meter.ts). */
+  readonly meter: RowMeter | undefined;
 
   constructor(
     ctx: DurableObjectState,
@@ -45,6 +48,8 @@ export class SessionObject extends DurableObject {
     fork?: ForkDriver
   ) {
     super(ctx, env as never);
+    // Before anything touches storage, so waking (recover) is counted too.
+    this.meter = this.meterRows(env) ? new RowMeter(ctx.storage) : undefined;
     this.runtime = new SessionRuntime(
       ctx.storage,
       registry,
@@ -64,6 +69,15 @@ export class SessionObject extends DurableObject {
       new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME)
     );
     void ctx.blockConcurrencyWhile(async () => this.runtime.recover());
+  }
+
+  /**
+   * Whether this object counts its rows: never, unless a subclass says so
+   * (the bench worker's, from a variable). Called by the constructor, so it
+   * may read nothing of the subclass but `env`.
+   */
+  protected meterRows(_env: unknown): boolean {
+    return false;
   }
 
   /**

@@ -1,0 +1,201 @@
+// The row meter (storage/row-meter.ts) inside a real session object: what it
+// counts for create, reset and a counter step, checked against what SQLite
+// itself reports changed (total_changes(), the tables' row counts and their
+// indexes), and that an object without a meter is left untouched.
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { SessionObject } from "../../src/session/session-object";
+import { type RowCount, RowMeter } from "../../src/storage/row-meter";
+import { ROOST_TABLE_NAMES } from "../../src/storage/schema";
+
+const ROOST_TABLES = [...ROOST_TABLE_NAMES];
+
+import { call, ok } from "./session-helpers";
+
+type Sql = SqlStorage;
+
+/** Rows SQLite changed on this connection so far (inserts, updates, deletes; no index entries). */
+const totalChanges = (sql: Sql): number =>
+  sql.exec<{ n: number }>("SELECT total_changes() AS n").one().n;
+
+/** Each of Roost's tables with its row count; absent before `create`. */
+const rowCounts = (sql: Sql): Map<string, number> => {
+  const present = new Set(
+    sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_schema WHERE type = 'table'"
+      )
+      .toArray()
+      .map((r) => r.name)
+  );
+  const counts = new Map<string, number>();
+  for (const table of ROOST_TABLES) {
+    if (!present.has(table)) continue;
+    counts.set(
+      table,
+      sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n
+    );
+  }
+  return counts;
+};
+
+/** Indexes per table, implicit ones (a PRIMARY KEY or UNIQUE on a rowid table) included. */
+const indexCounts = (sql: Sql): Map<string, number> =>
+  new Map(
+    sql
+      .exec<{ t: string; n: number }>(
+        "SELECT tbl_name AS t, count(*) AS n FROM sqlite_schema WHERE type = 'index' GROUP BY tbl_name"
+      )
+      .toArray()
+      .map((r) => [r.t, r.n])
+  );
+
+/**
+ * What SQLite bills for a mutation that only inserts and updates: a new
+ * row is written once into its table and once into each of its indexes;
+ * every other changed row (an update of unindexed columns) is one write.
+ */
+const expectedWrites = (
+  sql: Sql,
+  before: { counts: Map<string, number>; changes: number },
+  after: { counts: Map<string, number>; changes: number }
+): number => {
+  const indexes = indexCounts(sql);
+  let inserted = 0;
+  let written = 0;
+  for (const [table, n] of after.counts) {
+    const added = n - (before.counts.get(table) ?? 0);
+    // A delete would need its own rule; none of these operations deletes.
+    expect(added, `rows added to ${table}`).toBeGreaterThanOrEqual(0);
+    inserted += added;
+    written += added * (1 + (indexes.get(table) ?? 0));
+  }
+  const updated = after.changes - before.changes - inserted;
+  expect(updated).toBeGreaterThanOrEqual(0);
+  return written + updated;
+};
+
+/** Runs `fn` in a fresh session object with a meter installed on its storage. */
+const metered = <T>(
+  fn: (
+    obj: SessionObject,
+    sql: Sql,
+    measure: (
+      op: () => Promise<unknown>
+    ) => Promise<{ count: RowCount; expected: number }>,
+    sessionId: string
+  ) => Promise<T>
+): Promise<T> => {
+  const stub = env.SESSIONS.get(
+    env.SESSIONS.newUniqueId()
+  ) as unknown as DurableObjectStub<SessionObject>;
+  return runInDurableObject(stub, async (obj, state) => {
+    const sql = state.storage.sql;
+    const meter = new RowMeter(state.storage);
+    const look = () => ({
+      counts: rowCounts(sql),
+      changes: totalChanges(sql)
+    });
+    const measure = async (op: () => Promise<unknown>) => {
+      const before = look();
+      meter.take(); // the look's own reads
+      await op();
+      const count = meter.take();
+      const expected = expectedWrites(sql, before, look());
+      meter.take();
+      return { count, expected };
+    };
+    try {
+      return await fn(obj, sql, measure, state.id.toString());
+    } finally {
+      meter.stop();
+    }
+  });
+};
+
+describe("RowMeter", () => {
+  it("counts the rows a counter step and a reset write, as SQLite changed them", async () => {
+    const { reset, step, second } = await metered(
+      async (obj, _sql, m, sessionId) => {
+        ok(
+          await obj.create({
+            sessionId,
+            environment: "counter",
+            task: { target: 3 }
+          })
+        );
+        const reset = await m(async () => ok(await obj.reset({})));
+        const step = await m(async () => ok(await obj.step(call("incr"))));
+        const second = await m(async () => ok(await obj.step(call("incr"))));
+        return { reset, step, second };
+      }
+    );
+    expect(reset.count.rowsWritten).toBe(reset.expected);
+    expect(step.count.rowsWritten).toBe(step.expected);
+    expect(second.count.rowsWritten).toBe(second.expected);
+    // The step's six events and two transcript messages are rows of
+    // indexed tables: each costs two rows written, not one.
+    expect(step.count.rowsWritten).toBeGreaterThanOrEqual(16);
+    expect(step.count.rowsRead).toBeGreaterThan(0);
+    expect(step.count.alarmsSet).toBe(0);
+    expect(step.count.statements).toBeGreaterThan(8);
+  });
+
+  it("counts create's schema and rows, and the alarm it sets as one row", async () => {
+    const created = await metered(async (obj, sql, m, sessionId) => {
+      const c = await m(async () =>
+        ok(
+          await obj.create({
+            sessionId,
+            environment: "counter",
+            task: undefined
+          })
+        )
+      );
+      const schemaRows = sql
+        .exec<{ n: number }>(
+          `SELECT count(*) AS n FROM sqlite_schema WHERE tbl_name IN (${ROOST_TABLES.map(() => "?").join(", ")})`,
+          ...ROOST_TABLES
+        )
+        .one().n;
+      return { ...c, schemaRows };
+    });
+    expect(created.count.alarmsSet).toBe(1);
+    // Every table and index is a row of sqlite_schema, written at least once.
+    expect(created.count.rowsWritten).toBeGreaterThanOrEqual(
+      created.expected + created.schemaRows + created.count.alarmsSet
+    );
+    expect(created.count.rowsRead).toBeGreaterThan(0);
+  });
+
+  it("reads each cursor after it was consumed, and puts storage back on stop", async () => {
+    const stub = env.SESSIONS.get(
+      env.SESSIONS.newUniqueId()
+    ) as unknown as DurableObjectStub<SessionObject>;
+    await runInDurableObject(stub, async (obj, state) => {
+      const sql = state.storage.sql;
+      // Without a meter the object's storage is untouched: metering off costs nothing.
+      expect(obj.meter).toBeUndefined();
+      expect(Object.hasOwn(sql, "exec")).toBe(false);
+      const meter = new RowMeter(state.storage);
+      expect(Object.hasOwn(sql, "exec")).toBe(true);
+      sql.exec("CREATE TABLE t (v INTEGER)");
+      sql.exec("INSERT INTO t (v) VALUES (1), (2), (3)");
+      meter.take();
+      const cursor = sql.exec("SELECT v FROM t");
+      cursor.next(); // one row of three, so far
+      const all = cursor.toArray();
+      expect(all).toHaveLength(2);
+      expect(meter.take()).toEqual({
+        rowsRead: 3,
+        rowsWritten: 0,
+        statements: 1,
+        alarmsSet: 0
+      });
+      meter.stop();
+      expect(Object.hasOwn(sql, "exec")).toBe(false);
+      sql.exec("INSERT INTO t (v) VALUES (4)");
+      expect(meter.take().statements).toBe(0);
+    });
+  });
+});
