@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentsSdkScenario } from "./agents-sdk";
+import { billScenario } from "./bill";
 import { bundle } from "./bundle";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
@@ -49,16 +50,28 @@ const agentsScenarios: Record<string, (api: Api) => Promise<Row[]>> = {
   "agents-sdk": (api) => agentsSdkScenario(api)
 };
 
+/**
+ * The bill: on a server of its own (with the Agents SDK beside Roost) that
+ * meters every session object (ROOST_METER=1), so no other scenario is.
+ */
+const meteredScenarios: Record<
+  string,
+  (api: Api, server: Server) => Promise<Row[]>
+> = {
+  bill: (api, server) => billScenario(api, server.pgid)
+};
+
 /** Serves the bench worker (with the Agents SDK, if asked) while `run` runs. */
 const serving = async (
   agents: boolean,
-  run: (api: Api, server: Server) => Promise<void>
+  run: (api: Api, server: Server) => Promise<void>,
+  extraArgs: string[] = []
 ): Promise<void> => {
   if (agents) await ensureAgentsSdk(root);
   progress(
     `starting wrangler dev (bench/wrangler.toml${agents ? " with the Agents SDK" : ""})`
   );
-  const server = await startServer(root, [], { agents });
+  const server = await startServer(root, extraArgs, { agents });
   try {
     await run(new Api(server.baseUrl), server);
   } finally {
@@ -83,6 +96,7 @@ const main = async () => {
   const known = [
     ...Object.keys(scenarios),
     ...Object.keys(agentsScenarios),
+    ...Object.keys(meteredScenarios),
     ...Object.keys(offline)
   ];
   const unknown = asked.filter((name) => !known.includes(name));
@@ -107,6 +121,17 @@ const main = async () => {
       for (const name of withAgents)
         rows.push(...(await agentsScenarios[name]!(api)));
     });
+  }
+  const metered = chosen.filter((name) => name in meteredScenarios);
+  if (metered.length > 0) {
+    await serving(
+      true,
+      async (api, server) => {
+        for (const name of metered)
+          rows.push(...(await meteredScenarios[name]!(api, server)));
+      },
+      ["--var", "ROOST_METER:1"]
+    );
   }
   for (const name of chosen.filter((name) => name in offline))
     rows.push(...(await offline[name]!(root)));

@@ -6,6 +6,9 @@
 
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
+import type { OperationInput, OperationName } from "../src/session/operations";
+import type { RowCount } from "../src/storage/row-meter";
+import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
 import { bench } from "./worker/bench-environment";
 
@@ -15,10 +18,95 @@ const roost = createRoost({
   rateLimit: false
 });
 
-/** The session class with one extra method: drop the instance, as an eviction would. */
+/**
+ * The session class with bench-only methods: drop the instance, as an
+ * eviction would; and, with ROOST_METER=1, count what each request bills.
+ */
 export class Session extends roost.Session {
   /** Tells instances apart, so the harness can check that an abort took. */
   readonly #instance = crypto.randomUUID();
+  /** Set at the first request: the constructor's own reads land in `rows`. */
+  #bill: Bill | undefined;
+
+  protected override meterRows(env: unknown): boolean {
+    return (env as BenchBindings).ROOST_METER === "1";
+  }
+
+  /** The bill since it was last read, and a fresh one. */
+  bill(): Bill {
+    const bill = this.#billed();
+    this.#bill = emptyBill();
+    return bill;
+  }
+
+  #billed(): Bill {
+    this.#bill ??= emptyBill();
+    return this.#bill;
+  }
+
+  /**
+   * Runs one request and folds its rows into the bill as it ends: a
+   * cursor belongs to the request that opened it, so it is read there,
+   * once the request is done with it.
+   */
+  async #metered<T>(
+    count: (bill: Bill) => void,
+    into: "rows" | "deferred",
+    run: () => Promise<T>
+  ): Promise<T> {
+    const meter = this.meter;
+    if (meter === undefined) return run();
+    count(this.#billed());
+    // Anything before this request (the constructor's reads) is the operations'.
+    const bill = this.#billed();
+    bill.rows = addRows(bill.rows, meter.take());
+    try {
+      return await run();
+    } finally {
+      const now = this.#billed();
+      now[into] = addRows(now[into], meter.take());
+    }
+  }
+
+  override op<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>,
+    key?: string
+  ) {
+    return this.#metered(
+      (b) => b.requests++,
+      "rows",
+      () => super.op(name, input, key)
+    );
+  }
+
+  override fetch(request: Request): Promise<Response> {
+    return this.#metered(
+      (b) => b.requests++,
+      "rows",
+      () => super.fetch(request)
+    );
+  }
+
+  override webSocketMessage(
+    ws: WebSocket,
+    message: string | ArrayBuffer
+  ): Promise<void> {
+    return this.#metered(
+      (b) => b.socketMessages++,
+      "rows",
+      () => super.webSocketMessage(ws, message)
+    );
+  }
+
+  /** The alarm's rows are work the operations deferred past their answers. */
+  override alarm(): Promise<void> {
+    return this.#metered(
+      (b) => b.alarms++,
+      "deferred",
+      () => super.alarm()
+    );
+  }
 
   abortNow(): void {
     this.ctx.abort("bench");
@@ -35,6 +123,8 @@ interface BenchBindings extends RoostBindings {
   BASELINE: DurableObjectNamespace<Baseline>;
   /** "1" turns the /bench/ routes on; the harness passes it with --var. */
   ROOST_BENCH?: string;
+  /** "1" meters every session object's rows and requests (the bill scenario's server only). */
+  ROOST_METER?: string;
 }
 
 /** Stubs are typed by hand: the methods take and return plain data. */
@@ -43,9 +133,11 @@ interface AbortableStub {
 }
 interface SessionStub extends AbortableStub {
   instance(): Promise<string>;
+  bill(): Promise<Bill>;
 }
 interface BaselineStub extends AbortableStub {
   append(json: string): Promise<{ id: number }>;
+  billedAppend(json: string): Promise<{ id: number; rows: RowCount }>;
   fetch(request: Request): Promise<Response>;
   growWholeState(): Promise<unknown>;
   broadcast(json: string, frames: number): Promise<{ id: number }>;
@@ -82,6 +174,10 @@ const benchRoute = async (
         await stub.append(JSON.stringify(await request.json()))
       );
     if (action === "fetch") return stub.fetch(request);
+    if (action === "billed")
+      return Response.json(
+        await stub.billedAppend(JSON.stringify(await request.json()))
+      );
     if (action === "broadcast")
       return Response.json(
         await stub.broadcast(JSON.stringify(await request.json()), FRAMES)
@@ -92,10 +188,14 @@ const benchRoute = async (
     return null;
   }
   if (request.method !== "POST") return null;
-  if ((area === "abort" || area === "instance") && name !== undefined) {
+  if (
+    (area === "abort" || area === "instance" || area === "bill") &&
+    name !== undefined
+  ) {
     const stub = env.SESSIONS.get(
       env.SESSIONS.idFromString(name)
     ) as unknown as SessionStub;
+    if (area === "bill") return Response.json(await stub.bill());
     return area === "abort"
       ? abort(stub)
       : Response.json({ instance: await stub.instance() });

@@ -6,6 +6,7 @@
  */
 
 import { Agent, callable } from "agents";
+import { type RowCount, RowMeter } from "../../src/storage/row-meter";
 import type { Growth } from "../lib/growth";
 import { type BenchObject, benchObject } from "../lib/objects";
 
@@ -15,6 +16,18 @@ export interface ListState {
 
 export class BenchAgent extends Agent<Cloudflare.Env, ListState> {
   override initialState: ListState = { items: [] };
+  /** Installed by the first `bill` call, so the other scenarios run unmetered. */
+  #meter: RowMeter | undefined;
+
+  /**
+   * The bill scenario's reading: rows this object's storage read and wrote
+   * since the last call (the first installs the meter and answers nothing).
+   */
+  @callable()
+  bill(): RowCount {
+    this.#meter ??= new RowMeter(this.ctx.storage);
+    return this.#meter.take();
+  }
 
   /**
    * The measured call: stores object `n` (the object Roost's bench `put`

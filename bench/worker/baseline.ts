@@ -5,6 +5,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
+import { noRows, type RowCount } from "../../src/storage/row-meter";
 import { benchObject } from "../lib/objects";
 
 /** Objects added to the one-row state per write while it grows. */
@@ -27,6 +28,24 @@ export class Baseline extends DurableObject {
   /** Appends one JSON row and answers its id (called over RPC, as Roost's routes call sessions). */
   append(json: string): { id: number } {
     return this.#insert(json);
+  }
+
+  /** `append`, answering the rows its statement read and wrote (the bill scenario). */
+  billedAppend(json: string): { id: number; rows: RowCount } {
+    const cursor = this.ctx.storage.sql.exec<{ id: number }>(
+      "INSERT INTO log (body) VALUES (?) RETURNING id",
+      json
+    );
+    const { id } = cursor.one();
+    return {
+      id,
+      rows: {
+        ...noRows(),
+        rowsRead: cursor.rowsRead,
+        rowsWritten: cursor.rowsWritten,
+        statements: 1
+      }
+    };
   }
 
   /** The same over the object's fetch handler, for comparison; or a socket upgrade. */

@@ -12,13 +12,16 @@ export interface RowCount {
   statements: number;
   /** `setAlarm` calls, each billed as one row written (included in `rowsWritten`). */
   alarmsSet: number;
+  /** Cursors that could not be read (opened by another request): their rows are missing. */
+  unread: number;
 }
 
 export const noRows = (): RowCount => ({
   rowsRead: 0,
   rowsWritten: 0,
   statements: 0,
-  alarmsSet: 0
+  alarmsSet: 0,
+  unread: 0
 });
 
 /**
@@ -60,9 +63,14 @@ export class RowMeter {
   take(): RowCount {
     const count = this.#count;
     for (const cursor of this.#open) {
-      count.rowsRead += cursor.rowsRead;
-      count.rowsWritten += cursor.rowsWritten;
-      count.statements++;
+      try {
+        count.rowsRead += cursor.rowsRead;
+        count.rowsWritten += cursor.rowsWritten;
+        count.statements++;
+      } catch {
+        // A cursor of another request (work it left running) is not readable here.
+        count.unread++;
+      }
     }
     this.#open = [];
     this.#count = noRows();
