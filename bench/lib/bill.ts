@@ -6,7 +6,6 @@ export interface Rows {
   rowsWritten: number;
   statements: number;
   alarmsSet: number;
-  unread: number;
 }
 
 /** What an object's requests billed since the bill was last read. */
@@ -27,16 +26,14 @@ export const addRows = (a: Rows, b: Rows): Rows => ({
   rowsRead: a.rowsRead + b.rowsRead,
   rowsWritten: a.rowsWritten + b.rowsWritten,
   statements: a.statements + b.statements,
-  alarmsSet: a.alarmsSet + b.alarmsSet,
-  unread: a.unread + b.unread
+  alarmsSet: a.alarmsSet + b.alarmsSet
 });
 
 const zero = (): Rows => ({
   rowsRead: 0,
   rowsWritten: 0,
   statements: 0,
-  alarmsSet: 0,
-  unread: 0
+  alarmsSet: 0
 });
 
 export const emptyBill = (): Bill => ({

@@ -190,8 +190,7 @@ describe("RowMeter", () => {
         rowsRead: 3,
         rowsWritten: 0,
         statements: 1,
-        alarmsSet: 0,
-        unread: 0
+        alarmsSet: 0
       });
       meter.stop();
       expect(Object.hasOwn(sql, "exec")).toBe(false);
