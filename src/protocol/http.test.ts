@@ -87,7 +87,8 @@ describe("HTTP request schemas", () => {
       after: 12,
       limit: 1000
     });
-    expect(EventsQuerySchema.parse({})).toEqual({ after: 0, limit: 1000 });
+    // No `after`: every retained event, from the oldest.
+    expect(EventsQuerySchema.parse({})).toEqual({ limit: 1000 });
   });
 
   it("requires a state value, and accepts null as one", () => {
