@@ -1,7 +1,7 @@
 /** @module The environment store's SQLite backend: one row per key, per entry and per object, read lazily. */
 
 import { RoostError } from "../errors";
-import { type JsonObject, utf8Length } from "../json";
+import type { JsonObject } from "../json";
 import { fingerprint } from "../store/fingerprint";
 import type {
   Entry,
@@ -9,7 +9,6 @@ import type {
   KeyInfo,
   LocatedEntry,
   ObjectFingerprint,
-  SizedObject,
   StoreBackend
 } from "../store/types";
 import {
@@ -19,6 +18,7 @@ import {
   type ObjectRow,
   prepareEntry
 } from "./entry-rows";
+import { walkKey } from "./entry-walk";
 import { MAX_BOUND_PARAMETERS } from "./row-text";
 
 type KeyRow = { id: number; entries: number; objects: number };
@@ -28,10 +28,6 @@ type RecentRow = EntryRow & { key_id: number; ord: number };
 type Place = Omit<LocatedEntry, keyof Entry>;
 
 const OBJECT_COLUMNS = 7;
-/** Entry heads read per statement while walking a key. */
-const WALK_CHUNK = 32;
-/** An entry's framing on the wire beyond its metadata and objects (field names, tool, name, index). */
-const ENTRY_FRAMING = 160;
 const OBJECTS_PER_INSERT = Math.floor(MAX_BOUND_PARAMETERS / OBJECT_COLUMNS);
 
 const placeholders = (n: number, one: string): string =>
@@ -252,54 +248,8 @@ export class SqliteStoreBackend implements StoreBackend {
     return this.#withObjects(rows).map((r) => r.entry);
   }
 
-  /**
-   * Heads a few at a time by (key_id, ord), objects one row at a time by
-   * (entry_id, i): a reader that stops has read only what it returns.
-   */
-  *walk(tool: string, name: string, offset: number): Iterable<EntryWalk> {
-    const key = this.#key(tool, name);
-    let rows = this.#all<PlacedRow & { ord: number }>(
-      `SELECT ${ENTRY_COLUMNS}, object_count, ord FROM store_entries WHERE key_id = ? ORDER BY ord LIMIT ? OFFSET ?`,
-      key.id,
-      WALK_CHUNK,
-      Math.max(0, Math.floor(offset))
-    );
-    while (rows.length > 0) {
-      for (const row of rows) {
-        const { objects: _none, ...head } = entryOf(row, []);
-        yield {
-          ...head,
-          headBytes:
-            utf8Length(row.metadata) +
-            utf8Length(row.mapping ?? "") +
-            utf8Length(row.payload_type ?? "") +
-            ENTRY_FRAMING,
-          objectCount: row.object_count,
-          objects: (from) => this.#objectsOf(row.id, from)
-        };
-      }
-      if (rows.length < WALK_CHUNK) return;
-      rows = this.#all<PlacedRow & { ord: number }>(
-        `SELECT ${ENTRY_COLUMNS}, object_count, ord FROM store_entries WHERE key_id = ? AND ord > ? ORDER BY ord LIMIT ?`,
-        key.id,
-        rows.at(-1)!.ord,
-        WALK_CHUNK
-      );
-    }
-  }
-
-  *#objectsOf(entryId: number, from: number): Iterable<SizedObject> {
-    const rows = this.#sql.exec<{ body: string }>(
-      "SELECT body FROM store_objects WHERE entry_id = ? AND i >= ? ORDER BY i",
-      entryId,
-      from
-    );
-    for (const { body } of rows) {
-      yield {
-        object: JSON.parse(body) as JsonObject,
-        bytes: utf8Length(body) + 1
-      };
-    }
+  walk(tool: string, name: string, offset: number): Iterable<EntryWalk> {
+    return walkKey(this.#sql, this.#key(tool, name).id, offset);
   }
 
   entry(tool: string, name: string, position: number): Entry {
