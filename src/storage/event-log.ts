@@ -45,19 +45,18 @@ export class EventLog {
     return this.#last;
   }
 
-  /** Bytes of the retained events; summed once, then kept up to date. */
+  /**
+   * Bytes of the retained events; summed once, then kept up to date.
+   * `octet_length` is read from each row's header, so the sum never loads
+   * the events' text (an index on `bytes` did the same, at the price of a
+   * second written row per event).
+   */
   get totalBytes(): number {
-    if (this.#bytes === undefined) {
-      // `bytes` sits after the large `data` column, so summing it from the
-      // table would read every event's overflow pages on each wake; this
-      // index covers it. Created here for sessions older than the index.
-      this.#sql.exec(
-        "CREATE INDEX IF NOT EXISTS events_bytes ON events (seq, bytes)"
-      );
-    }
     this.#bytes ??= Number(
       this.#sql
-        .exec<{ b: number | null }>("SELECT sum(bytes) AS b FROM events")
+        .exec<{ b: number | null }>(
+          "SELECT sum(octet_length(data)) AS b FROM events"
+        )
         .one().b ?? 0
     );
     return this.#bytes;
@@ -138,7 +137,7 @@ export class EventLog {
     let excess = this.totalBytes - maxBytes;
     if (excess > 0) {
       const oldest = this.#sql.exec<{ seq: number; bytes: number }>(
-        "SELECT seq, bytes FROM events ORDER BY seq LIMIT ?",
+        "SELECT seq, octet_length(data) AS bytes FROM events ORDER BY seq LIMIT ?",
         batch
       );
       for (const row of oldest) {
@@ -150,7 +149,7 @@ export class EventLog {
     if (cutoff <= 0) return 0;
     const freed = this.#sql
       .exec<{ b: number | null }>(
-        "SELECT sum(bytes) AS b FROM (SELECT bytes FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)",
+        "SELECT sum(octet_length(data)) AS b FROM events WHERE seq IN (SELECT seq FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)",
         cutoff,
         batch
       )

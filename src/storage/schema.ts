@@ -171,7 +171,11 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     "ALTER TABLE runs ADD COLUMN chat_id TEXT",
     "ALTER TABLE runs ADD COLUMN first_seq INTEGER"
-  ]
+  ],
+  // Retention sums octet_length(data), read from each row's header without
+  // loading the text: the index on bytes only doubled the rows every event
+  // writes (Cloudflare bills each index entry as a row written).
+  ["DROP INDEX IF EXISTS events_bytes"]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
