@@ -46,3 +46,7 @@ export const toRowText = (
   }
   return fitRow(text, what, besides);
 };
+
+/** `n` copies of one placeholder group, for a statement that binds many rows or ids. */
+export const placeholders = (n: number, one = "?"): string =>
+  Array.from({ length: n }, () => one).join(", ");

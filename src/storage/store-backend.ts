@@ -11,27 +11,22 @@ import type {
   ObjectFingerprint,
   StoreBackend
 } from "../store/types";
+import { recentEntries, withObjects } from "./entry-reads";
 import {
   ENTRY_COLUMNS,
   type EntryRow,
-  entryOf,
   type ObjectRow,
   prepareEntry
 } from "./entry-rows";
 import { walkKey } from "./entry-walk";
-import { MAX_BOUND_PARAMETERS } from "./row-text";
+import { MAX_BOUND_PARAMETERS, placeholders } from "./row-text";
 
 type KeyRow = { id: number; entries: number; objects: number };
 type KeyInfoRow = KeyInfo & Record<string, SqlStorageValue>;
 type PlacedRow = EntryRow & { object_count: number };
-type RecentRow = EntryRow & { key_id: number; ord: number };
-type Place = Omit<LocatedEntry, keyof Entry>;
 
 const OBJECT_COLUMNS = 7;
 const OBJECTS_PER_INSERT = Math.floor(MAX_BOUND_PARAMETERS / OBJECT_COLUMNS);
-
-const placeholders = (n: number, one: string): string =>
-  Array.from({ length: n }, () => one).join(", ");
 
 const notFound = (tool: string, name: string): RoostError =>
   new RoostError("not_found", `No results under ${tool}/${name}.`);
@@ -133,32 +128,6 @@ export class SqliteStoreBackend implements StoreBackend {
     );
   }
 
-  /**
-   * Entries with their objects, read by primary key a hundred entries at a
-   * time. Plain indexed reads rather than one join: SQLite in a Durable
-   * Object counts (and bills) every row a temporary sort or CTE reads again.
-   */
-  #withObjects<R extends EntryRow>(rows: R[]): { row: R; entry: Entry }[] {
-    const objects = new Map(
-      rows.map((r): [number, JsonObject[]] => [r.id, []])
-    );
-    const ids = [...objects.keys()];
-    for (let at = 0; at < ids.length; at += MAX_BOUND_PARAMETERS) {
-      const chunk = ids.slice(at, at + MAX_BOUND_PARAMETERS);
-      const found = this.#sql.exec<{ entry_id: number; body: string }>(
-        `SELECT entry_id, body FROM store_objects WHERE entry_id IN (${placeholders(chunk.length, "?")}) ORDER BY entry_id, i`,
-        ...chunk
-      );
-      for (const { entry_id, body } of found) {
-        objects.get(entry_id)?.push(JSON.parse(body) as JsonObject);
-      }
-    }
-    return rows.map((row) => ({
-      row,
-      entry: entryOf(row, objects.get(row.id) ?? [])
-    }));
-  }
-
   keys(): KeyInfo[] {
     return this.#all<KeyInfoRow>(
       "SELECT tool, name, entries, objects FROM store_keys WHERE episode = ? ORDER BY id",
@@ -245,7 +214,7 @@ export class SqliteStoreBackend implements StoreBackend {
       sqlLimit(limit),
       Math.max(0, Math.floor(offset))
     );
-    return this.#withObjects(rows).map((r) => r.entry);
+    return withObjects(this.#sql, rows).map((r) => r.entry);
   }
 
   walk(tool: string, name: string, offset: number): Iterable<EntryWalk> {
@@ -255,7 +224,7 @@ export class SqliteStoreBackend implements StoreBackend {
   entry(tool: string, name: string, position: number): Entry {
     const key = this.#key(tool, name);
     const row = this.#at(key, position, `${tool}/${name}`);
-    const [found] = this.#withObjects([row]);
+    const [found] = withObjects(this.#sql, [row]);
     if (found === undefined) throw new RoostError("internal", "Lost entry.");
     return found.entry;
   }
@@ -371,47 +340,7 @@ export class SqliteStoreBackend implements StoreBackend {
       .one().n;
   }
 
-  /**
-   * Positions are counted from the end of each list: recent entries sit near
-   * the end, so each key's tail is read once, from its oldest picked entry.
-   */
   recent(limit: number): LocatedEntry[] {
-    if (sqlLimit(limit) === 0) return [];
-    const rows = this.#all<RecentRow>(
-      `SELECT ${ENTRY_COLUMNS}, key_id, ord FROM store_entries WHERE episode = ? ORDER BY written DESC LIMIT ?`,
-      this.#episode,
-      sqlLimit(limit)
-    );
-    const oldest = new Map<number, number>();
-    const wanted = new Set<string>();
-    for (const { key_id, ord } of rows) {
-      oldest.set(key_id, Math.min(ord, oldest.get(key_id) ?? ord));
-      wanted.add(`${key_id}:${ord}`);
-    }
-    const places = new Map<string, Place>();
-    for (const [keyId, lo] of oldest) {
-      const { tool, name, entries } = this.#sql
-        .exec<KeyInfoRow>(
-          "SELECT tool, name, entries, objects FROM store_keys WHERE id = ?",
-          keyId
-        )
-        .one();
-      const tail = this.#sql.exec<{ ord: number }>(
-        "SELECT ord FROM store_entries WHERE key_id = ? AND ord >= ? ORDER BY ord DESC",
-        keyId,
-        lo
-      );
-      let index = entries;
-      for (const { ord } of tail) {
-        index--;
-        const at = `${keyId}:${ord}`;
-        if (wanted.has(at)) places.set(at, { tool, name, index });
-      }
-    }
-    return this.#withObjects(rows).map(({ row, entry }) => {
-      const place = places.get(`${row.key_id}:${row.ord}`);
-      if (place === undefined) throw new RoostError("internal", "Lost entry.");
-      return { ...place, ...entry };
-    });
+    return recentEntries(this.#sql, this.#episode, sqlLimit(limit));
   }
 }
