@@ -20,7 +20,7 @@ import {
   objectId,
   type Session
 } from "./big-session";
-import { type Browser, launch } from "./browser";
+import { type Browser, launch, watchedPage } from "./browser";
 
 const base = inject("baseUrl");
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), "artifacts");
@@ -41,16 +41,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A new page that records every uncaught error and every console error. */
-const watched = async (): Promise<{ page: Page; errors: string[] }> => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(`console: ${m.text()}`);
-  });
-  return { page, errors };
-};
+const watched = () => watchedPage(browser);
 
 const attach = async (s: Session) => {
   const watch = await watched();

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -37,4 +37,17 @@ export const launch = async (): Promise<Browser> => {
       rmSync(profile, { recursive: true, force: true });
     }
   };
+};
+
+/** A new page that records every uncaught error and every console error. */
+export const watchedPage = async (
+  browser: Browser
+): Promise<{ page: Page; errors: string[] }> => {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  return { page, errors };
 };

@@ -5,19 +5,8 @@
  */
 
 import type { Page } from "playwright-core";
-import type { Browser } from "../browser/browser";
+import { type Browser, watchedPage } from "../browser/browser";
 import type { SessionRef } from "./wire";
-
-/** A new page that records every uncaught error and every console error. */
-const watched = async (browser: Browser) => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(`console: ${m.text()}`);
-  });
-  return { page, errors };
-};
 
 /** Rows of a list on screen, by a data attribute. */
 const rowsOf = (page: Page, selector: string, attribute: string) =>
@@ -42,7 +31,7 @@ export const openInspector = async (
   s: SessionRef,
   lastIndex: number
 ): Promise<Opened> => {
-  const { page, errors } = await watched(browser);
+  const { page, errors } = await watchedPage(browser);
   const started = performance.now();
   await page.goto(baseUrl);
   await page.fill("#attach-id", s.id);
@@ -63,7 +52,7 @@ export const openChatApp = async (
   baseUrl: string,
   s: SessionRef
 ): Promise<Opened> => {
-  const { page, errors } = await watched(browser);
+  const { page, errors } = await watchedPage(browser);
   const started = performance.now();
   const hash = new URLSearchParams({ session: s.id, token: s.token });
   await page.goto(`${baseUrl}/chat/#${hash}`);

@@ -142,6 +142,15 @@ const socket = connectSession({ baseUrl: process.env.ROOST_URL, sessionId: copy.
 await socket.step({ tool_calls: [{ id: "c2", function: { name: "incr", arguments: {} } }] });
 socket.close();
 
+// The shipped iterators follow cursors: pages of at most 1 KiB still yield
+// the copy's whole transcript, once and in order.
+let pages = 0;
+for await (const _page of copy.pages.messages({ max_bytes: 1024, limit: 1 })) pages++;
+const iterated = [];
+for await (const m of copy.items.messages({ max_bytes: 1024 })) iterated.push(m.role);
+const whole = (await copy.messages({ limit: 1000 })).messages.map((m) => m.role);
+const transcript = { pages, iterated, whole };
+
 const echo = defineEnvironment({
   name: "echo",
   description: "Says it back.",
@@ -162,7 +171,7 @@ const local = createLocalSession(echo);
 await local.reset();
 const out = await local.step(toolCalls({ name: "say", arguments: { words: "hi" } }));
 const chat = toChatMessages([{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name: "say", arguments: { words: "hi" } } }] }]);
-console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat, forked, events }));
+console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat, forked, events, transcript }));
 `
     );
     const { stdout } = await node("plain.mjs", {
@@ -179,6 +188,11 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     expect(seqs).toEqual(seqs.map((_: number, i: number) => seqs[0] + i));
     expect(seen.events.at(-1).type).toBe("step");
     expect(seen.local).toMatchObject({ reward: 1, done: true });
+    // The packed client's iterators: a page per message at limit 1, the
+    // same transcript as one large read.
+    expect(seen.transcript.whole.length).toBeGreaterThan(3);
+    expect(seen.transcript.pages).toBe(seen.transcript.whole.length);
+    expect(seen.transcript.iterated).toEqual(seen.transcript.whole);
     // The chat format ships too: arguments as the JSON string OpenAI's format carries.
     expect(seen.chat[0].tool_calls[0].function.arguments).toBe(
       '{"words":"hi"}'
