@@ -11,6 +11,7 @@ import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
 import { stagedParts } from "../storage/episode-parts";
+import type { PendingEvent } from "../storage/event-log";
 import type { IdempotencyKey } from "../storage/idempotency";
 import * as idempotency from "../storage/idempotency";
 import { dropTreeRowsBefore } from "../storage/run-rows";
@@ -150,11 +151,14 @@ export class Committer {
     const inflight: Inflight = {
       kind,
       episode: row.episode,
-      firstSeq: core.events.lastSeq + 1,
+      firstSeq: core.events.lastAssigned + 1,
       ...(kind === "step" ? { step: row.steps + 1 } : {}),
       counters: {}
     };
-    writeInflight(core.sql, inflight);
+    // The mark is written only if an event is published before the
+    // commit (session/core.ts): a mutation that commits within its turn
+    // leaves nothing behind to repair, so it costs no row of its own.
+    core.hold(() => writeInflight(core.sql, inflight));
     const emit: Emit = (type, data) => core.emit(row.episode, type, data);
     const staged = stagedParts(
       core.sql,
@@ -162,9 +166,9 @@ export class Committer {
       env.state as StateDefinition<never>,
       core.storageOptions,
       {
+        // Kept for the mark: ids handed out must outlive an abort once seen.
         onCounter: (tool, name, value) => {
           inflight.counters[`${tool}\u0000${name}`] = value;
-          writeInflight(core.sql, inflight);
         },
         emit
       }
@@ -172,6 +176,7 @@ export class Committer {
     const commits: (() => void)[] = [];
     const after: (() => void)[] = [];
     let response: T;
+    let written: PendingEvent[] = [];
     try {
       response = await body({
         row,
@@ -188,17 +193,24 @@ export class Committer {
       core.storage.transactionSync(() => {
         staged.flush();
         for (const write of commits) write();
+        // The mutation's events, as one row (or what is left of them).
+        written = core.events.flush();
         // Writes the row, which clears the in-flight mark too.
         this.#bookkeeping(kind, row, idem, response);
       });
     } catch (error) {
       staged.discard();
-      core.storage.transactionSync(() =>
-        this.abandon(inflight, committed.episode)
-      );
+      // The commit's transaction rolled back: its events were not written.
+      if (written.length > 0) core.events.unflush(written);
+      core.storage.transactionSync(() => {
+        this.abandon(inflight, committed.episode);
+        written = core.events.flush();
+      });
+      core.release(written);
       throw error;
     }
     core.committed(row);
+    core.release(written);
     for (const fn of after) fn();
     await core.schedule.arm();
     return response;
@@ -244,7 +256,7 @@ export class Committer {
       const [tool, name] = key.split("\u0000") as [string, string];
       store.setEntryCounter(tool, name, value);
     }
-    if (core.events.lastSeq >= inflight.firstSeq) {
+    if (core.events.lastAssigned >= inflight.firstSeq) {
       core.emit(episode, "step.aborted", {
         first_seq: inflight.firstSeq,
         ...(inflight.step === undefined ? {} : { step: inflight.step })

@@ -22,7 +22,7 @@ import { splitResult } from "./split-result";
 export class SessionCore {
   /** Injectable clock: tests move time instead of waiting. */
   now: () => number = Date.now;
-  /** Called with every event after it is written (the socket layer listens). */
+  /** Called with every event once it is durable (the socket layer listens). */
   onEvent: (event: EventText) => void = () => {};
 
   readonly storage: DurableObjectStorage;
@@ -36,6 +36,9 @@ export class SessionCore {
   #lastSeen = 0;
   /** Whether the session awaits its first real use (first-use.ts); undefined until read. */
   #awaitingUse: boolean | undefined;
+  /** While a mutation runs: writes its in-flight mark (commit.ts). */
+  #mark: (() => void) | undefined;
+  #publishTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     storage: DurableObjectStorage,
@@ -136,7 +139,13 @@ export class SessionCore {
     }
   }
 
-  /** Appends an event and hands it to the sockets; a large result goes in parts. */
+  /**
+   * Appends an event; a large result goes in parts. Outside a mutation it
+   * is written and handed to the listeners at once. A mutation's events
+   * wait for its commit, which writes them in one row with everything
+   * else; if the mutation is still running when the turn yields (a slow
+   * tool), they are published then, so results still stream as they happen.
+   */
   emit<T extends EventType>(
     episode: number,
     type: T,
@@ -146,8 +155,49 @@ export class SessionCore {
       type === "result"
         ? splitResult(data as unknown as EventData<"result">)
         : [data as Record<string, unknown>];
-    for (const part of parts) {
-      this.onEvent(this.events.append(episode, type, part));
-    }
+    for (const part of parts) this.events.append(episode, type, part);
+    if (this.#mark === undefined) this.publish();
+    else this.#publishTimer ??= setTimeout(() => this.publish(), 0);
+  }
+
+  /**
+   * Writes every appended event and hands it to the listeners: nothing is
+   * seen before it is durable. Before a mutation's commit, its in-flight
+   * mark goes in the same transaction, so a restart marks them aborted.
+   */
+  publish(): void {
+    this.#clearTimer();
+    if (!this.events.pending) return;
+    const mark = this.#mark;
+    this.#announce(
+      mark === undefined
+        ? this.events.flush()
+        : this.storage.transactionSync(() => {
+            mark();
+            return this.events.flush();
+          })
+    );
+  }
+
+  /** A mutation starts: its events wait for its commit (or `publish`). */
+  hold(mark: () => void): void {
+    this.#mark = mark;
+  }
+
+  /** The mutation ended, and its commit or abandon wrote `written`. */
+  release(written: readonly EventText[]): void {
+    this.#mark = undefined;
+    this.#clearTimer();
+    this.#announce(written);
+  }
+
+  #announce(written: readonly EventText[]): void {
+    for (const event of written) this.onEvent(event);
+  }
+
+  #clearTimer(): void {
+    if (this.#publishTimer === undefined) return;
+    clearTimeout(this.#publishTimer);
+    this.#publishTimer = undefined;
   }
 }

@@ -96,7 +96,7 @@ export class TreeRuns {
       const { name } = this.#models(request.model, m.env);
       const now = core.now();
       // Every event of the run comes after this: its stream replays from here.
-      const firstSeq = core.events.lastSeq + 1;
+      const firstSeq = core.events.lastAssigned + 1;
       const run: RunRow = {
         runId: crypto.randomUUID(),
         episode: m.row.episode,

@@ -64,7 +64,7 @@ const DATA_TABLES = [
   "store_objects",
   "hidden",
   "state",
-  "transcript"
+  "transcript_runs"
 ];
 
 const rowsIn = (): Record<string, number> =>

@@ -1,7 +1,13 @@
-/** @module The session's event log: every streamed change, with its seq, append-only. */
+/**
+ * @module The session's event log: every streamed change, with its seq,
+ * append-only. A row holds a run of events (all a commit made, as a rule),
+ * so a step costs one written row however many events it streams; each
+ * event keeps its own seq, and a read can start at any of them.
+ */
 
 import { utf8Length } from "../json";
 import type { ReadBudget } from "../protocol/read-budget";
+import { RUN_SEPARATOR, textRuns } from "./row-text";
 
 /** A stored event as frames carry it: `{ seq, type, episode, at, ...data }`. */
 export interface StoredEvent {
@@ -18,15 +24,44 @@ export interface EventText {
   text: string;
 }
 
+/** An appended event with what its row records. */
+export interface PendingEvent extends EventText {
+  episode: number;
+  type: string;
+}
+
 /**
- * Events are written as they happen — during a mutation, before its commit —
- * so results stream at once. They are never rewritten; a mutation that
- * never committed is followed by `step.aborted` instead.
+ * A row's events are their texts joined by RUN_SEPARATOR. `first` is NULL
+ * for a row of one event (every row written before runs were).
+ */
+type Row = {
+  seq: number;
+  first: number | null;
+  data: string;
+};
+
+/** The events of one row, in seq order. */
+const eventsOf = (row: Row): EventText[] => {
+  const first = row.first ?? row.seq;
+  if (first === row.seq) return [{ seq: row.seq, text: row.data }];
+  return row.data
+    .split(RUN_SEPARATOR)
+    .map((text, i) => ({ seq: first + i, text }));
+};
+
+/**
+ * Events are appended to memory and written by `flush`: a mutation's
+ * commit flushes them in its transaction, as one row; the session flushes
+ * earlier whenever one is about to be seen (session/core.ts `publish`), so
+ * no event reaches a client before it is durable. They are never
+ * rewritten; a mutation that never committed is followed by `step.aborted`.
  */
 export class EventLog {
   #sql: SqlStorage;
+  /** The newest durable seq; undefined until read. */
   #last: number | undefined;
   #bytes: number | undefined;
+  #pending: PendingEvent[] = [];
   /** The last `at` written, kept for its millisecond: a step's events share one. */
   #atMs = Number.NaN;
   #at = "";
@@ -35,7 +70,7 @@ export class EventLog {
     this.#sql = sql;
   }
 
-  /** The newest seq (0 when none); one indexed read, then cached. */
+  /** The newest durable seq (0 when none): what a reader can be given, and resume after. */
   get lastSeq(): number {
     this.#last ??= Number(
       this.#sql
@@ -43,6 +78,16 @@ export class EventLog {
         .one().s ?? 0
     );
     return this.#last;
+  }
+
+  /** The newest seq handed out, written or not: the next event takes the one after. */
+  get lastAssigned(): number {
+    return this.#pending.at(-1)?.seq ?? this.lastSeq;
+  }
+
+  /** Whether events wait to be written. */
+  get pending(): boolean {
+    return this.#pending.length > 0;
   }
 
   /**
@@ -62,20 +107,23 @@ export class EventLog {
     return this.#bytes;
   }
 
+  /** The oldest retained seq (0 when none). */
   get oldestSeq(): number {
-    return Number(
-      this.#sql
-        .exec<{ s: number | null }>("SELECT min(seq) AS s FROM events")
-        .one().s ?? 0
-    );
+    const row = this.#sql
+      .exec<{ s: number }>(
+        "SELECT coalesce(first, seq) AS s FROM events ORDER BY seq LIMIT 1"
+      )
+      .toArray()[0];
+    return row === undefined ? 0 : Number(row.s);
   }
 
+  /** Takes the next seq for an event; it is written by the next `flush`. */
   append(
     episode: number,
     type: string,
     data: Record<string, unknown>
   ): EventText {
-    const seq = this.lastSeq + 1;
+    const seq = this.lastAssigned + 1;
     const now = Date.now();
     if (now !== this.#atMs) {
       this.#atMs = now;
@@ -83,18 +131,52 @@ export class EventLog {
     }
     const event: StoredEvent = { seq, type, episode, at: this.#at, ...data };
     const text = JSON.stringify(event);
-    const bytes = utf8Length(text);
+    this.#pending.push({ seq, text, episode, type });
+    return { seq, text };
+  }
+
+  /**
+   * Writes the appended events, as few rows as fit (one, unless they pass
+   * a row's limit), and returns them. Synchronous: inside a transaction
+   * when it must commit with other writes.
+   */
+  flush(): PendingEvent[] {
+    const pending = this.#pending;
+    if (pending.length === 0) return pending;
+    this.#pending = [];
+    for (const run of textRuns(pending.map((e) => e.text)))
+      this.#write(pending.slice(run.from, run.from + run.texts.length));
+    return pending;
+  }
+
+  #write(run: PendingEvent[]): void {
+    const head = run[0]!;
+    const last = run.at(-1)!;
+    const data =
+      run.length === 1 ? head.text : run.map((e) => e.text).join(RUN_SEPARATOR);
+    const bytes = utf8Length(data);
     this.#sql.exec(
-      "INSERT INTO events (seq, episode, type, data, bytes) VALUES (?, ?, ?, ?, ?)",
-      seq,
-      episode,
-      type,
-      text,
+      "INSERT INTO events (seq, first, episode, type, data, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+      last.seq,
+      run.length === 1 ? null : head.seq,
+      head.episode,
+      run.length === 1 ? head.type : "batch",
+      data,
       bytes
     );
-    this.#last = seq;
+    this.#last = last.seq;
     if (this.#bytes !== undefined) this.#bytes += bytes;
-    return { seq, text };
+  }
+
+  /**
+   * After the transaction that wrote `events` (a `flush`) rolled back:
+   * they wait to be written again, and the cached seq and bytes are read
+   * again from what storage now holds.
+   */
+  unflush(events: readonly PendingEvent[]): void {
+    this.#pending = [...events, ...this.#pending];
+    this.#last = undefined;
+    this.#bytes = undefined;
   }
 
   /**
@@ -104,33 +186,47 @@ export class EventLog {
    */
   page(seq: number, limit: number, budget: ReadBudget): EventText[] {
     const out: EventText[] = [];
-    const rows = this.#sql.exec<{ seq: number; data: string; bytes: number }>(
-      "SELECT seq, data, bytes FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+    if (!(limit > 0)) return out;
+    // Every row holds at least one event, so `limit` rows are enough.
+    const rows = this.#sql.exec<Row>(
+      "SELECT seq, first, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
       seq,
       limit
     );
     for (const row of rows) {
-      if (!budget.take(row.bytes + 1)) break;
-      out.push({ seq: row.seq, text: row.data });
+      for (const event of eventsOf(row)) {
+        if (event.seq <= seq) continue;
+        if (out.length >= limit || !budget.take(utf8Length(event.text) + 1))
+          return out;
+        out.push(event);
+      }
     }
     return out;
   }
 
   after(seq: number, limit: number): StoredEvent[] {
-    return this.#sql
-      .exec<{ data: string }>(
-        "SELECT data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-        seq,
-        limit
-      )
-      .toArray()
-      .map((r) => JSON.parse(r.data) as StoredEvent);
+    const out: StoredEvent[] = [];
+    if (!(limit > 0)) return out;
+    const rows = this.#sql.exec<Row>(
+      "SELECT seq, first, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+      seq,
+      limit
+    );
+    for (const row of rows) {
+      for (const event of eventsOf(row)) {
+        if (event.seq <= seq) continue;
+        if (out.length >= limit) return out;
+        out.push(JSON.parse(event.text) as StoredEvent);
+      }
+    }
+    return out;
   }
 
   /**
-   * Drops the oldest events beyond `maxEvents` or beyond `maxBytes` of
-   * event text, at most `batch` per call so a trim never holds the object
-   * for long; the next commit trims further.
+   * Drops the oldest rows beyond `maxEvents` events or beyond `maxBytes`
+   * of event text, at most `batch` rows per call so a trim never holds the
+   * object for long; the next commit trims further. A row goes whole, so
+   * a run that straddles the cut is kept.
    */
   trim(maxEvents: number, maxBytes: number, batch = 1000): number {
     let cutoff = this.lastSeq - maxEvents;
@@ -167,5 +263,6 @@ export class EventLog {
   reset(): void {
     this.#last = undefined;
     this.#bytes = undefined;
+    this.#pending = [];
   }
 }

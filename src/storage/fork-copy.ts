@@ -40,7 +40,7 @@ export const COPIED_TABLES = {
   ],
   hidden: ["episode", "key", "value"],
   state: ["episode", "key", "value"],
-  transcript: ["episode", "idx", "message"],
+  transcript_runs: ["id", "episode", "last", "body"],
   tree_data: ["episode", "tasks", "errors", "history"]
 } as const satisfies Record<string, readonly string[]>;
 

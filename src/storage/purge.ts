@@ -65,7 +65,12 @@ export const purgeEpisodesBefore = (
     if (key === undefined) break;
     left -= purgeKey(sql, key.id, left);
   }
-  for (const table of ["store_counters", "hidden", "state", "transcript"]) {
+  for (const table of [
+    "store_counters",
+    "hidden",
+    "state",
+    "transcript_runs"
+  ]) {
     if (left === 0) break;
     left -= deleteBatch(
       sql,

@@ -50,3 +50,39 @@ export const toRowText = (
 /** `n` copies of one placeholder group, for a statement that binds many rows or ids. */
 export const placeholders = (n: number, one = "?"): string =>
   Array.from({ length: n }, () => one).join(", ");
+
+/**
+ * Rows that hold a run of JSON texts (the event log, the transcript) join
+ * them with a newline, which JSON text never holds unescaped.
+ */
+export const RUN_SEPARATOR = "\n";
+
+/**
+ * `texts` cut into runs that each fit one row, in order; `from` is a run's
+ * first position in `texts`. Every text alone fits (checked when it was made).
+ */
+export const textRuns = (
+  texts: readonly string[],
+  bytesOf: (text: string) => number = utf8Length
+): { from: number; texts: string[] }[] => {
+  const runs: { from: number; texts: string[] }[] = [];
+  let run: string[] = [];
+  let from = 0;
+  let bytes = 0;
+  for (const [i, text] of texts.entries()) {
+    // Three bytes per UTF-16 unit bound the size without encoding; the
+    // exact size is taken only near the limit.
+    const bound = text.length * 3 + 1;
+    const size = bytes + bound <= MAX_VALUE_BYTES ? bound : bytesOf(text) + 1;
+    if (run.length > 0 && bytes + size > MAX_VALUE_BYTES) {
+      runs.push({ from, texts: run });
+      run = [];
+      from = i;
+      bytes = 0;
+    }
+    run.push(text);
+    bytes += size;
+  }
+  if (run.length > 0) runs.push({ from, texts: run });
+  return runs;
+};

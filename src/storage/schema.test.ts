@@ -12,6 +12,7 @@ import {
   SCHEMA_VERSION,
   schemaVersion
 } from "./schema";
+import { SqliteTranscriptBackend } from "./state-backend";
 import { SqliteStoreBackend } from "./store-backend";
 
 let sql: SqlStorage;
@@ -68,7 +69,7 @@ describe("schema", () => {
       "store_keys",
       "store_objects",
       "state",
-      "transcript",
+      "transcript_runs",
       "hidden",
       "runs",
       "tree_data"
@@ -90,9 +91,32 @@ describe("schema", () => {
         [{ kept: v }],
         {}
       );
+      // Before runs of messages, the transcript kept one row per message.
+      const oldTranscript = tables().includes("transcript");
+      if (oldTranscript)
+        for (const idx of [0, 1])
+          sql.exec(
+            "INSERT INTO transcript (episode, idx, message) VALUES (1, ?, ?)",
+            idx,
+            JSON.stringify({ role: "user", content: `m${idx}` })
+          );
       migrate(sql);
       expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
       expect(tables()).toContain("runs");
+      expect(tables()).not.toContain("transcript");
+      if (oldTranscript) {
+        const transcript = new SqliteTranscriptBackend(sql, 1);
+        expect(transcript.count()).toBe(2);
+        expect(transcript.list(1, 5)).toEqual([
+          { role: "user", content: "m1" }
+        ]);
+        transcript.append([{ role: "assistant", content: "m2" }]);
+        expect(transcript.list(0, 5).map((m) => m.content)).toEqual([
+          "m0",
+          "m1",
+          "m2"
+        ]);
+      }
       expect(new SqliteStoreBackend(sql, 1).keys()).toMatchObject([
         { tool: "tool", name: "key", entries: 1 }
       ]);

@@ -141,7 +141,8 @@ const FORK_TABLES = [
 /**
  * What each version adds, in order: `MIGRATIONS[v - 1]` takes a database
  * from version v - 1 to v. Every statement is idempotent (IF NOT EXISTS;
- * an added column is skipped when it is there), so a
+ * an added column is skipped when it is there; rows are copied only from
+ * a table still there), so a
  * version 1 session whose run tables were already made on its first run
  * (version 1 created them lazily) migrates like any other. A new column is
  * added by its migration only, never also in a CREATE above: the migration
@@ -175,18 +176,39 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // Retention sums octet_length(data), read from each row's header without
   // loading the text: the index on bytes only doubled the rows every event
   // writes (Cloudflare bills each index entry as a row written).
-  ["DROP INDEX IF EXISTS events_bytes"]
+  ["DROP INDEX IF EXISTS events_bytes"],
+  // A row of the log holds a run of events (event-log.ts): `seq` is its
+  // last event's, `first` its first's; NULL for a row of one event.
+  ["ALTER TABLE events ADD COLUMN first INTEGER"],
+  // The transcript as runs of messages, one row each, keyed by one rowid
+  // (episode and first index, state-backend.ts): a step's messages cost
+  // one written row where they cost two per message (row and key index).
+  // The old rows move over once, as runs of one.
+  [
+    `CREATE TABLE IF NOT EXISTS transcript_runs (
+      id INTEGER PRIMARY KEY,
+      episode INTEGER NOT NULL,
+      last INTEGER NOT NULL,
+      body TEXT NOT NULL)`,
+    `INSERT INTO transcript_runs (id, episode, last, body)
+      SELECT episode * 4294967296 + idx, episode, idx, message FROM transcript`,
+    "DROP TABLE IF EXISTS transcript"
+  ]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Every table Roost creates: the rest of a session's database is the environment's own (`ctx.sql`). */
-export const ROOST_TABLE_NAMES: ReadonlySet<string> = new Set(
-  MIGRATIONS.flat().flatMap((statement) => {
-    const match = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement);
-    return match ? [match[1]!] : [];
-  })
-);
+/** Every table Roost creates (and has not dropped since): the rest of a session's database is the environment's own (`ctx.sql`). */
+export const ROOST_TABLE_NAMES: ReadonlySet<string> = (() => {
+  const names = new Set<string>();
+  for (const statement of MIGRATIONS.flat()) {
+    const created = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement);
+    if (created) names.add(created[1]!);
+    const dropped = /^DROP TABLE IF EXISTS (\w+)/.exec(statement);
+    if (dropped) names.delete(dropped[1]!);
+  }
+  return names;
+})();
 
 /**
  * The recorded schema version, or undefined when the tables were never
@@ -225,6 +247,23 @@ const columnExists = (sql: SqlStorage, statement: string): boolean => {
 };
 
 /**
+ * Whether `statement` copies rows from a table that is not there (a
+ * migration moving rows to a new table runs again after the old one went).
+ */
+const sourceMissing = (sql: SqlStorage, statement: string): boolean => {
+  const copy = /^INSERT INTO \w+ [^;]*\bFROM (\w+)\s*$/.exec(statement);
+  if (copy === null) return false;
+  return (
+    sql
+      .exec(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+        copy[1]!
+      )
+      .toArray().length === 0
+  );
+};
+
+/**
  * Brings the tables to SCHEMA_VERSION: creates them all for a new session,
  * applies the missing migrations to an older one, and costs two reads when
  * they are current. Call it inside a transaction, so a migration applies
@@ -246,7 +285,8 @@ export const migrate = (sql: SqlStorage): void => {
   }
   for (const statements of MIGRATIONS.slice(found))
     for (const statement of statements)
-      if (!columnExists(sql, statement)) sql.exec(statement);
+      if (!columnExists(sql, statement) && !sourceMissing(sql, statement))
+        sql.exec(statement);
   sql.exec(
     "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     String(SCHEMA_VERSION)

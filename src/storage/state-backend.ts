@@ -1,11 +1,11 @@
-/** @module Typed state and transcript backends on the session's SQLite: one row per state key, one per message. */
+/** @module Typed state and transcript backends on the session's SQLite: one row per state key, one per run of messages. */
 
 import { type JsonValue, utf8Length } from "../json";
 import type { Message } from "../messages/schema";
 import type { ReadBudget } from "../protocol/read-budget";
 import type { StateBackend, TranscriptBackend } from "../state/types";
 import { EpisodeRows } from "./episode-rows";
-import { toRowText } from "./row-text";
+import { RUN_SEPARATOR, textRuns, toRowText } from "./row-text";
 
 /**
  * State values as JSON text, one row per key of the episode. Keys come back
@@ -41,12 +41,17 @@ export class SqliteStateBackend implements StateBackend {
   }
 }
 
+/** The rowids of one episode's runs: `episode * EPISODE_SPAN + first index`, computed in SQL (64-bit). */
+const IN_EPISODE = "id >= ?1 * 4294967296 AND id < (?1 + 1) * 4294967296";
+
 /**
- * The transcript, one row per message keyed by its index. Indexes are dense
- * from 0, so the count is the last index + 1 (one probe of the primary key)
- * and a page is a key range, never an OFFSET walk. An instance lives for
- * one mutation or read and is the only writer meanwhile, so it probes the
- * count once and keeps it.
+ * The transcript: a row holds a run of messages (those one `append` got),
+ * keyed by its episode and its first message's index in one rowid, so an
+ * append writes one row and no index entry. Indexes are dense from 0; the
+ * count is the last run's last index + 1 (one probe from the end), and a
+ * page starts at the run that holds its first message, never an OFFSET
+ * walk. An instance lives for one mutation or read and is the only writer
+ * meanwhile, so it probes the count once and keeps it.
  *
  * @example
  * const transcript = new SqliteTranscriptBackend(ctx.storage.sql, episode);
@@ -65,26 +70,48 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
   append(messages: Message[]): void {
     // Every message is checked before the first row goes in.
     const texts = messages.map((m, i) => toRowText(m, `messages[${i}]`));
-    let idx = this.count();
-    for (const text of texts) {
+    const first = this.count();
+    for (const run of textRuns(texts)) {
       this.#sql.exec(
-        "INSERT INTO transcript (episode, idx, message) VALUES (?, ?, ?)",
+        `INSERT INTO transcript_runs (id, episode, last, body)
+         VALUES (?1 * 4294967296 + ?2, ?1, ?3, ?4)`,
         this.#episode,
-        idx++,
-        text
+        first + run.from,
+        first + run.from + run.texts.length - 1,
+        run.texts.join(RUN_SEPARATOR)
       );
     }
-    this.#count = idx;
+    this.#count = first + texts.length;
   }
 
   count(): number {
-    this.#count ??= this.#sql
-      .exec<{ n: number }>(
-        "SELECT coalesce(max(idx), -1) + 1 AS n FROM transcript WHERE episode = ?",
-        this.#episode
-      )
-      .one().n;
+    this.#count ??=
+      (this.#sql
+        .exec<{ last: number }>(
+          `SELECT last FROM transcript_runs WHERE ${IN_EPISODE} ORDER BY id DESC LIMIT 1`,
+          this.#episode
+        )
+        .toArray()[0]?.last ?? -1) + 1;
     return this.#count;
+  }
+
+  /** The messages from `offset` on, as JSON texts, read one row at a time. */
+  *#texts(offset: number): Generator<string> {
+    const from = Math.max(0, Math.floor(offset));
+    const rows = this.#sql.exec<{ first: number; body: string }>(
+      `SELECT id - ?1 * 4294967296 AS first, body FROM transcript_runs
+       WHERE id >= (SELECT coalesce(max(id), ?1 * 4294967296) FROM transcript_runs
+           WHERE ${IN_EPISODE} AND id <= ?1 * 4294967296 + ?2)
+         AND id < (?1 + 1) * 4294967296
+       ORDER BY id`,
+      this.#episode,
+      from
+    );
+    for (const { first, body } of rows) {
+      const texts = body.split(RUN_SEPARATOR);
+      for (let i = Math.max(0, from - first); i < texts.length; i++)
+        yield texts[i]!;
+    }
   }
 
   /**
@@ -94,30 +121,21 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
   page(offset: number, limit: number, budget: ReadBudget): Message[] {
     const out: Message[] = [];
     if (!(limit > 0)) return out;
-    const rows = this.#sql.exec<{ message: string }>(
-      "SELECT message FROM transcript WHERE episode = ? AND idx >= ? ORDER BY idx LIMIT ?",
-      this.#episode,
-      Math.max(0, Math.floor(offset)),
-      Math.floor(limit)
-    );
-    for (const { message } of rows) {
-      if (!budget.take(utf8Length(message) + 1)) break;
-      out.push(JSON.parse(message) as Message);
+    for (const text of this.#texts(offset)) {
+      if (out.length >= limit || !budget.take(utf8Length(text) + 1)) break;
+      out.push(JSON.parse(text) as Message);
     }
     return out;
   }
 
   list(offset: number, limit: number): Message[] {
     const count = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1;
-    if (count === 0) return [];
-    return this.#sql
-      .exec<{ message: string }>(
-        "SELECT message FROM transcript WHERE episode = ? AND idx >= ? ORDER BY idx LIMIT ?",
-        this.#episode,
-        Math.max(0, Math.floor(offset)),
-        count
-      )
-      .toArray()
-      .map((row) => JSON.parse(row.message) as Message);
+    const out: Message[] = [];
+    if (count === 0) return out;
+    for (const text of this.#texts(offset)) {
+      if (out.length === count) break;
+      out.push(JSON.parse(text) as Message);
+    }
+    return out;
   }
 }

@@ -372,7 +372,12 @@ describe("fork", () => {
     await step(source, "bump");
     await step(source, "secret");
     const [copy] = (await json<ForkResponse>(await fork(source, {}))).sessions;
-    for (const table of ["state", "hidden", "transcript", "store_objects"]) {
+    for (const table of [
+      "state",
+      "hidden",
+      "transcript_runs",
+      "store_objects"
+    ]) {
       const order = `SELECT * FROM ${table} ORDER BY rowid`;
       expect(await rows(copy!.session_id, order), table).toEqual(
         await rows(source.session_id, order)

@@ -148,7 +148,7 @@ describe("events retained by bytes", () => {
     const kept = await inside(stub, (_o, state) =>
       state.storage.sql
         .exec<{ n: number; bytes: number; oldest: number; last: number }>(
-          "SELECT count(*) AS n, sum(bytes) AS bytes, min(seq) AS oldest, max(seq) AS last FROM events"
+          "SELECT count(*) AS n, sum(bytes) AS bytes, min(coalesce(first, seq)) AS oldest, max(seq) AS last FROM events"
         )
         .one()
     );

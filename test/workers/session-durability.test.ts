@@ -167,7 +167,7 @@ describe("durability", () => {
       (_i, s) =>
         s.storage.sql
           .exec<{ n: number }>(
-            "SELECT count(*) AS n FROM transcript WHERE episode < 2"
+            "SELECT count(*) AS n FROM transcript_runs WHERE episode < 2"
           )
           .one().n
     );

@@ -71,15 +71,16 @@ export const snapshot = async (stub: SessionApi) => {
   };
 };
 
-/** Rows of the event log, read inside the object. */
+/** Every event of the log, read inside the object (a row holds a run of them). */
 export const events = (stub: SessionApi) =>
   runInDurableObject(stub as unknown as DurableObjectStub, (_instance, state) =>
     state.storage.sql
       .exec<{ data: string }>("SELECT data FROM events ORDER BY seq")
       .toArray()
+      .flatMap((r) => r.data.split("\n"))
       .map(
-        (r) =>
-          JSON.parse(r.data) as {
+        (text) =>
+          JSON.parse(text) as {
             seq: number;
             type: string;
             [k: string]: unknown;

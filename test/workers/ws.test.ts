@@ -382,21 +382,33 @@ describe("session WebSocket", () => {
     expect(all.events.length).toBeGreaterThan(3);
     expect(all.next_after).toBe(all.events.at(-1)!.seq);
     const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
-    await inside(stub, (_i, state) => {
-      state.storage.sql.exec("DELETE FROM events WHERE seq <= 3");
+    // Retention drops whole rows; the first row left starts at `oldest`.
+    const oldest = await inside(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec("DELETE FROM events WHERE seq = (SELECT min(seq) FROM events)");
+      return sql
+        .exec<{ s: number }>(
+          "SELECT coalesce(first, seq) AS s FROM events ORDER BY seq LIMIT 1"
+        )
+        .one().s;
     });
+    expect(oldest).toBeGreaterThan(2);
     const gone = await s.call("/events?after=1");
     expect(gone.status).toBe(410);
     expect(
       ((await gone.json()) as { error: { code: string } }).error.code
     ).toBe("gone");
-    expect((await s.call("/events?after=3")).status).toBe(200);
+    expect((await s.call(`/events?after=${oldest - 2}`)).status).toBe(410);
+    const resumed = (await (
+      await s.call(`/events?after=${oldest - 1}`)
+    ).json()) as { events: Frame[] };
+    expect(resumed.events[0]!.seq).toBe(oldest);
     const sock = await openSocket(s.session_id, s.token, "?after=1");
     const frames = await sock.until(hasType("session.snapshot"));
     expect(frames[0]).toMatchObject({
       type: "resume.expired",
       after: 1,
-      oldest_seq: 4
+      oldest_seq: oldest
     });
     sock.ws.close();
   });

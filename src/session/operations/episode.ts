@@ -150,7 +150,7 @@ export const call = defineOperation({
       if (offered !== undefined && !offeredInEpisode(offered, c.tool)) {
         throw notOffered(m.env, c.tool, offered);
       }
-      const id = `direct_${rt.core.events.lastSeq + 1}`;
+      const id = `direct_${rt.core.events.lastAssigned + 1}`;
       const out = await invokeTool(
         m.env,
         m.parts,

@@ -1,0 +1,182 @@
+// The event log keeps a commit's events in one row (storage/event-log.ts):
+// every event keeps its seq and a reader can start after any of them; a
+// slow mutation still streams before it commits, behind its in-flight
+// mark; rows written before runs (one event each) read alongside; and a
+// run too large for one row is cut into several.
+import { describe, expect, it } from "vitest";
+import { ReadBudget } from "../../src/protocol/read-budget";
+import { EventLog } from "../../src/storage/event-log";
+import { readSessionRow } from "../../src/storage/session-row";
+import { gate } from "../fixtures/environments";
+import {
+  abort,
+  call,
+  events,
+  fresh,
+  inside,
+  newSession,
+  ok
+} from "./session-helpers";
+
+type Sql = SqlStorage;
+
+const logRows = (sql: Sql) =>
+  sql
+    .exec<{ seq: number; first: number | null }>(
+      "SELECT seq, first FROM events ORDER BY seq"
+    )
+    .toArray();
+
+const seqs = (log: EventLog, after: number, limit = 1000) =>
+  log
+    .page(after, limit, new ReadBudget(4 * 1024 * 1024))
+    .map((e) => (JSON.parse(e.text) as { seq: number }).seq);
+
+describe("the event log's runs", () => {
+  it("writes a step's events as one row, and resumes after every one of them", async () => {
+    const { stub } = await newSession();
+    ok(await stub.reset({}));
+    const before = await inside(stub, (_o, s) => logRows(s.storage.sql));
+    ok(await stub.step(call("bump")));
+    ok(await stub.step(call("note", { text: "two" })));
+    const rows = await inside(stub, (_o, s) => logRows(s.storage.sql));
+    // One more row per step, each holding several events.
+    expect(rows).toHaveLength(before.length + 2);
+    const stepRow = rows.at(-1)!;
+    expect(stepRow.first).not.toBeNull();
+    expect(stepRow.seq - stepRow.first!).toBeGreaterThan(2);
+    const all = (await events(stub)).map((e) => e.seq);
+    // Dense seqs, each event its own.
+    expect(all).toEqual(all.map((_, i) => i + 1));
+    // Every event boundary is a resume point, over the RPC read and inside.
+    for (const after of [0, ...all]) {
+      const page = ok(await stub.events({ after, limit: 1000 }));
+      expect(page.events.map((e) => e.seq)).toEqual(
+        all.filter((s) => s > after)
+      );
+      const limited = ok(await stub.events({ after, limit: 2 }));
+      expect(limited.events.map((e) => e.seq)).toEqual(
+        all.filter((s) => s > after).slice(0, 2)
+      );
+    }
+  });
+
+  it("streams a slow step's events before it commits, behind its in-flight mark", async () => {
+    const { id, stub } = await newSession();
+    ok(await stub.reset({}));
+    // Nothing of a fast step is left in flight, and no mark was written.
+    ok(await stub.step(call("bump")));
+    const mark = () =>
+      inside(stub, (_o, s) => readSessionRow(s.storage.sql)?.inflight ?? null);
+    expect(await mark()).toBeNull();
+    const name = `slow-${id}`;
+    const last = (await events(stub)).at(-1)!.seq;
+    const pending = stub.step(call("wait", { gate: name }));
+    await inside(stub, () => gate(name).started);
+    // The turn yielded while the tool waits: its events are durable and readable.
+    const seen = await inside(stub, async (o) => {
+      await new Promise((r) => setTimeout(r, 5));
+      return o.runtime.core.events
+        .after(last, 1000)
+        .map((e) => e.type as string);
+    });
+    expect(seen).toContain("tool.started");
+    expect(seen).not.toContain("step");
+    expect(await mark()).toMatchObject({ kind: "step", step: 2 });
+    await inside(stub, () => gate(name).open());
+    ok(await pending);
+    expect(await mark()).toBeNull();
+    const types = (await events(stub)).map((e) => e.type);
+    expect(types.at(-1)).toBe("step");
+    expect(types).not.toContain("step.aborted");
+  });
+
+  it("reads rows of one event (as written before runs) and runs alike", async () => {
+    const { stub } = await newSession();
+    const read = await inside(stub, (_o, s) => {
+      const sql = s.storage.sql;
+      const event = (seq: number) =>
+        JSON.stringify({ seq, type: "old", episode: 0, at: "x" });
+      for (const seq of [1, 2, 3])
+        sql.exec(
+          "INSERT INTO events (seq, episode, type, data, bytes) VALUES (?, 0, 'old', ?, 0)",
+          seq,
+          event(seq)
+        );
+      const log = new EventLog(sql);
+      for (let i = 0; i < 4; i++) log.append(0, "new", { i });
+      log.flush();
+      log.append(0, "alone", {});
+      log.flush();
+      return {
+        rows: logRows(sql),
+        from: [0, 1, 2, 3, 4, 5, 6, 7, 8].map((after) => seqs(log, after)),
+        oldest: log.oldestSeq,
+        last: log.lastSeq
+      };
+    });
+    expect(read.rows).toEqual([
+      { seq: 1, first: null },
+      { seq: 2, first: null },
+      { seq: 3, first: null },
+      { seq: 7, first: 4 },
+      { seq: 8, first: null }
+    ]);
+    for (let after = 0; after <= 8; after++) {
+      expect(read.from[after]).toEqual(
+        [1, 2, 3, 4, 5, 6, 7, 8].filter((s) => s > after)
+      );
+    }
+    expect(read.oldest).toBe(1);
+    expect(read.last).toBe(8);
+  });
+
+  it("cuts a run too large for one row into rows that each fit", async () => {
+    const { stub } = await newSession();
+    const out = await inside(stub, (_o, s) => {
+      const sql = s.storage.sql;
+      const log = new EventLog(sql);
+      // Five events of 700 KB: no two and a half fit a 1.9 MB row.
+      for (let i = 0; i < 5; i++)
+        log.append(0, "big", { fill: "x".repeat(700_000) });
+      log.flush();
+      const rows = sql
+        .exec<{ seq: number; first: number | null; bytes: number }>(
+          "SELECT seq, first, octet_length(data) AS bytes FROM events ORDER BY seq"
+        )
+        .toArray();
+      return { rows, from3: seqs(log, 3), total: log.totalBytes };
+    });
+    expect(out.rows.map((r) => [r.first, r.seq])).toEqual([
+      [1, 2],
+      [3, 4],
+      [null, 5]
+    ]);
+    for (const row of out.rows) expect(row.bytes).toBeLessThan(1_900_000);
+    expect(out.from3).toEqual([4, 5]);
+    expect(out.total).toBe(out.rows.reduce((n, r) => n + r.bytes, 0));
+  });
+
+  it("marks aborted, after a restart, the events a slow step published before the object died", async () => {
+    const { id, stub } = await newSession();
+    ok(await stub.reset({}));
+    const name = `died-${id}`;
+    const pending = stub.step(call("wait", { gate: name })).catch(() => null);
+    await inside(stub, () => gate(name).started);
+    await inside(stub, () => new Promise((r) => setTimeout(r, 5)));
+    await abort(stub);
+    await pending;
+    const log = await events(fresh(id));
+    const aborted = log.at(-1)!;
+    expect(aborted.type).toBe("step.aborted");
+    const streamed = log.filter((e) => e.seq >= (aborted.first_seq as number));
+    expect(streamed.map((e) => e.type)).toContain("tool.started");
+    // The mark is gone once the restart closed the step.
+    expect(
+      await inside(
+        fresh(id),
+        (_o, s) => readSessionRow(s.storage.sql)?.inflight
+      )
+    ).toBeNull();
+  });
+});
