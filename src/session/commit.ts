@@ -16,6 +16,7 @@ import type { IdempotencyKey } from "../storage/idempotency";
 import * as idempotency from "../storage/idempotency";
 import { dropTreeRowsBefore } from "../storage/run-rows";
 import {
+  foldOf,
   type Inflight,
   type SessionRow,
   writeEpisode,
@@ -158,7 +159,11 @@ export class Committer {
     // The mark is written only if an event is published before the
     // commit (session/core.ts): a mutation that commits within its turn
     // leaves nothing behind to repair, so it costs no row of its own.
-    core.hold(() => writeInflight(core.sql, inflight));
+    let marked = false;
+    core.hold(() => {
+      writeInflight(core.sql, inflight);
+      marked = true;
+    });
     const emit: Emit = (type, data) => core.emit(row.episode, type, data);
     const staged = stagedParts(
       core.sql,
@@ -193,10 +198,16 @@ export class Committer {
       core.storage.transactionSync(() => {
         staged.flush();
         for (const write of commits) write();
-        // The mutation's events, as one row (or what is left of them).
-        written = core.events.flush();
-        // Writes the row, which clears the in-flight mark too.
-        this.#bookkeeping(kind, row, idem, response);
+        // The mutation's events, as one row (or what is left of them),
+        // carrying the step's changes to the session row unless the table
+        // must be written anyway: a reset changes more than a step does,
+        // and a written in-flight mark must be cleared.
+        const fold =
+          kind !== "reset" && !marked && core.events.pending
+            ? foldOf(row)
+            : undefined;
+        written = core.events.flush(fold);
+        this.#bookkeeping(kind, row, idem, response, fold !== undefined);
       });
     } catch (error) {
       staged.discard();
@@ -221,7 +232,8 @@ export class Committer {
     kind: MutationKind,
     row: SessionRow,
     idem: IdempotencyKey | undefined,
-    response: unknown
+    response: unknown,
+    folded: boolean
   ): void {
     const core = this.#core;
     const now = core.now();
@@ -231,7 +243,8 @@ export class Committer {
       // is not moved per commit: the alarm re-checks last use when it fires.
       core.schedule.set("purge", now);
     }
-    writeEpisode(core.sql, row);
+    // Writes the table, which clears the in-flight mark too.
+    if (!folded) writeEpisode(core.sql, row, core.events.lastSeq);
     if (idem !== undefined) {
       idempotency.record(core.sql, idem, response, now);
       // The earliest record expires first: an existing timer stays right.
@@ -241,7 +254,18 @@ export class Committer {
       );
     }
     const limits = core.options.limits;
-    core.events.trim(limits.eventsRetained, limits.eventsRetainedBytes);
+    const trim = () =>
+      core.events.trim(
+        limits.eventsRetained,
+        limits.eventsRetainedBytes,
+        row.asOf ?? 0
+      );
+    if (trim().held && folded) {
+      // Retention reached the table's checkpoint: write it, so the rows
+      // between may go (about once per retained log's worth of events).
+      writeEpisode(core.sql, row, core.events.lastSeq);
+      trim();
+    }
   }
 
   /**

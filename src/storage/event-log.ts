@@ -137,32 +137,38 @@ export class EventLog {
 
   /**
    * Writes the appended events, as few rows as fit (one, unless they pass
-   * a row's limit), and returns them. Synchronous: inside a transaction
-   * when it must commit with other writes.
+   * a row's limit), and returns them; `fold` (the session row's step
+   * fields, session-row.ts) goes on the last row. Synchronous: inside a
+   * transaction when it must commit with other writes.
    */
-  flush(): PendingEvent[] {
+  flush(fold?: string): PendingEvent[] {
     const pending = this.#pending;
     if (pending.length === 0) return pending;
     this.#pending = [];
-    for (const run of textRuns(pending.map((e) => e.text)))
-      this.#write(pending.slice(run.from, run.from + run.texts.length));
+    const runs = textRuns(pending.map((e) => e.text));
+    for (const [i, run] of runs.entries())
+      this.#write(
+        pending.slice(run.from, run.from + run.texts.length),
+        i === runs.length - 1 ? fold : undefined
+      );
     return pending;
   }
 
-  #write(run: PendingEvent[]): void {
+  #write(run: PendingEvent[], fold: string | undefined): void {
     const head = run[0]!;
     const last = run.at(-1)!;
     const data =
       run.length === 1 ? head.text : run.map((e) => e.text).join(RUN_SEPARATOR);
     const bytes = utf8Length(data);
     this.#sql.exec(
-      "INSERT INTO events (seq, first, episode, type, data, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO events (seq, first, episode, type, data, bytes, session) VALUES (?, ?, ?, ?, ?, ?, ?)",
       last.seq,
       run.length === 1 ? null : head.seq,
       head.episode,
       run.length === 1 ? head.type : "batch",
       data,
-      bytes
+      bytes,
+      fold ?? null
     );
     this.#last = last.seq;
     if (this.#bytes !== undefined) this.#bytes += bytes;
@@ -226,9 +232,16 @@ export class EventLog {
    * Drops the oldest rows beyond `maxEvents` events or beyond `maxBytes`
    * of event text, at most `batch` rows per call so a trim never holds the
    * object for long; the next commit trims further. A row goes whole, so
-   * a run that straddles the cut is kept.
+   * a run that straddles the cut is kept. Rows after `keepAfter` stay
+   * (they may hold the session row's newest fold); the answer says whether
+   * that held back a row the limits would have dropped.
    */
-  trim(maxEvents: number, maxBytes: number, batch = 1000): number {
+  trim(
+    maxEvents: number,
+    maxBytes: number,
+    keepAfter: number,
+    batch = 1000
+  ): { deleted: number; held: boolean } {
     let cutoff = this.lastSeq - maxEvents;
     let excess = this.totalBytes - maxBytes;
     if (excess > 0) {
@@ -242,7 +255,9 @@ export class EventLog {
         cutoff = Math.max(cutoff, row.seq);
       }
     }
-    if (cutoff <= 0) return 0;
+    const held = cutoff > keepAfter;
+    cutoff = Math.min(cutoff, keepAfter);
+    if (cutoff <= 0) return { deleted: 0, held };
     const freed = this.#sql
       .exec<{ b: number | null }>(
         "SELECT sum(octet_length(data)) AS b FROM events WHERE seq IN (SELECT seq FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)",
@@ -256,7 +271,7 @@ export class EventLog {
       batch
     ).rowsWritten;
     if (this.#bytes !== undefined) this.#bytes -= Number(freed ?? 0);
-    return deleted;
+    return { deleted, held };
   }
 
   /** Forget the cached seq (after storage was rolled back or deleted). */

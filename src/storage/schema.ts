@@ -193,6 +193,12 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `INSERT INTO transcript_runs (id, episode, last, body)
       SELECT episode * 4294967296 + idx, episode, idx, message FROM transcript`,
     "DROP TABLE IF EXISTS transcript"
+  ],
+  // A step's changes to the session row ride in its event-log row
+  // (session-row.ts); the table records the seq it was last written at.
+  [
+    "ALTER TABLE events ADD COLUMN session TEXT",
+    "ALTER TABLE session ADD COLUMN as_of INTEGER"
   ]
 ];
 

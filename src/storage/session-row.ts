@@ -1,4 +1,11 @@
-/** @module The session's one row: which environment, which task, where the episode stands. */
+/**
+ * @module The session's one row: which environment, which task, where the
+ * episode stands. A step does not rewrite it: its commit folds the fields
+ * a step changes into the event-log row it writes anyway (event-log.ts),
+ * and the row is read as the table's checkpoint plus the newest fold after
+ * it. A reset, a commit that streamed before it committed, and retention
+ * reaching past the checkpoint write the table itself.
+ */
 
 export interface SessionRow {
   sessionId: string;
@@ -21,7 +28,35 @@ export interface SessionRow {
   lastUsedAt: number;
   /** The mutation in flight, if the object died before it committed. */
   inflight: Inflight | null;
+  /**
+   * The newest seq the table itself was written at (0 when never since its
+   * creation); a fold in a later event row is newer than it.
+   */
+  asOf?: number;
 }
+
+/** What a step changes of the row, folded into its event-log row. */
+interface Fold {
+  episode: number;
+  steps: number;
+  reward: number;
+  total: number;
+  done: boolean;
+  truncated: boolean;
+  at: number;
+}
+
+/** The fields of `row` a commit folds into its event-log row, as text. */
+export const foldOf = (row: SessionRow): string =>
+  JSON.stringify({
+    episode: row.episode,
+    steps: row.steps,
+    reward: row.reward,
+    total: row.total,
+    done: row.done,
+    truncated: row.truncated,
+    at: row.lastUsedAt
+  } satisfies Fold);
 
 /** Written when a mutation starts; cleared by its commit. */
 export interface Inflight {
@@ -43,7 +78,7 @@ const parse = (text: SqlStorageValue | undefined): unknown =>
 export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
   const [raw] = sql.exec<Raw>("SELECT * FROM session WHERE id = 1").toArray();
   if (raw === undefined) return undefined;
-  return {
+  const row: SessionRow = {
     sessionId: String(raw.session_id),
     environment: String(raw.environment),
     task: parse(raw.task),
@@ -62,7 +97,29 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
     truncated: raw.truncated === 1,
     createdAt: Number(raw.created_at),
     lastUsedAt: Number(raw.last_used_at),
-    inflight: (parse(raw.inflight) as Inflight | undefined) ?? null
+    inflight: (parse(raw.inflight) as Inflight | undefined) ?? null,
+    asOf: Number(raw.as_of ?? 0)
+  };
+  // Steps since the table was written: the newest fold (a backwards walk
+  // of the log's primary key, past at most the few rows no commit wrote).
+  const [folded] = sql
+    .exec<{ session: string }>(
+      "SELECT session FROM events WHERE seq > ? AND session IS NOT NULL ORDER BY seq DESC LIMIT 1",
+      row.asOf ?? 0
+    )
+    .toArray();
+  if (folded === undefined) return row;
+  const fold = JSON.parse(folded.session) as Fold;
+  // A reset always writes the table, so a fold of another episode is stale.
+  if (fold.episode !== row.episode) return row;
+  return {
+    ...row,
+    steps: fold.steps,
+    reward: fold.reward,
+    total: fold.total,
+    done: fold.done,
+    truncated: fold.truncated,
+    lastUsedAt: Math.max(row.lastUsedAt, fold.at)
   };
 };
 
@@ -91,13 +148,20 @@ export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
 };
 
 /**
- * A commit's one statement on the row: the episode fields and last use,
- * and the end of the in-flight mark (the mutation is no longer in flight).
+ * The table's checkpoint, in one statement: the episode fields and last
+ * use as of seq `asOf`, and the end of the in-flight mark (the mutation is
+ * no longer in flight). Sets `row.asOf`.
  */
-export const writeEpisode = (sql: SqlStorage, row: SessionRow): void => {
+export const writeEpisode = (
+  sql: SqlStorage,
+  row: SessionRow,
+  asOf: number
+): void => {
+  row.asOf = asOf;
   sql.exec(
     `UPDATE session SET episode = ?, episode_task = ?, episode_tools = ?, steps = ?,
-       reward = ?, total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL
+       reward = ?, total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL,
+       as_of = ?
      WHERE id = 1`,
     row.episode,
     json(row.episodeTask),
@@ -107,7 +171,8 @@ export const writeEpisode = (sql: SqlStorage, row: SessionRow): void => {
     row.total,
     row.done ? 1 : 0,
     row.truncated ? 1 : 0,
-    row.lastUsedAt
+    row.lastUsedAt,
+    asOf
   );
 };
 

@@ -179,4 +179,43 @@ describe("the event log's runs", () => {
       )
     ).toBeNull();
   });
+
+  it("reads the session row exactly after a restart, folds and checkpoints alike, however far retention trimmed", async () => {
+    const { id, stub } = await newSession();
+    ok(await stub.reset({}));
+    await inside(stub, (o) => o.runtime.setLimits({ eventsRetained: 30 }));
+    const table = () =>
+      inside(stub, (_o, s) =>
+        s.storage.sql
+          .exec<{ steps: number; as_of: number | null }>(
+            "SELECT steps, as_of FROM session"
+          )
+          .one()
+      );
+    // Steps until retention reached the reset's checkpoint and the table
+    // was written though no step writes it on its own; one more then folds.
+    const reset = (await table()).as_of;
+    let steps = 0;
+    do {
+      ok(await stub.step(call("bump")));
+      steps++;
+    } while ((await table()).as_of === reset && steps < 50);
+    ok(await stub.step(call("bump")));
+    steps++;
+    expect(steps).toBeGreaterThan(2);
+    expect(steps).toBeLessThan(50);
+    expect((await table()).steps).toBe(steps - 1);
+    const before = ok(await stub.status());
+    expect(before.steps).toBe(steps);
+    await abort(stub);
+    const after = ok(await fresh(id).status());
+    expect(after).toMatchObject({
+      steps,
+      episode: before.episode,
+      reward: before.reward,
+      return: before.return
+    });
+    ok(await fresh(id).step(call("bump")));
+    expect(ok(await fresh(id).status()).steps).toBe(steps + 1);
+  });
 });
