@@ -12,6 +12,7 @@ import {
   type SessionRow,
   touchSession
 } from "../storage/session-row";
+import { makeTablesOnFirstUse } from "../storage/tables";
 import type { ExecuteOptions } from "../tools/execute";
 import type { ExecutionHooks } from "../tools/types";
 import type { ResolvedOptions } from "./options";
@@ -47,6 +48,7 @@ export class SessionCore {
   ) {
     this.storage = storage;
     this.sql = storage.sql;
+    makeTablesOnFirstUse(this.sql);
     this.registry = registry;
     this.options = options;
     this.events = new EventLog(this.sql);

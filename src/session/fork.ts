@@ -19,7 +19,11 @@ import {
   touchSnapshot
 } from "../storage/fork-copy";
 import * as idempotency from "../storage/idempotency";
-import { migrate, schemaVersion } from "../storage/schema";
+import {
+  recordImportVersion,
+  SCHEMA_VERSION,
+  schemaVersion
+} from "../storage/schema";
 import { insertSessionRow, readSessionRow } from "../storage/session-row";
 import type { SessionCore } from "./core";
 
@@ -290,7 +294,7 @@ export const beginImport = async (
     throw new RoostError("conflict", "This object already holds data.");
   }
   core.storage.transactionSync(() => {
-    migrate(core.sql);
+    recordImportVersion(core.sql);
     core.sql.exec(
       "INSERT INTO meta (key, value) VALUES (?, ?)",
       IMPORT_KEY,
@@ -326,33 +330,37 @@ export const endImport = async (core: SessionCore): Promise<void> => {
   core.storage.transactionSync(() => {
     for (const table of origin.tables)
       for (const statement of table.later ?? []) core.sql.exec(statement);
-    insertSessionRow(core.sql, {
-      sessionId,
-      environment: origin.environment,
-      task: origin.task,
-      ...(origin.initialState === undefined
-        ? {}
-        : { initialState: origin.initialState }),
-      episode: origin.episode,
-      episodeTask: origin.episodeTask,
-      ...(origin.episodeTools === undefined
-        ? {}
-        : { episodeTools: origin.episodeTools }),
-      steps: origin.steps,
-      reward: origin.reward,
-      total: origin.total,
-      done: origin.done,
-      truncated: origin.truncated,
-      createdAt: now,
-      lastUsedAt: now,
-      inflight: null
-    });
+    insertSessionRow(
+      core.sql,
+      {
+        sessionId,
+        environment: origin.environment,
+        task: origin.task,
+        ...(origin.initialState === undefined
+          ? {}
+          : { initialState: origin.initialState }),
+        episode: origin.episode,
+        episodeTask: origin.episodeTask,
+        ...(origin.episodeTools === undefined
+          ? {}
+          : { episodeTools: origin.episodeTools }),
+        steps: origin.steps,
+        reward: origin.reward,
+        total: origin.total,
+        done: origin.done,
+        truncated: origin.truncated,
+        createdAt: now,
+        lastUsedAt: now,
+        inflight: null
+      },
+      // On probation until first used, like an MCP-made session: a copy
+      // whose id never reached anyone (the fork failed after it) goes in minutes.
+      now + core.options.unusedTtlMs,
+      SCHEMA_VERSION
+    );
     core.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
     core.schedule.clear("import");
-    // On probation until first used, like an MCP-made session: a copy whose
-    // id never reached anyone (the fork failed after it) goes in minutes.
     markAwaitingUse(core.sql);
-    core.schedule.set("ttl", now + core.options.unusedTtlMs);
     core.emit(origin.episode, "forked", {
       source: origin.source,
       source_seq: origin.seq

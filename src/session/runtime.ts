@@ -127,26 +127,31 @@ export class SessionRuntime {
     }
     core.registry.get(init.environment);
     const now = core.now();
-    core.storage.transactionSync(() => {
-      migrate(core.sql);
-      insertSessionRow(core.sql, {
-        sessionId: init.sessionId,
-        environment: init.environment,
-        task: init.task,
-        ...(init.state === undefined ? {} : { initialState: init.state }),
-        episode: 0,
-        episodeTask: null,
-        steps: 0,
-        reward: 0,
-        total: 0,
-        done: false,
-        truncated: false,
-        createdAt: now,
-        lastUsedAt: now,
-        inflight: null
-      });
-      core.schedule.set("ttl", now + core.options.idleTtlMs);
-    });
+    // One statement (and the table it makes on first use, tables.ts):
+    // the row, its idle timer and its schema version.
+    core.storage.transactionSync(() =>
+      insertSessionRow(
+        core.sql,
+        {
+          sessionId: init.sessionId,
+          environment: init.environment,
+          task: init.task,
+          ...(init.state === undefined ? {} : { initialState: init.state }),
+          episode: 0,
+          episodeTask: null,
+          steps: 0,
+          reward: 0,
+          total: 0,
+          done: false,
+          truncated: false,
+          createdAt: now,
+          lastUsedAt: now,
+          inflight: null
+        },
+        now + core.options.idleTtlMs,
+        SCHEMA_VERSION
+      )
+    );
     await core.schedule.arm();
     return this.status();
   }

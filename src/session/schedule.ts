@@ -1,4 +1,11 @@
-/** @module One alarm, many timers: TTL, purges, expiries live in a table and the alarm follows the earliest. */
+/**
+ * @module One alarm, many timers: purges and expiries live in a table and
+ * the alarm follows the earliest. The idle timer, which every session has,
+ * lives in the session's own row (`ttl_due`): a new session then makes no
+ * timer table, and the table appears with the first other timer.
+ */
+
+import { hasTable } from "../storage/tables";
 
 export type TimerKind =
   | "ttl"
@@ -21,6 +28,9 @@ export class Schedule {
   /** `#changes` when `#armed` was last made right. */
   #armedAt = -1;
 
+  /** Whether the timer table exists; undefined until looked up. */
+  #table: boolean | undefined;
+
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
     this.#sql = storage.sql;
@@ -29,6 +39,11 @@ export class Schedule {
   /** Sets (or moves) one timer. Synchronous: safe inside transactionSync. */
   set(kind: TimerKind, dueAt: number): void {
     this.#changes++;
+    if (kind === "ttl") {
+      this.#sql.exec("UPDATE session SET ttl_due = ? WHERE id = 1", dueAt);
+      return;
+    }
+    this.#table = true;
     this.#sql.exec(
       "INSERT OR REPLACE INTO schedule (kind, due_at) VALUES (?, ?)",
       kind,
@@ -39,6 +54,14 @@ export class Schedule {
   /** Sets a timer unless one of that kind is already due sooner or later. */
   setIfAbsent(kind: TimerKind, dueAt: number): void {
     this.#changes++;
+    if (kind === "ttl") {
+      this.#sql.exec(
+        "UPDATE session SET ttl_due = ? WHERE id = 1 AND ttl_due IS NULL",
+        dueAt
+      );
+      return;
+    }
+    this.#table = true;
     this.#sql.exec(
       "INSERT OR IGNORE INTO schedule (kind, due_at) VALUES (?, ?)",
       kind,
@@ -48,11 +71,16 @@ export class Schedule {
 
   clear(kind: TimerKind): void {
     this.#changes++;
-    this.#sql.exec("DELETE FROM schedule WHERE kind = ?", kind);
+    if (kind === "ttl")
+      this.#sql.exec("UPDATE session SET ttl_due = NULL WHERE id = 1");
+    else if (this.#hasTable())
+      this.#sql.exec("DELETE FROM schedule WHERE kind = ?", kind);
   }
 
   /** When one timer is due, if it is set. */
   dueAt(kind: TimerKind): number | undefined {
+    if (kind === "ttl") return this.#ttl();
+    if (!this.#hasTable()) return undefined;
     const [row] = this.#sql
       .exec<{ due_at: number }>(
         "SELECT due_at FROM schedule WHERE kind = ?",
@@ -63,20 +91,46 @@ export class Schedule {
   }
 
   due(now: number): TimerKind[] {
-    return this.#sql
-      .exec<{ kind: TimerKind }>(
-        "SELECT kind FROM schedule WHERE due_at <= ?",
-        now
-      )
-      .toArray()
-      .map((r) => r.kind);
+    const ttl = this.#ttl();
+    const due: TimerKind[] = ttl !== undefined && ttl <= now ? ["ttl"] : [];
+    if (!this.#hasTable()) return due;
+    return [
+      ...due,
+      ...this.#sql
+        .exec<{ kind: TimerKind }>(
+          "SELECT kind FROM schedule WHERE due_at <= ?",
+          now
+        )
+        .toArray()
+        .map((r) => r.kind)
+    ];
   }
 
   earliest(): number | undefined {
-    const v = this.#sql
-      .exec<{ t: number | null }>("SELECT min(due_at) AS t FROM schedule")
-      .one().t;
-    return v ?? undefined;
+    const ttl = this.#ttl();
+    const other = this.#hasTable()
+      ? (this.#sql
+          .exec<{ t: number | null }>("SELECT min(due_at) AS t FROM schedule")
+          .one().t ?? undefined)
+      : undefined;
+    if (ttl === undefined) return other;
+    return other === undefined ? ttl : Math.min(ttl, other);
+  }
+
+  /** The idle timer, from the row (none while a copy is still being imported). */
+  #ttl(): number | undefined {
+    if (!hasTable(this.#sql, "session")) return undefined;
+    const [row] = this.#sql
+      .exec<{ t: number | null }>(
+        "SELECT ttl_due AS t FROM session WHERE id = 1"
+      )
+      .toArray();
+    return row?.t ?? undefined;
+  }
+
+  #hasTable(): boolean {
+    this.#table ??= hasTable(this.#sql, "schedule");
+    return this.#table;
   }
 
   /** Points the alarm at the earliest timer. Not inside transactionSync (setAlarm is storage I/O of its own). */
@@ -101,5 +155,6 @@ export class Schedule {
   /** Storage was wiped or the alarm ran: the next arm must look again. */
   forget(): void {
     this.#armed = undefined;
+    this.#table = undefined;
   }
 }

@@ -5,6 +5,8 @@
  * lingering for the full idle TTL. Kept in `meta`, so it survives eviction.
  */
 
+import { hasTable } from "./tables";
+
 const KEY = "awaiting_use";
 
 /** Marks the session as awaiting its first real use. Synchronous: safe inside transactionSync. */
@@ -15,7 +17,9 @@ export const markAwaitingUse = (sql: SqlStorage): void => {
   );
 };
 
+/** Without a `meta` table nothing awaits; asking makes none (tables.ts). */
 export const isAwaitingUse = (sql: SqlStorage): boolean =>
+  hasTable(sql, "meta") &&
   sql.exec("SELECT 1 FROM meta WHERE key = ?", KEY).toArray().length > 0;
 
 export const clearAwaitingUse = (sql: SqlStorage): void => {

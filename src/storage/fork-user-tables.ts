@@ -3,7 +3,7 @@
  * every ordinary table Roost did not create, with its statements.
  */
 
-import { ROOST_TABLE_NAMES } from "./schema";
+import { ROOST_TABLE_NAMES } from "./tables";
 
 /** One table an environment created. */
 export interface UserTable {

@@ -1,5 +1,7 @@
 /** @module Old episodes' rows, deleted in bounded batches from the alarm. */
 
+import { hasTable } from "./tables";
+
 /** Deletes rows picked by `pick` (a `SELECT rowid … LIMIT ?` with one more parameter than `params`). */
 const deleteBatch = (
   sql: SqlStorage,
@@ -55,7 +57,9 @@ export const purgeEpisodesBefore = (
   maxRows: number
 ): number => {
   let left = Math.max(0, Math.floor(maxRows));
-  while (left > 0) {
+  // A table never made (tables.ts) holds nothing to purge; asking makes none.
+  const store = hasTable(sql, "store_keys");
+  while (left > 0 && store) {
     const key = sql
       .exec<{ id: number }>(
         "SELECT id FROM store_keys WHERE episode < ? LIMIT 1",
@@ -72,6 +76,7 @@ export const purgeEpisodesBefore = (
     "transcript_runs"
   ]) {
     if (left === 0) break;
+    if (!hasTable(sql, table)) continue;
     left -= deleteBatch(
       sql,
       table,

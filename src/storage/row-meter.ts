@@ -38,12 +38,15 @@ export class RowMeter {
   readonly #sql: SqlStorage;
   readonly #storage: DurableObjectStorage;
   #count = noRows();
+  #ownExec: PropertyDescriptor | undefined;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
     this.#sql = storage.sql;
     const exec = this.#sql.exec;
     const setAlarm = storage.setAlarm;
+    // Whatever own `exec` was installed before (tables.ts) comes back on stop.
+    this.#ownExec = Object.getOwnPropertyDescriptor(this.#sql, "exec");
     // Own properties shadow the prototype's methods; `stop` deletes them.
     Object.assign(this.#sql, {
       exec: (query: string, ...bindings: unknown[]) =>
@@ -110,6 +113,8 @@ export class RowMeter {
   /** Puts storage back as it was. */
   stop(): void {
     delete (this.#sql as Partial<SqlStorage>).exec;
+    if (this.#ownExec !== undefined)
+      Object.defineProperty(this.#sql, "exec", this.#ownExec);
     delete (this.#storage as Partial<DurableObjectStorage>).setAlarm;
   }
 }

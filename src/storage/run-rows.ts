@@ -3,6 +3,7 @@
 import type { ErrorBody } from "../errors";
 import type { RunOutcome, RunState, RunStatus } from "../protocol";
 import type { HistoryMessage, PromptTasks } from "../tree/types";
+import { hasTable } from "./tables";
 
 export interface RunRow {
   runId: string;
@@ -79,6 +80,8 @@ export const readRun = (sql: SqlStorage, runId: string): RunRow | undefined => {
 
 /** The run that is queued or running, if any (at most one per session). */
 export const activeRun = (sql: SqlStorage): RunRow | undefined => {
+  // Asked on every reset: a session that never ran a tree makes no table.
+  if (!hasTable(sql, "runs")) return undefined;
   const [raw] = sql
     .exec<RawRun>(
       "SELECT * FROM runs WHERE state IN ('queued', 'running') ORDER BY created_at LIMIT 1"
@@ -166,6 +169,8 @@ export const writeTreeRows = (
 
 /** Tree data of episodes before `episode`: small, so deleted at once on reset. */
 export const dropTreeRowsBefore = (sql: SqlStorage, episode: number): void => {
+  // A session that never ran a tree has no table to make for this.
+  if (!hasTable(sql, "tree_data")) return;
   sql.exec("DELETE FROM tree_data WHERE episode < ?", episode);
 };
 

@@ -6,14 +6,15 @@ import { createEnvironmentStore } from "../store/environment-store";
 import { codeOf } from "../store/helpers.case";
 import { COPIED_TABLES } from "./fork-copy";
 import {
+  MIGRATED_TABLE_NAMES,
   migrate,
   migrationOf,
-  ROOST_TABLE_NAMES,
   SCHEMA_VERSION,
   schemaVersion
 } from "./schema";
 import { SqliteTranscriptBackend } from "./state-backend";
 import { SqliteStoreBackend } from "./store-backend";
+import { makeAllTables, ROOST_TABLE_NAMES } from "./tables";
 
 let sql: SqlStorage;
 
@@ -57,28 +58,52 @@ describe("schema", () => {
     expect(tables()).toEqual([]);
   });
 
-  it("creates every table at once, run tables included; a second call is harmless", () => {
-    migrate(sql);
-    const created = tables();
-    for (const name of [
-      "meta",
-      "session",
-      "events",
-      "idempotency",
-      "schedule",
-      "store_keys",
-      "store_objects",
-      "state",
-      "transcript_runs",
-      "hidden",
-      "runs",
-      "tree_data"
-    ])
-      expect(created).toContain(name);
-    migrate(sql);
-    expect(tables()).toEqual(created);
-    expect(indexes()).not.toContain("events_bytes");
+  it("makes a table on first use, in the layout the migrations give, and leaves a new session at its row's table", () => {
+    // A new session's first statement makes only the table it needs.
+    sql.exec(
+      "INSERT INTO session (id, session_id, environment, created_at, last_used_at, schema_version) VALUES (1, 's', 'e', 0, 0, ?)",
+      SCHEMA_VERSION
+    );
+    expect(tables()).toEqual(["session"]);
     expect(schemaVersion(sql)).toBe(SCHEMA_VERSION);
+    migrate(sql);
+    expect(tables()).toEqual(["session"]);
+    // Reading a table makes it too (empty), and a group comes whole.
+    expect(sql.exec("SELECT count(*) AS n FROM store_entries").one()).toEqual({
+      n: 0
+    });
+    expect(tables()).toEqual([
+      "session",
+      "store_counters",
+      "store_entries",
+      "store_keys",
+      "store_objects"
+    ]);
+    // A name that is not Roost's still fails as SQLite says.
+    expect(() => sql.exec("SELECT * FROM not_ours")).toThrow(/no such table/);
+  });
+
+  it("gives every table the same columns and indexes whether made now or by every migration", async () => {
+    const layout = () => ({
+      columns: sql
+        .exec(
+          "SELECT m.name AS t, p.name, p.type, p.\"notnull\" AS nn, p.dflt_value AS d, p.pk FROM sqlite_schema m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY m.name, p.cid"
+        )
+        .toArray(),
+      indexes: sql
+        .exec(
+          "SELECT m.name AS i, m.tbl_name AS t, p.name FROM sqlite_schema m JOIN pragma_index_info(m.name) p WHERE m.type = 'index' ORDER BY m.name, p.seqno"
+        )
+        .toArray()
+    });
+    atVersion(SCHEMA_VERSION);
+    const migrated = layout();
+    for (const name of tables()) sql.exec(`DROP TABLE ${name}`);
+    makeAllTables(sql);
+    expect(layout()).toEqual(migrated);
+    expect([...ROOST_TABLE_NAMES].sort()).toEqual(
+      [...MIGRATED_TABLE_NAMES].sort()
+    );
   });
 
   it("migrates each older version to the current one and keeps its rows", () => {
@@ -140,7 +165,7 @@ describe("schema", () => {
   });
 
   it("refuses a database written by a newer schema and changes nothing", () => {
-    migrate(sql);
+    atVersion(SCHEMA_VERSION);
     sql.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     const before = tables();
     expect(codeOf(() => migrate(sql))).toBe("internal");
@@ -149,7 +174,7 @@ describe("schema", () => {
   });
 
   it("lists every column of each table a fork copies, and every table Roost creates", () => {
-    migrate(sql);
+    makeAllTables(sql);
     for (const [table, columns] of Object.entries(COPIED_TABLES)) {
       const actual = sql
         .exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", table)

@@ -1,6 +1,7 @@
 /** @module Every table of a session, by schema version: creation, migration and the version check. */
 
 import { RoostError } from "../errors";
+import { hasTable } from "./tables";
 
 // Every data table carries `episode`, so a reset only bumps a number and the
 // old rows go later, in bounded batches (purge.ts).
@@ -199,13 +200,22 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     "ALTER TABLE events ADD COLUMN session TEXT",
     "ALTER TABLE session ADD COLUMN as_of INTEGER"
+  ],
+  // Tables on first use (tables.ts): a new session makes only its row's
+  // table, so the version moves into that row (older sessions keep it in
+  // meta) and so does the idle timer, which every session has.
+  [
+    "ALTER TABLE session ADD COLUMN schema_version INTEGER",
+    "ALTER TABLE session ADD COLUMN ttl_due INTEGER",
+    "UPDATE session SET ttl_due = coalesce((SELECT due_at FROM schedule WHERE kind = 'ttl'), ttl_due)",
+    "DELETE FROM schedule WHERE kind = 'ttl'"
   ]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Every table Roost creates (and has not dropped since): the rest of a session's database is the environment's own (`ctx.sql`). */
-export const ROOST_TABLE_NAMES: ReadonlySet<string> = (() => {
+/** Each table, with what the migrations made of it (the schema test compares it with tables.ts). */
+export const MIGRATED_TABLE_NAMES: ReadonlySet<string> = (() => {
   const names = new Set<string>();
   for (const statement of MIGRATIONS.flat()) {
     const created = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement);
@@ -217,20 +227,72 @@ export const ROOST_TABLE_NAMES: ReadonlySet<string> = (() => {
 })();
 
 /**
- * The recorded schema version, or undefined when the tables were never
- * created. Reads `sqlite_master` first, so probing creates nothing.
+ * The recorded schema version, or undefined when there is no session.
+ * Versions before tables on first use kept it in `meta`; later sessions
+ * keep it in their row (a copy being imported, which has no row yet, in
+ * `meta` too). Reads `sqlite_schema` first, so probing makes nothing.
  */
 export const schemaVersion = (sql: SqlStorage): number | undefined => {
-  const meta = sql
-    .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
-    .toArray();
-  if (meta.length === 0) return undefined;
-  const row = sql
-    .exec<{ value: string | null }>(
-      "SELECT value FROM meta WHERE key = 'schema_version'"
+  const present = new Set(
+    sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'session')"
+      )
+      .toArray()
+      .map((r) => r.name)
+  );
+  if (present.has("meta")) {
+    const [row] = sql
+      .exec<{ value: string | null }>(
+        "SELECT value FROM meta WHERE key = 'schema_version'"
+      )
+      .toArray();
+    if (row?.value != null) return Number(row.value);
+  }
+  if (!present.has("session")) return undefined;
+  const [row] = sql
+    .exec<{ v: number | null }>(
+      "SELECT schema_version AS v FROM session WHERE id = 1"
     )
-    .toArray()[0];
-  return row?.value == null ? undefined : Number(row.value);
+    .toArray();
+  return row?.v ?? undefined;
+};
+
+/** Records the version where this session keeps it (see `schemaVersion`). */
+const recordVersion = (sql: SqlStorage): void => {
+  const inMeta = sql
+    .exec("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'")
+    .toArray().length;
+  if (inMeta)
+    sql.exec(
+      "UPDATE meta SET value = ? WHERE key = 'schema_version'",
+      String(SCHEMA_VERSION)
+    );
+  sql.exec(
+    "UPDATE session SET schema_version = ? WHERE id = 1 AND schema_version IS NOT NULL",
+    SCHEMA_VERSION
+  );
+};
+
+/** Marks a copy being imported (it has no row yet) as written by this version. */
+export const recordImportVersion = (sql: SqlStorage): void => {
+  sql.exec(
+    "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    String(SCHEMA_VERSION)
+  );
+};
+
+/** The table a statement changes, for those that need it to exist. */
+const CHANGED =
+  /^(?:ALTER TABLE|UPDATE|DELETE FROM|CREATE (?:UNIQUE )?INDEX IF NOT EXISTS \w+\s+ON) (\w+)/;
+
+/**
+ * Whether `statement` changes a table this session never made: it will be
+ * made on first use in its current layout, which already has the change.
+ */
+const targetMissing = (sql: SqlStorage, statement: string): boolean => {
+  const table = CHANGED.exec(statement)?.[1];
+  return table !== undefined && !hasTable(sql, table);
 };
 
 /**
@@ -258,29 +320,21 @@ const columnExists = (sql: SqlStorage, statement: string): boolean => {
  */
 const sourceMissing = (sql: SqlStorage, statement: string): boolean => {
   const copy = /^INSERT INTO \w+ [^;]*\bFROM (\w+)\s*$/.exec(statement);
-  if (copy === null) return false;
-  return (
-    sql
-      .exec(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-        copy[1]!
-      )
-      .toArray().length === 0
-  );
+  return copy !== null && !hasTable(sql, copy[1]!);
 };
 
 /**
- * Brings the tables to SCHEMA_VERSION: creates them all for a new session,
- * applies the missing migrations to an older one, and costs two reads when
- * they are current. Call it inside a transaction, so a migration applies
- * whole or not at all.
+ * Brings an existing session's tables to SCHEMA_VERSION, and costs a few
+ * reads when they are current; a new session needs nothing (its tables
+ * are made on first use, tables.ts). Call it inside a transaction, so a
+ * migration applies whole or not at all.
  *
  * @example
  * ctx.storage.transactionSync(() => migrate(ctx.storage.sql));
  */
 export const migrate = (sql: SqlStorage): void => {
-  const found = schemaVersion(sql) ?? 0;
-  if (found === SCHEMA_VERSION) return;
+  const found = schemaVersion(sql);
+  if (found === undefined || found === SCHEMA_VERSION) return;
   if (found > SCHEMA_VERSION) {
     // Older code writing into a newer layout could corrupt it; refuse instead.
     throw new RoostError(
@@ -291,12 +345,13 @@ export const migrate = (sql: SqlStorage): void => {
   }
   for (const statements of MIGRATIONS.slice(found))
     for (const statement of statements)
-      if (!columnExists(sql, statement) && !sourceMissing(sql, statement))
+      if (
+        !columnExists(sql, statement) &&
+        !sourceMissing(sql, statement) &&
+        !targetMissing(sql, statement)
+      )
         sql.exec(statement);
-  sql.exec(
-    "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-    String(SCHEMA_VERSION)
-  );
+  recordVersion(sql);
 };
 
 /** The statements of one version, for migration tests that build an old database. */

@@ -7,6 +7,8 @@
  * reaching past the checkpoint write the table itself.
  */
 
+import { hasTable } from "./tables";
+
 export interface SessionRow {
   sessionId: string;
   environment: string;
@@ -102,6 +104,8 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
   };
   // Steps since the table was written: the newest fold (a backwards walk
   // of the log's primary key, past at most the few rows no commit wrote).
+  // A session that never wrote an event has no log yet, and asking makes none.
+  if (!hasTable(sql, "events")) return row;
   const [folded] = sql
     .exec<{ session: string }>(
       "SELECT session FROM events WHERE seq > ? AND session IS NOT NULL ORDER BY seq DESC LIMIT 1",
@@ -125,11 +129,22 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
-export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
+/**
+ * Writes a new session's row, its idle timer (schedule.ts) and the schema
+ * version it is written in (schema.ts) in one statement; the table itself
+ * is made by this first use of it (tables.ts).
+ */
+export const insertSessionRow = (
+  sql: SqlStorage,
+  row: SessionRow,
+  ttlDue: number,
+  schemaVersion: number
+): void => {
   sql.exec(
     `INSERT INTO session (id, session_id, environment, task, initial_state, episode, episode_task,
-       episode_tools, steps, reward, total, done, truncated, created_at, last_used_at, inflight)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+       episode_tools, steps, reward, total, done, truncated, created_at, last_used_at, inflight,
+       ttl_due, schema_version)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
     row.sessionId,
     row.environment,
     json(row.task),
@@ -143,7 +158,9 @@ export const insertSessionRow = (sql: SqlStorage, row: SessionRow): void => {
     row.done ? 1 : 0,
     row.truncated ? 1 : 0,
     row.createdAt,
-    row.lastUsedAt
+    row.lastUsedAt,
+    ttlDue,
+    schemaVersion
   );
 };
 

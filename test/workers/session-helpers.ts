@@ -111,3 +111,15 @@ export const inside = <R>(
   runInDurableObject(stub as unknown as DurableObjectStub, (instance, state) =>
     fn(instance as unknown as SessionObject, state)
   );
+
+/**
+ * Makes a session look written by older code at `version`: those kept
+ * the version in `meta` and had no column for it in the session row.
+ */
+export const recordOldVersion = (sql: SqlStorage, version: number): void => {
+  sql.exec(
+    "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    String(version)
+  );
+  sql.exec("UPDATE session SET schema_version = NULL");
+};

@@ -6,7 +6,15 @@ import { migrationOf, SCHEMA_VERSION } from "../../src/storage/schema";
 import { SqliteStoreBackend } from "../../src/storage/store-backend";
 import { createEnvironmentStore } from "../../src/store/environment-store";
 import { flags } from "../fixtures/environments";
-import { abort, call, fresh, inside, newSession, ok } from "./session-helpers";
+import {
+  abort,
+  call,
+  fresh,
+  inside,
+  newSession,
+  ok,
+  recordOldVersion
+} from "./session-helpers";
 
 describe("a session of older code", () => {
   it("is migrated when its object wakes, with its episode and store intact", async () => {
@@ -18,9 +26,9 @@ describe("a session of older code", () => {
       const sql = state.storage.sql;
       for (const statement of migrationOf(2)) {
         const table = /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1];
-        if (table) sql.exec(`DROP TABLE ${table}`);
+        if (table) sql.exec(`DROP TABLE IF EXISTS ${table}`);
       }
-      sql.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+      recordOldVersion(sql, 1);
     });
     await abort(stub);
     // The first request wakes a new instance, whose constructor migrates.
@@ -70,10 +78,7 @@ describe("a session from before payload types", () => {
         )?.[1];
         if (column) sql.exec(`ALTER TABLE store_entries DROP COLUMN ${column}`);
       }
-      sql.exec(
-        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
-        String(version - 1)
-      );
+      recordOldVersion(sql, version - 1);
     });
     await abort(stub);
     const woken = fresh(id);
@@ -142,10 +147,7 @@ describe("a session from before chat runs", () => {
         )?.[1];
         if (column) sql.exec(`ALTER TABLE runs DROP COLUMN ${column}`);
       }
-      sql.exec(
-        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
-        String(version - 1)
-      );
+      recordOldVersion(sql, version - 1);
     });
     await abort(stub);
     const woken = fresh(id);
@@ -180,10 +182,7 @@ describe("a session from before tools per reset", () => {
     await inside(stub, (_o, state) => {
       const sql = state.storage.sql;
       sql.exec("ALTER TABLE session DROP COLUMN episode_tools");
-      sql.exec(
-        "UPDATE meta SET value = ? WHERE key = 'schema_version'",
-        String(version)
-      );
+      recordOldVersion(sql, version);
     });
     await abort(stub);
     const woken = fresh(id);
