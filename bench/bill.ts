@@ -32,6 +32,26 @@ interface Measured extends Billed {
 const readBill = (api: Api, s: BenchSession): Promise<Bill> =>
   api.post(`/bench/bill/${s.id}`, {}) as Promise<Bill>;
 
+/** The median database size of `sessions`: stored bytes, billed per GB-month. */
+const storedBytes = async (
+  api: Api,
+  sessions: BenchSession[]
+): Promise<number> => {
+  const sizes: number[] = [];
+  for (const s of sessions)
+    sizes.push(
+      ((await api.post(`/bench/storage/${s.id}`, {})) as { bytes: number })
+        .bytes
+    );
+  return median(sizes);
+};
+
+/** Stored bytes of an idle session, at two moments of its life. */
+export interface Stored {
+  created: number;
+  afterEpisode: number;
+}
+
 /** Runs `op` `times` times: workerd CPU per run (the whole process) and the median wall time. */
 const run = async (
   pgid: number,
@@ -114,7 +134,11 @@ const socketStep = async (s: BenchSession, steps: number) => {
   return { step, close: () => ws.close(), steps };
 };
 
-const roostRows = async (api: Api, pgid: number): Promise<Measured[]> => {
+const roostRows = async (
+  api: Api,
+  pgid: number,
+  stored: Stored
+): Promise<Measured[]> => {
   const out: Measured[] = [];
   const sessions: BenchSession[] = [];
   progress("11 bill: create");
@@ -126,6 +150,7 @@ const roostRows = async (api: Api, pgid: number): Promise<Measured[]> => {
     ...create,
     ...(await billOf(api, sessions, N))
   });
+  stored.created = await storedBytes(api, sessions);
 
   progress("11 bill: reset");
   const reset = await run(pgid, N, (i) => api.reset(sessions[i]!));
@@ -145,6 +170,7 @@ const roostRows = async (api: Api, pgid: number): Promise<Measured[]> => {
     ...step,
     ...(await billOf(api, sessions, N * STEPS_PER_EPISODE))
   });
+  stored.afterEpisode = await storedBytes(api, sessions);
 
   progress("11 bill: reset after 10 steps, and its purge");
   const again = await run(pgid, N, (i) => api.reset(sessions[i]!));
@@ -288,12 +314,14 @@ const agentRow = async (api: Api, pgid: number): Promise<Measured> => {
 
 const dollars = (x: number): string =>
   x >= 1 ? `$${x.toFixed(2)}` : `$${x.toFixed(3)}`;
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
 const num = (x: number): string =>
   Number.isInteger(x) ? String(x) : x.toFixed(2);
 
 export const billScenario = async (api: Api, pgid: number): Promise<Row[]> => {
+  const stored: Stored = { created: 0, afterEpisode: 0 };
   const measured = [
-    ...(await roostRows(api, pgid)),
+    ...(await roostRows(api, pgid, stored)),
     await baselineRow(api, pgid),
     await agentRow(api, pgid)
   ];
@@ -345,7 +373,7 @@ export const billScenario = async (api: Api, pgid: number): Promise<Row[]> => {
     })
   );
   process.stdout.write(
-    `\n## 11 The bill (prices as published at ${PRICES.source}, read ${PRICES.readOn})\n\n${table}\n\n`
+    `\n## 11 The bill (prices as published at ${PRICES.source}, read ${PRICES.readOn})\n\n${table}\n\nStored per idle counter session (the database's size, median of ${N}): ${kib(stored.created)} once created, ${kib(stored.afterEpisode)} after a reset and ${STEPS_PER_EPISODE} steps.\n\n`
   );
   const bare = find("bare DO");
   const sdk = find("Agents SDK");
@@ -365,6 +393,33 @@ export const billScenario = async (api: Api, pgid: number): Promise<Row[]> => {
       roost: num(step.rowsWritten),
       reference: num(sdk.rowsWritten),
       ratio: `${(step.rowsWritten / sdk.rowsWritten).toFixed(1)}×`,
+      target: "—",
+      met: null
+    },
+    {
+      scenario: "11 Bill",
+      measure: "rows written per counter step (HTTP)",
+      roost: num(step.rowsWritten),
+      reference: "—",
+      ratio: "—",
+      target: "≤ 3",
+      met: step.rowsWritten <= 3
+    },
+    {
+      scenario: "11 Bill",
+      measure: "rows written to create a session",
+      roost: num(create.rowsWritten),
+      reference: "—",
+      ratio: "—",
+      target: "≤ 5",
+      met: create.rowsWritten <= 5
+    },
+    {
+      scenario: "11 Bill",
+      measure: "stored bytes per idle session (created; after an episode)",
+      roost: `${kib(stored.created)}; ${kib(stored.afterEpisode)}`,
+      reference: "—",
+      ratio: "—",
       target: "—",
       met: null
     },

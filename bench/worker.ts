@@ -112,6 +112,11 @@ export class Session extends roost.Session {
     this.ctx.abort("bench");
   }
 
+  /** Bytes of the object's database: what Cloudflare bills as stored. */
+  storageBytes(): number {
+    return this.ctx.storage.sql.databaseSize;
+  }
+
   instance(): string {
     return this.#instance;
   }
@@ -134,6 +139,7 @@ interface AbortableStub {
 interface SessionStub extends AbortableStub {
   instance(): Promise<string>;
   bill(): Promise<Bill>;
+  storageBytes(): Promise<number>;
 }
 interface BaselineStub extends AbortableStub {
   append(json: string): Promise<{ id: number }>;
@@ -189,13 +195,18 @@ const benchRoute = async (
   }
   if (request.method !== "POST") return null;
   if (
-    (area === "abort" || area === "instance" || area === "bill") &&
+    (area === "abort" ||
+      area === "instance" ||
+      area === "bill" ||
+      area === "storage") &&
     name !== undefined
   ) {
     const stub = env.SESSIONS.get(
       env.SESSIONS.idFromString(name)
     ) as unknown as SessionStub;
     if (area === "bill") return Response.json(await stub.bill());
+    if (area === "storage")
+      return Response.json({ bytes: await stub.storageBytes() });
     return area === "abort"
       ? abort(stub)
       : Response.json({ instance: await stub.instance() });
