@@ -53,7 +53,6 @@ const agentsScenarios: Record<string, (api: Api) => Promise<Row[]>> = {
 /**
  * The bill: on a server of its own (with the Agents SDK beside Roost) that
  * meters every session object (ROOST_METER=1), so no other scenario is.
- * Run by name only (`npm run bench -- bill`).
  */
 const meteredScenarios: Record<
   string,
@@ -106,13 +105,7 @@ const main = async () => {
       `Unknown scenario ${unknown.join(", ")}; choose from ${known.join(", ")}.`
     );
   }
-  // The bill runs only when named: its metered server has restarted
-  // mid-run now and then (a 503 on /bench/bill after the fork phase,
-  // cause not found yet), and a full run must not die of it.
-  const chosen =
-    asked.length > 0
-      ? asked
-      : known.filter((name) => !(name in meteredScenarios));
+  const chosen = asked.length > 0 ? asked : known;
   const started = Date.now();
   const rows: Row[] = [];
   const live = chosen.filter((name) => name in scenarios);
