@@ -188,12 +188,19 @@ const benchRoute = async (
       return Response.json(
         await stub.broadcast(JSON.stringify(await request.json()), FRAMES)
       );
+    // Read before answering (see below).
+    await request.arrayBuffer();
     if (action === "whole-state")
       return Response.json(await stub.growWholeState());
     if (action === "abort") return abort(stub);
     return null;
   }
   if (request.method !== "POST") return null;
+  // Read before answering: a response sent while the body is unread
+  // breaks the connection wrangler dev's proxy keeps to the worker, and
+  // the proxy answers the next request on it with 503 "Your worker
+  // restarted mid-request" (the bill's lost runs).
+  await request.arrayBuffer();
   if (
     (area === "abort" ||
       area === "instance" ||

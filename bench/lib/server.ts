@@ -172,16 +172,7 @@ export const startServer = async (
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: "false",
-        // A registry of its own: wrangler dev reloads its worker whenever
-        // the shared registry of local workers changes, that is whenever
-        // any other wrangler dev on the machine starts or stops, and a
-        // reload fails the requests in flight ("Your worker restarted
-        // mid-request", a 503).
-        WRANGLER_REGISTRY_PATH: join(dir, "registry")
-      }
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" }
     }
   );
   let output = "";

@@ -56,15 +56,7 @@ export default async function setup(project: TestProject) {
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so teardown can stop wrangler and workerd together.
       detached: true,
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: "false",
-        // A registry of its own: wrangler dev reloads its worker when the
-        // shared registry changes, i.e. when any other wrangler dev starts
-        // or stops (tests here start some), and a reload answers the
-        // requests in flight with 503.
-        WRANGLER_REGISTRY_PATH: join(stateDir, "registry")
-      }
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" }
     }
   );
   let output = "";
