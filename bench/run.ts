@@ -19,6 +19,7 @@ import { ensureAgentsSdk, type Server, startServer } from "./lib/server";
 import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
+import { openEnvScenario } from "./openenv";
 import { sessionSize } from "./session-size";
 import { startup } from "./startup";
 import { stepOverhead } from "./step-overhead";
@@ -37,8 +38,17 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     "tree-run": (api) => treeRun(api),
     fork: (api) => forkScenario(api),
     "many-sessions": (api) =>
-      manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
+      manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) }),
+    openenv: (api, server) => openEnvScenario(api.baseUrl, server.pgid)
   };
+
+/**
+ * Scenarios run only when named. The bill: its metered server has
+ * restarted mid-run now and then (a 503 on /bench/bill after the fork
+ * phase, cause not found yet), and a full run must not die of it. openenv:
+ * thousands of sockets at once, several minutes of it.
+ */
+const namedOnly = ["bill", "openenv"];
 
 /**
  * Scenarios on the bench worker that also serves the Agents SDK
@@ -53,7 +63,6 @@ const agentsScenarios: Record<string, (api: Api) => Promise<Row[]>> = {
 /**
  * The bill: on a server of its own (with the Agents SDK beside Roost) that
  * meters every session object (ROOST_METER=1), so no other scenario is.
- * Run by name only (`npm run bench -- bill`).
  */
 const meteredScenarios: Record<
   string,
@@ -106,13 +115,10 @@ const main = async () => {
       `Unknown scenario ${unknown.join(", ")}; choose from ${known.join(", ")}.`
     );
   }
-  // The bill runs only when named: its metered server has restarted
-  // mid-run now and then (a 503 on /bench/bill after the fork phase,
-  // cause not found yet), and a full run must not die of it.
   const chosen =
     asked.length > 0
       ? asked
-      : known.filter((name) => !(name in meteredScenarios));
+      : known.filter((name) => !namedOnly.includes(name));
   const started = Date.now();
   const rows: Row[] = [];
   const live = chosen.filter((name) => name in scenarios);
