@@ -1,7 +1,8 @@
 /**
- * @module `npx tsx bench/profile.ts [step|baseline|health] [requests] [out]`:
+ * @module `npx tsx bench/profile.ts [step|baseline|health|openenv] [requests] [out]`:
  * a CPU profile of workerd while it serves `requests` (default 1500)
- * requests one at a time, with self time summed by function and by source
+ * requests one at a time (`openenv`: the counter's `incr` as step frames
+ * on one OpenEnv socket), with self time summed by function and by source
  * file. It starts the bench worker as `npm run bench` does (a frozen build
  * under `wrangler dev`) with `--inspector-port`, and drives the isolate's
  * V8 profiler over the DevTools protocol (Profiler.start / Profiler.stop).
@@ -20,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../scripts/free-port.mjs";
 import { Api } from "./lib/api";
 import { devtools, workerTarget } from "./lib/devtools";
+import { openSocket, STEP } from "./lib/openenv-client";
 import { startServer } from "./lib/server";
 
 interface CallFrame {
@@ -81,10 +83,18 @@ const main = async () => {
     const session = await api.create();
     await api.reset(session);
     let n = 0;
+    const socket = await openSocket(
+      `${server.baseUrl.replace(/^http/, "ws")}/v1/environments/counter/openenv/ws`
+    );
+    // A target the steps never reach, so the episode outlasts the profile.
+    await socket.request(
+      '{"type": "reset", "data": {"task": {"target": 1000000}}}'
+    );
     const request = {
       step: () => api.step(session, "noop"),
       baseline: () => api.baseline("profile", { n: n++ }),
-      health: () => api.health()
+      health: () => api.health(),
+      openenv: () => socket.request(STEP)
     }[target];
     if (request === undefined) throw new Error(`Unknown target ${target}.`);
     for (let i = 0; i < 300; i++) await request(); // warm up the JIT

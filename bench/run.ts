@@ -19,6 +19,7 @@ import { ensureAgentsSdk, type Server, startServer } from "./lib/server";
 import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
+import { openEnvScenario } from "./openenv";
 import { sessionSize } from "./session-size";
 import { startup } from "./startup";
 import { stepOverhead } from "./step-overhead";
@@ -37,7 +38,8 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     "tree-run": (api) => treeRun(api),
     fork: (api) => forkScenario(api),
     "many-sessions": (api) =>
-      manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) })
+      manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) }),
+    openenv: (api, server) => openEnvScenario(api.baseUrl, server.pgid)
   };
 
 /**

@@ -11,6 +11,7 @@ import type { RowCount } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
 import { bench } from "./worker/bench-environment";
+import { type FrameStub, workerSocket } from "./worker/openenv-socket";
 
 const roost = createRoost({
   environments: [bench, counter],
@@ -141,7 +142,7 @@ interface SessionStub extends AbortableStub {
   bill(): Promise<Bill>;
   storageBytes(): Promise<number>;
 }
-interface BaselineStub extends AbortableStub {
+interface BaselineStub extends AbortableStub, FrameStub {
   append(json: string): Promise<{ id: number }>;
   billedAppend(json: string): Promise<{ id: number; rows: RowCount }>;
   fetch(request: Request): Promise<Response>;
@@ -168,6 +169,17 @@ const benchRoute = async (
   path: string[]
 ): Promise<Response | null> => {
   const [area, name, action] = path;
+  // The openenv scenario's bare DO: a new object per socket, as Roost
+  // makes a session per OpenEnv socket; the socket held in the worker or
+  // in the object.
+  if (area === "openenv" && action === "ws") {
+    const stub = env.BASELINE.get(
+      env.BASELINE.newUniqueId()
+    ) as unknown as BaselineStub;
+    if (name === "worker") return workerSocket(stub);
+    if (name === "object") return stub.fetch(request);
+    return null;
+  }
   if (area === "baseline" && name !== undefined) {
     const stub = env.BASELINE.get(
       env.BASELINE.idFromName(name)

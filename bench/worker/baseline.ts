@@ -7,6 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { noRows, type RowCount } from "../../src/storage/row-meter";
 import { benchObject } from "../lib/objects";
+import { answerFrame, type FrameAnswer } from "./openenv-frames";
 
 /** Objects added to the one-row state per write while it grows. */
 const GROWTH = 100;
@@ -46,6 +47,29 @@ export class Baseline extends DurableObject {
         statements: 1
       }
     };
+  }
+
+  /**
+   * Does nothing: a socket accepted in the worker calls it at connect, so
+   * the object exists by then, as a Roost session does at OpenEnv's connect.
+   */
+  open(): void {}
+
+  /** One OpenEnv frame of a socket the worker holds (the openenv scenario). */
+  openEnvFrame(text: string): Promise<FrameAnswer> {
+    return answerFrame(this.ctx.storage, text);
+  }
+
+  /** One OpenEnv frame of a socket this object holds (the openenv scenario; the fan-out's sockets send none). */
+  override async webSocketMessage(
+    ws: WebSocket,
+    message: string | ArrayBuffer
+  ): Promise<void> {
+    const text =
+      typeof message === "string" ? message : new TextDecoder().decode(message);
+    const answer = await answerFrame(this.ctx.storage, text);
+    if (answer.reply !== undefined) ws.send(answer.reply);
+    if (answer.close) ws.close(1000, "closed");
   }
 
   /** The same over the object's fetch handler, for comparison; or a socket upgrade. */
