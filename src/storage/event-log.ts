@@ -185,14 +185,10 @@ export class EventLog {
     this.#bytes = undefined;
   }
 
-  /**
-   * Up to `limit` events after `seq` while `budget` admits them, as the log
-   * holds their text; read one row at a time, so a page that stops early
-   * has read only what it returns.
-   */
-  page(seq: number, limit: number, budget: ReadBudget): EventText[] {
-    const out: EventText[] = [];
-    if (!(limit > 0)) return out;
+  /** The events after `seq`, `limit` at most, read one row at a time. */
+  *#after(seq: number, limit: number): Generator<EventText> {
+    if (!(limit > 0)) return;
+    let given = 0;
     // Every row holds at least one event, so `limit` rows are enough.
     const rows = this.#sql.exec<Row>(
       "SELECT seq, first, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
@@ -202,30 +198,29 @@ export class EventLog {
     for (const row of rows) {
       for (const event of eventsOf(row)) {
         if (event.seq <= seq) continue;
-        if (out.length >= limit || !budget.take(utf8Length(event.text) + 1))
-          return out;
-        out.push(event);
+        if (given++ === limit) return;
+        yield event;
       }
+    }
+  }
+
+  /**
+   * Up to `limit` events after `seq` while `budget` admits them, as the log
+   * holds their text; a page that stops early has read only what it returns.
+   */
+  page(seq: number, limit: number, budget: ReadBudget): EventText[] {
+    const out: EventText[] = [];
+    for (const event of this.#after(seq, limit)) {
+      if (!budget.take(utf8Length(event.text) + 1)) break;
+      out.push(event);
     }
     return out;
   }
 
   after(seq: number, limit: number): StoredEvent[] {
-    const out: StoredEvent[] = [];
-    if (!(limit > 0)) return out;
-    const rows = this.#sql.exec<Row>(
-      "SELECT seq, first, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-      seq,
-      limit
+    return [...this.#after(seq, limit)].map(
+      (event) => JSON.parse(event.text) as StoredEvent
     );
-    for (const row of rows) {
-      for (const event of eventsOf(row)) {
-        if (event.seq <= seq) continue;
-        if (out.length >= limit) return out;
-        out.push(JSON.parse(event.text) as StoredEvent);
-      }
-    }
-    return out;
   }
 
   /**
