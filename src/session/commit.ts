@@ -156,14 +156,6 @@ export class Committer {
       ...(kind === "step" ? { step: row.steps + 1 } : {}),
       counters: {}
     };
-    // The mark is written only if an event is published before the
-    // commit (session/core.ts): a mutation that commits within its turn
-    // leaves nothing behind to repair, so it costs no row of its own.
-    let marked = false;
-    core.hold(() => {
-      writeInflight(core.sql, inflight);
-      marked = true;
-    });
     const emit: Emit = (type, data) => core.emit(row.episode, type, data);
     const staged = stagedParts(
       core.sql,
@@ -182,6 +174,14 @@ export class Committer {
     const after: (() => void)[] = [];
     let response: T;
     let written: PendingEvent[] = [];
+    // The mark is written only if an event is published before the
+    // commit (session/core.ts): a mutation that commits within its turn
+    // leaves nothing behind to repair, so it costs no row of its own.
+    let marked = false;
+    core.hold(() => {
+      writeInflight(core.sql, inflight);
+      marked = true;
+    });
     try {
       response = await body({
         row,
@@ -213,11 +213,15 @@ export class Committer {
       staged.discard();
       // The commit's transaction rolled back: its events were not written.
       if (written.length > 0) core.events.unflush(written);
-      core.storage.transactionSync(() => {
-        this.abandon(inflight, committed.episode);
-        written = core.events.flush();
-      });
-      core.release(written);
+      written = [];
+      try {
+        core.storage.transactionSync(() => {
+          this.abandon(inflight, committed.episode);
+          written = core.events.flush();
+        });
+      } finally {
+        core.release(written);
+      }
       throw error;
     }
     core.committed(row);
