@@ -15,31 +15,38 @@ import type { AppEnv } from "./env";
 import type { RoostApp } from "./route-kit";
 import { throwOnInvalid } from "./validation";
 
-type RouteSchemas = Pick<RouteConfig, "request" | "responses">;
+type Request = RouteConfig["request"];
+type Responses = RouteConfig["responses"];
 
 /**
  * A route's OpenAPI definition (what `createRoute` takes) with its request
  * and response schemas built on first read: registering the route needs
- * only its method, path and middleware, and a cold isolate serves its
- * first request without building every route's schemas.
+ * only its method, path and middleware, its first request builds what
+ * validates the request, and only the OpenAPI document reads the
+ * responses. A cold isolate serves its first request without building
+ * every route's schemas.
  */
 export const route = <
   P extends string,
-  H extends Omit<RouteConfig, keyof RouteSchemas | "path"> & { path: P },
-  S extends RouteSchemas
+  H extends Omit<RouteConfig, "request" | "responses" | "path"> & {
+    path: P;
+  },
+  S extends Responses,
+  R extends Request = undefined
 >(
   head: H,
-  schemas: () => S
-): H & S => {
-  const built = lazy(schemas);
+  schemas: { request?: () => R; responses: () => S }
+): H & { request: R; responses: S } => {
+  const request = lazy(() => schemas.request?.());
+  const responses = lazy(schemas.responses);
   const { middleware, ...documented } = head;
   // The OpenAPI registry keeps this object as it is and documents its
   // enumerable fields: middleware is not one of them.
   return Object.defineProperties(documented, {
     middleware: { value: middleware },
-    request: { enumerable: true, get: () => built().request },
-    responses: { enumerable: true, get: () => built().responses }
-  }) as unknown as H & S;
+    request: { enumerable: true, get: request },
+    responses: { enumerable: true, get: responses }
+  }) as unknown as H & { request: R; responses: S };
 };
 
 export interface RouteEntry {
@@ -141,8 +148,12 @@ const libraryValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
     handlers = h;
     return scratch;
   }) as unknown as typeof scratch.on;
-  const { middleware: _middleware, ...rest } = route;
-  scratch.openapi({ ...rest, hide: true }, () => new Response());
+  // Validators come from the request alone; the responses stay unbuilt.
+  const { method, path, request } = route;
+  scratch.openapi(
+    { method, path, request, responses: {}, hide: true },
+    (() => new Response()) as never
+  );
   return handlers.slice(0, -1);
 };
 

@@ -98,13 +98,13 @@ const aviaryRouteSet = <
         description:
           "What TaskDatasetClient reads when it is built: dataset_size (null without a dataset, or for a generated one: Aviary's infinite dataset). running_env_ids is always empty: Roost keeps no list of sessions."
       },
-      () => ({
-        request: { params: params() },
-        responses: {
+      {
+        request: () => ({ params: params() }),
+        responses: () => ({
           200: jsonContent(AviaryInfoResponseSchema(), "The environment."),
           ...errors(400, 401, 403, 404, 503)
-        }
-      })
+        })
+      }
     ),
     start: route(
       {
@@ -113,16 +113,16 @@ const aviaryRouteSet = <
         description:
           "Creates a session with the task at task_idx (the seed of a generated dataset), the task task_kwargs gives, or, for null: the environment's default task on the default dataset, a random task of a named split. env_id is <session_id>.<token>."
       },
-      () => ({
-        request: {
+      {
+        request: () => ({
           params: params(),
           body: jsonRequest(AviaryStartRequestSchema())
-        },
-        responses: {
+        }),
+        responses: () => ({
           200: jsonContent(AviaryStartResponseSchema(), "The new environment."),
           ...errors(400, 401, 403, 404, 413, 415, 503)
-        }
-      })
+        })
+      }
     ),
     reset: route(
       {
@@ -131,16 +131,16 @@ const aviaryRouteSet = <
         description:
           "Resets the session: [messages, tools] in Aviary's shapes; the tools are the episode's."
       },
-      () => ({
-        request: {
+      {
+        request: () => ({
           params: params(),
           body: jsonRequest(AviaryEnvRequestSchema())
-        },
-        responses: {
+        }),
+        responses: () => ({
           200: jsonContent(AviaryResetResponseSchema(), "[messages, tools]"),
           ...errors(400, 401, 403, 404, 413, 415, 429, 503)
-        }
-      })
+        })
+      }
     ),
     step: route(
       {
@@ -149,35 +149,35 @@ const aviaryRouteSet = <
         description:
           "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated]."
       },
-      () => ({
-        request: {
+      {
+        request: () => ({
           params: params(),
           body: jsonRequest(AviaryStepRequestSchema())
-        },
-        responses: {
+        }),
+        responses: () => ({
           200: jsonContent(
             AviaryStepResponseSchema(),
             "[messages, reward, done, truncated]"
           ),
           ...errors(400, 401, 403, 404, 409, 413, 415, 429, 503)
-        }
-      })
+        })
+      }
     ),
     close: route(
       {
         ...post("/close"),
         summary: "Aviary: close (deletes the session)"
       },
-      () => ({
-        request: {
+      {
+        request: () => ({
           params: params(),
           body: jsonRequest(AviaryEnvRequestSchema())
-        },
-        responses: {
+        }),
+        responses: () => ({
           200: jsonContent(AviaryEnvRequestSchema(), "Closed."),
           ...errors(400, 401, 403, 404, 413, 415, 503)
-        }
-      })
+        })
+      }
     ),
     flush: route(
       {
@@ -186,16 +186,16 @@ const aviaryRouteSet = <
         description:
           "Answers an empty list: Roost keeps no list of sessions to scan; each session deletes itself after its idle TTL instead."
       },
-      () => ({
-        request: {
+      {
+        request: () => ({
           params: params(),
           body: jsonRequest(AviaryFlushRequestSchema())
-        },
-        responses: {
+        }),
+        responses: () => ({
           200: jsonContent(AviaryFlushResponseSchema(), "What was closed."),
           ...errors(400, 401, 403, 404, 413, 415, 503)
-        }
-      })
+        })
+      }
     )
   };
 };

@@ -47,16 +47,16 @@ export const chatRoute = route(
       "Takes the body the AI SDK's DefaultChatTransport sends, starts a decision-tree run on the text of the last user message (as POST …/runs does; `model` from useChat's `body` option picks the model), and answers with the run's UI message stream: SSE `data:` chunks (start, start-step/finish-step per pass, text, dynamic tool parts, data-decision, data-tree, data-result, finish or error), then `data: [DONE]`. 409 while another run is going; 400 when the last user message has no text or the environment has no tree.",
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: SessionParamsSchema(),
       body: jsonRequest(ChatRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: stream("The run's UI message stream."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const chatStreamRoute = route(
@@ -68,14 +68,14 @@ export const chatStreamRoute = route(
     description:
       "What a reconnecting useChat (`resume: true`) asks: the UI message stream of the run this chat started, if it is still going, replayed from its start and then live; 204 when no run of this chat is going (including after it ended, or when the going run belongs to another chat or to POST …/runs)."
   },
-  () => ({
-    request: { params: ChatStreamParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: ChatStreamParamsSchema() }),
+    responses: () => ({
       200: stream("The run's UI message stream, from its start."),
       204: { description: "No run of this chat is going." },
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 /** Asks the session object for a stream; its JSON errors become RoostErrors. */

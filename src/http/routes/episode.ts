@@ -29,19 +29,19 @@ export const resetRoute = route(
     security: SESSION_SECURITY,
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: SessionParamsSchema(),
       body: jsonRequest(ResetRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(
         ResetResponseSchema(),
         "The first observations and the tools."
       ),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const stepRoute = route(
@@ -55,16 +55,16 @@ export const stepRoute = route(
     security: SESSION_SECURITY,
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: SessionParamsSchema(),
       body: jsonRequest(StepRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(StepResponseSchema(), "What the step observed."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const episodeRoutes: readonly RouteEntry[] = [

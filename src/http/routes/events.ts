@@ -30,13 +30,16 @@ export const eventsRoute = route(
     description:
       "Every retained event with seq > after, oldest first — the frames the WebSocket streams. 410 gone when events after `after` were already trimmed; 400 when `after` is past the last seq. Without `after`, every retained event from the oldest. At most limit events and max_bytes (1 MiB by default) a page; truncated says bytes ended it."
   },
-  () => ({
-    request: { params: SessionParamsSchema(), query: EventsQuerySchema() },
-    responses: {
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: EventsQuerySchema()
+    }),
+    responses: () => ({
       200: jsonContent(EventsResponseSchema(), "Events after the given seq."),
       ...errors(...SESSION_ERRORS, 410)
-    }
-  })
+    })
+  }
 );
 
 /**

@@ -58,10 +58,10 @@ export const mcpSessionRoute = route(
     ),
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema() },
-    responses: { ...answered(), ...errors(...SESSION_ERRORS) }
-  })
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({ ...answered(), ...errors(...SESSION_ERRORS) })
+  }
 );
 
 export const mcpSessionGetRoute = route(
@@ -73,13 +73,13 @@ export const mcpSessionGetRoute = route(
     description: "405: Roost sends nothing unasked, so there is no stream.",
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
       405: { description: "No stream." },
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const mcpSessionDeleteRoute = route(
@@ -92,13 +92,13 @@ export const mcpSessionDeleteRoute = route(
       "405: here the MCP session is the Roost session, which an MCP client does not end; DELETE /v1/sessions/{id} does.",
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
       405: { description: "Not ended from MCP." },
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const mcpEnvironmentRoute = route(
@@ -113,10 +113,13 @@ export const mcpEnvironmentRoute = route(
     security: CREATE_SECURITY,
     middleware: [createAuth] as const
   },
-  () => ({
-    request: { params: EnvironmentParamsSchema() },
-    responses: { ...answered(), ...errors(400, 401, 403, 404, 500, 503) }
-  })
+  {
+    request: () => ({ params: EnvironmentParamsSchema() }),
+    responses: () => ({
+      ...answered(),
+      ...errors(400, 401, 403, 404, 500, 503)
+    })
+  }
 );
 
 export const mcpEnvironmentGetRoute = route(
@@ -128,10 +131,13 @@ export const mcpEnvironmentGetRoute = route(
     security: CREATE_SECURITY,
     middleware: [createAuth] as const
   },
-  () => ({
-    request: { params: EnvironmentParamsSchema() },
-    responses: { 405: { description: "No stream." }, ...errors(401, 403) }
-  })
+  {
+    request: () => ({ params: EnvironmentParamsSchema() }),
+    responses: () => ({
+      405: { description: "No stream." },
+      ...errors(401, 403)
+    })
+  }
 );
 
 export const mcpEnvironmentDeleteRoute = route(
@@ -145,15 +151,15 @@ export const mcpEnvironmentDeleteRoute = route(
     security: CREATE_SECURITY,
     middleware: [createAuth] as const
   },
-  () => ({
-    request: { params: EnvironmentParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: EnvironmentParamsSchema() }),
+    responses: () => ({
       204: { description: "Ended." },
       400: { description: "No Mcp-Session-Id." },
       404: { description: "The Mcp-Session-Id names no session." },
       ...errors(401, 403, 503)
-    }
-  })
+    })
+  }
 );
 
 const unknownSession = (status: 400 | 404, message: string) =>

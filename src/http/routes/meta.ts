@@ -15,9 +15,11 @@ export const healthRoute = route(
     tags: ["meta"],
     summary: "Whether the worker is up"
   },
-  () => ({
-    responses: { 200: jsonContent(HealthResponseSchema(), "The worker is up.") }
-  })
+  {
+    responses: () => ({
+      200: jsonContent(HealthResponseSchema(), "The worker is up.")
+    })
+  }
 );
 
 export const environmentsRoute = route(
@@ -28,15 +30,15 @@ export const environmentsRoute = route(
     summary: "The environments sessions can be created from",
     description: "Each with its task, state and tool schemas."
   },
-  () => ({
-    responses: {
+  {
+    responses: () => ({
       200: jsonContent(
         EnvironmentsResponseSchema(),
         "Every registered environment."
       ),
       ...errors(500)
-    }
-  })
+    })
+  }
 );
 
 export const openapiRoute = route(
@@ -46,14 +48,14 @@ export const openapiRoute = route(
     tags: ["meta"],
     summary: "This document (OpenAPI 3.1)"
   },
-  () => ({
-    responses: {
+  {
+    responses: () => ({
       200: jsonContent(
         z.record(z.string(), z.unknown()),
         "The OpenAPI 3.1 document of this API."
       )
-    }
-  })
+    })
+  }
 );
 
 export const metaRoutes: readonly RouteEntry[] = [

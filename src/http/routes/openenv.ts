@@ -136,14 +136,14 @@ const socketRoute = (base: (typeof BASES)[number]) =>
       summary: "OpenEnv session channel (WebSocket)",
       description: `OpenEnv's /ws: ${base.what}. Frames {"type":"reset"|"step"|"state"|"close"|"mcp", "data"}; one answer per request, {"type":"observation"|"state"|"mcp"|"error", "data"}. A refused socket is accepted, answers its first frame with an error, and closes (4401/4403).`
     },
-    () => ({
-      request: { params: base.params() },
-      responses: {
+    {
+      request: () => ({ params: base.params() }),
+      responses: () => ({
         101: { description: "Switching protocols." },
         426: { description: "Not a WebSocket upgrade." },
         ...errors(404)
-      }
-    })
+      })
+    }
   );
 
 /** `/health`, `/metadata` and `/schema`: a JSON answer about the environment. */
@@ -160,10 +160,10 @@ const infoRoute = <S extends Parameters<typeof jsonContent>[0]>(
       tags: ["openenv"],
       summary
     },
-    () => ({
-      request: { params: base.params() },
-      responses: { 200: jsonContent(schema(), summary), ...errors(404) }
-    })
+    {
+      request: () => ({ params: base.params() }),
+      responses: () => ({ 200: jsonContent(schema(), summary), ...errors(404) })
+    }
   );
 
 export const openEnvConnectRoute = route(
@@ -177,16 +177,16 @@ export const openEnvConnectRoute = route(
     security: CREATE_SECURITY,
     middleware: [createAuth] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: EnvironmentParamsSchema(),
       body: jsonRequest(OpenEnvConnectRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(OpenEnvConnectResponseSchema(), "The base URL."),
       ...errors(400, 401, 403, 404, 413, 415, 503)
-    }
-  })
+    })
+  }
 );
 
 const environmentOf = (c: Context<AppEnv>) =>

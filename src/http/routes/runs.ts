@@ -32,16 +32,16 @@ export const runStartRoute = route(
       "Queues a run of the environment's decision tree on `prompt` and answers 202 at once. Passes run in the session object, each committed alone; progress streams as tree.node, tree.decision, update, result and tree.completed frames. 409 while another run is going. `model` names a configured model; the deployment's default otherwise. Needs a reset session. Accepts an Idempotency-Key.",
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: SessionParamsSchema(),
       body: jsonRequest(RunRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       202: jsonContent(RunCreatedSchema(), "The run was queued."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const runReadRoute = route(
@@ -53,13 +53,13 @@ export const runReadRoute = route(
     description:
       "State, passes, final text, tasks completed and outcome. `?wait=N` waits up to N seconds for the run to finish first."
   },
-  () => ({
-    request: { params: RunParamsSchema(), query: RunQuerySchema() },
-    responses: {
+  {
+    request: () => ({ params: RunParamsSchema(), query: RunQuerySchema() }),
+    responses: () => ({
       200: jsonContent(RunStatusSchema(), "The run."),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const runCancelRoute = route(
@@ -71,13 +71,13 @@ export const runCancelRoute = route(
     description:
       "Sets the run's cancel flag; the run stops before its next pass (a pass under way finishes). Not queued behind the run."
   },
-  () => ({
-    request: { params: RunParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: RunParamsSchema() }),
+    responses: () => ({
       200: jsonContent(RunStatusSchema(), "The run, cancel_requested set."),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const runRoutes: readonly RouteEntry[] = [

@@ -48,13 +48,13 @@ export const createSessionRoute = route(
     security: CREATE_SECURITY,
     middleware: [createAuth, jsonBody] as const
   },
-  () => ({
-    request: { body: jsonRequest(CreateSessionRequestSchema()) },
-    responses: {
+  {
+    request: () => ({ body: jsonRequest(CreateSessionRequestSchema()) }),
+    responses: () => ({
       201: jsonContent(CreateSessionResponseSchema(), "The new session."),
       ...errors(400, 401, 403, 404, 413, 415, 500, 503)
-    }
-  })
+    })
+  }
 );
 
 export const sessionStatusRoute = route(
@@ -65,13 +65,13 @@ export const sessionStatusRoute = route(
     summary: "A session's status",
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
       200: jsonContent(SessionStatusSchema(), "Where the session stands."),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const deleteSessionRoute = route(
@@ -83,13 +83,13 @@ export const deleteSessionRoute = route(
     description: "Later requests with its token get 404.",
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
       200: jsonContent(DeleteSessionResponseSchema(), "The session is gone."),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 /** The namespace for a jurisdiction; local workerd has none, which is the caller's to know. */
@@ -169,16 +169,16 @@ export const forkSessionRoute = route(
     security: SESSION_SECURITY,
     middleware: [apiKeyHeaderAuth, jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: SessionParamsSchema(),
       body: jsonRequest(ForkRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       201: jsonContent(ForkResponseSchema(), "The copies."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const sessionRoutes: readonly RouteEntry[] = [

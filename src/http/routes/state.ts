@@ -35,13 +35,16 @@ export const stateReadRoute = route(
     description:
       "Every key but messages, which is paged from /messages. Values come whole, in the state's key order, within max_bytes (1 MiB by default); a larger state is cut after a value and next_cursor reads on."
   },
-  () => ({
-    request: { params: SessionParamsSchema(), query: StateQuerySchema() },
-    responses: {
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: StateQuerySchema()
+    }),
+    responses: () => ({
       200: jsonContent(StateResponseSchema(), "The state."),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const statePatchRoute = route(
@@ -55,19 +58,19 @@ export const statePatchRoute = route(
       "Uses the key's handler unless handler names another. 400 unknown_state_key for a key outside the schema, invalid_state_value when the merged value fails it. Needs a reset session. Accepts an Idempotency-Key.",
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: SessionParamsSchema(),
       body: jsonRequest(StatePatchRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(
         StatePatchResponseSchema(),
         "The key's value after the merge."
       ),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const messagesRoute = route(
@@ -80,16 +83,19 @@ export const messagesRoute = route(
     description:
       "Whole messages, oldest first: at most limit of them and about max_bytes (1 MiB by default, at most 4 MiB; the first message always comes). truncated says the byte budget ended the page; next_cursor reads on."
   },
-  () => ({
-    request: { params: SessionParamsSchema(), query: MessagesQuerySchema() },
-    responses: {
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: MessagesQuerySchema()
+    }),
+    responses: () => ({
       200: jsonContent(
         MessagesResponseSchema(),
         "A page of the transcript, oldest first."
       ),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const frameRoute = route(
@@ -102,13 +108,16 @@ export const frameRoute = route(
     description:
       "The environment's own frame(), or its state and store keys within max_bytes (truncated when they did not all fit: read on from /state and /environment/keys). An environment frame over 4 MiB is a 413."
   },
-  () => ({
-    request: { params: SessionParamsSchema(), query: FrameQuerySchema() },
-    responses: {
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: FrameQuerySchema()
+    }),
+    responses: () => ({
       200: jsonContent(FrameResponseSchema(), "The environment's frame."),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const stateRoutes: readonly RouteEntry[] = [

@@ -41,16 +41,16 @@ export const storeAddRoute = route(
       "Appends {objects, metadata} under [tool][name]. Accepts an Idempotency-Key.",
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: KeyParamsSchema(),
       body: jsonRequest(StoreWriteRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       201: jsonContent(StoreEntryResponseSchema(), "The new entry."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeReplaceAllRoute = route(
@@ -63,16 +63,16 @@ export const storeReplaceAllRoute = route(
       "The whole list under [tool][name] becomes one entry. Accepts an Idempotency-Key.",
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: KeyParamsSchema(),
       body: jsonRequest(StoreWriteRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(StoreEntryResponseSchema(), "The entry now stored."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeReplaceOneRoute = route(
@@ -85,16 +85,16 @@ export const storeReplaceOneRoute = route(
       "Negative indexes count from the end. Accepts an Idempotency-Key.",
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: StoreEntryParamsSchema(),
       body: jsonRequest(StoreWriteRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(StoreEntryResponseSchema(), "The entry now stored."),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeRemoveAllRoute = route(
@@ -105,16 +105,16 @@ export const storeRemoveAllRoute = route(
     summary: "Remove a key and all its entries",
     description: "Accepts an Idempotency-Key."
   },
-  () => ({
-    request: { params: KeyParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: KeyParamsSchema() }),
+    responses: () => ({
       200: jsonContent(
         StoreRemoveResponseSchema(),
         "How many entries were removed."
       ),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeRemoveOneRoute = route(
@@ -126,16 +126,16 @@ export const storeRemoveOneRoute = route(
     description:
       "Negative indexes count from the end. Accepts an Idempotency-Key."
   },
-  () => ({
-    request: { params: StoreEntryParamsSchema() },
-    responses: {
+  {
+    request: () => ({ params: StoreEntryParamsSchema() }),
+    responses: () => ({
       200: jsonContent(
         StoreRemoveResponseSchema(),
         "How many entries were removed."
       ),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeEditRoutes: readonly RouteEntry[] = [

@@ -29,9 +29,12 @@ export const storeReadRoute = route(
       "Without tool and name: a page of the whole store ({store, next_cursor?, truncated?}). With tool and name: that key's entries ({entries, next_cursor?, truncated?}). With index too: one entry ({entry, next_cursor?, truncated?}); negative indexes count from the end. Every page holds at most limit entries and about max_bytes of JSON (1 MiB by default, at most 4 MiB): an entry past the budget comes in parts, each marked with objects_from and object_count, and next_cursor goes on inside it.",
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema(), query: StoreQuerySchema() },
-    responses: {
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: StoreQuerySchema()
+    }),
+    responses: () => ({
       200: jsonContent(
         z.union([
           StorePageResponseSchema(),
@@ -41,8 +44,8 @@ export const storeReadRoute = route(
         "A page of the store, a key's entries, or one entry."
       ),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeKeysRoute = route(
@@ -55,16 +58,19 @@ export const storeKeysRoute = route(
       "Every tool and name with its entry and object counts, never the entries: what a viewer shows as the store's tree. In creation order, limit keys (1000 by default) and max_bytes at most a page; next_cursor reads on.",
     security: SESSION_SECURITY
   },
-  () => ({
-    request: { params: SessionParamsSchema(), query: StoreKeysQuerySchema() },
-    responses: {
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: StoreKeysQuerySchema()
+    }),
+    responses: () => ({
       200: jsonContent(
         StoreKeysResponseSchema(),
         "The keys with their counts."
       ),
       ...errors(...SESSION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const storeReadRoutes: readonly RouteEntry[] = [

@@ -27,19 +27,19 @@ export const toolCallRoute = route(
     security: SESSION_SECURITY,
     middleware: [jsonBody] as const
   },
-  () => ({
-    request: {
+  {
+    request: () => ({
       params: ToolParamsSchema(),
       body: jsonRequest(ToolInvocationRequestSchema())
-    },
-    responses: {
+    }),
+    responses: () => ({
       200: jsonContent(
         ToolInvocationResponseSchema(),
         "What the call returned and stored."
       ),
       ...errors(...MUTATION_ERRORS)
-    }
-  })
+    })
+  }
 );
 
 export const toolRoutes: readonly RouteEntry[] = [
