@@ -20,56 +20,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../scripts/free-port.mjs";
 import { Api } from "./lib/api";
+import { moduleOfLine, type Profile, summarise } from "./lib/cpu-profile";
 import { devtools, workerTarget } from "./lib/devtools";
 import { openSocket, STEP } from "./lib/openenv-client";
 import { startServer } from "./lib/server";
 
-interface CallFrame {
-  functionName: string;
-  scriptId: string;
-  url: string;
-  lineNumber: number;
-}
-interface ProfileNode {
-  id: number;
-  callFrame: CallFrame;
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  /** Microseconds since the previous sample. */
-  timeDeltas: number[];
-}
-
 /** Lines per table; PROFILE_TOP=200 lists more. */
 const TOP = Number(process.env.PROFILE_TOP ?? 40);
-
-/** The module of each bundle line, from esbuild's `// path` comments. */
-const modulesByLine = (source: string): ((line: number) => string) => {
-  const starts: [number, string][] = [];
-  source.split("\n").forEach((text, line) => {
-    const m = /^\/\/ (\S+\.[cm]?[jt]s)$/.exec(text);
-    if (m)
-      starts.push([line, m[1]!.replace(/^.*?(node_modules\/|src\/)/, "$1")]);
-  });
-  return (line) => {
-    let name = "(bundle)";
-    for (const [start, path] of starts) {
-      if (start > line) break;
-      name = path;
-    }
-    return name;
-  };
-};
-
-/** Self time per key, as shares of the non-idle samples, largest first. */
-const table = (totals: Map<string, number>, busy: number, top: number) =>
-  [...totals]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([key, n]) => `${((100 * n) / busy).toFixed(1).padStart(5)} %  ${key}`)
-    .join("\n");
 
 const main = async () => {
   const [target = "step", countArg = "1500", out = "profile.cpuprofile"] =
@@ -114,7 +71,7 @@ const main = async () => {
     const moduleOf =
       script === undefined
         ? () => "(bundle)"
-        : modulesByLine(
+        : moduleOfLine(
             (
               await dt.send<{ scriptSource: string }>(
                 "Debugger.getScriptSource",
@@ -123,59 +80,20 @@ const main = async () => {
             ).scriptSource
           );
     dt.close();
-    // Self time: the samples whose innermost frame is the function. Total
-    // time: the samples with the function anywhere on the stack.
-    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-    const parent = new Map<number, number>();
-    for (const node of profile.nodes)
-      for (const child of node.children ?? []) parent.set(child, node.id);
-    const nameOf = ({ callFrame: f }: ProfileNode): [string, string] => {
-      const where = f.url.endsWith("worker.js")
-        ? moduleOf(f.lineNumber)
-        : f.url || "(native)";
-      const line = f.url ? ` (bundle line ${f.lineNumber + 1})` : "";
-      return [`${f.functionName || "(anonymous)"}  ${where}${line}`, where];
-    };
-    const add = (totals: Map<string, number>, key: string) =>
-      totals.set(key, (totals.get(key) ?? 0) + 1);
-    const self = new Map<string, number>();
-    const total = new Map<string, number>();
-    const byModule = new Map<string, number>();
-    let busy = 0;
-    let idleMs = 0;
-    profile.samples.forEach((id, i) => {
-      const node = byId.get(id)!;
-      if (node.callFrame.functionName === "(idle)") {
-        idleMs += (profile.timeDeltas[i + 1] ?? 0) / 1000;
-        return;
-      }
-      busy++;
-      const [fn, where] = nameOf(node);
-      add(self, fn);
-      add(byModule, where);
-      const seen = new Set<string>();
-      for (
-        let at: number | undefined = id;
-        at !== undefined;
-        at = parent.get(at)
-      )
-        seen.add(nameOf(byId.get(at)!)[0]);
-      for (const key of seen) add(total, key);
-    });
+    const { busy, idleMs, text } = summarise(
+      [profile],
+      ({ callFrame: f }) =>
+        f.url.endsWith("worker.js")
+          ? moduleOf(f.lineNumber)
+          : f.url || "(native)",
+      TOP
+    );
     const busyMs = seconds * 1000 - idleMs;
     process.stdout.write(
       [
         `${count} ${target} requests in ${seconds.toFixed(1)} s: ${(busy / count).toFixed(2)} busy samples and ${(busyMs / count).toFixed(2)} ms not idle per request (wall time: on a loaded machine, waits for a core count too); profile in ${out}`,
         "",
-        "Self time by function (share of busy samples):",
-        table(self, busy, TOP),
-        "",
-        "Total time by function (self and callees):",
-        table(total, busy, TOP),
-        "",
-        "Self time by module:",
-        table(byModule, busy, TOP),
-        ""
+        text
       ].join("\n")
     );
   } finally {

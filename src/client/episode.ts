@@ -228,7 +228,7 @@ const play = async (
       history
     );
     const decision = isDecision(decided) ? decided : { action: decided };
-    const action = ActionSchema.parse(decision.action);
+    const action = ActionSchema().parse(decision.action);
     if (decision.usage)
       trajectory.usage = addUsage(trajectory.usage, decision.usage);
     if (decision.retries) trajectory.model_retries.push(...decision.retries);

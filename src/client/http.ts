@@ -48,7 +48,7 @@ export class RoostClient {
     return this.#send({
       method: "GET",
       path: "/health",
-      schema: HealthResponseSchema,
+      schema: HealthResponseSchema(),
       retry: "idempotent"
     });
   }
@@ -57,7 +57,7 @@ export class RoostClient {
     const body = await this.#send({
       method: "GET",
       path: "/v1/environments",
-      schema: EnvironmentsResponseSchema,
+      schema: EnvironmentsResponseSchema(),
       retry: "idempotent"
     });
     return body.environments;
@@ -69,7 +69,7 @@ export class RoostClient {
       path: "/v1/sessions",
       body: request,
       ...(this.#apiKey ? { credential: this.#apiKey } : {}),
-      schema: CreateSessionResponseSchema,
+      schema: CreateSessionResponseSchema(),
       retry: "once"
     });
     return new RoostSession(

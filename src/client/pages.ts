@@ -79,7 +79,7 @@ export class SessionPages {
   /** The transcript, oldest first; messages are never split. */
   messages(query: PageQuery = {}): AsyncGenerator<MessagesResponse> {
     return follow(query.cursor, (cursor) =>
-      this.#read("/messages", MessagesResponseSchema, { ...query, cursor })
+      this.#read("/messages", MessagesResponseSchema(), { ...query, cursor })
     );
   }
 
@@ -95,7 +95,7 @@ export class SessionPages {
   ): AsyncGenerator<EventsResponse> {
     const limit = query.limit ?? EVENTS_PAGE.default;
     for (let from = after; ; ) {
-      const page = await this.#read("/events", EventsResponseSchema, {
+      const page = await this.#read("/events", EventsResponseSchema(), {
         after: from,
         limit,
         max_bytes: query.max_bytes
@@ -111,7 +111,7 @@ export class SessionPages {
   /** Store keys in creation order, with their entry and object counts. */
   keys(query: PageQuery = {}): AsyncGenerator<StoreKeysResponse> {
     return follow(query.cursor, (cursor) =>
-      this.#read("/environment/keys", StoreKeysResponseSchema, {
+      this.#read("/environment/keys", StoreKeysResponseSchema(), {
         ...query,
         cursor
       })
@@ -121,7 +121,7 @@ export class SessionPages {
   /** The typed state, whole values in the state's key order. */
   state(query: Omit<PageQuery, "limit"> = {}): AsyncGenerator<StateResponse> {
     return follow(query.cursor, (cursor) =>
-      this.#read("/state", StateResponseSchema, { ...query, cursor })
+      this.#read("/state", StateResponseSchema(), { ...query, cursor })
     );
   }
 
@@ -132,7 +132,7 @@ export class SessionPages {
    */
   store(query: PageQuery = {}): AsyncGenerator<StorePageResponse> {
     return follow(query.cursor, (cursor) =>
-      this.#read("/environment", StorePageResponseSchema, {
+      this.#read("/environment", StorePageResponseSchema(), {
         ...query,
         cursor
       })
@@ -146,7 +146,7 @@ export class SessionPages {
     query: PageQuery = {}
   ): AsyncGenerator<StoreEntriesResponse> {
     return follow(query.cursor, (cursor) =>
-      this.#read("/environment", StoreEntriesResponseSchema, {
+      this.#read("/environment", StoreEntriesResponseSchema(), {
         ...query,
         tool,
         name,
@@ -168,13 +168,17 @@ export class SessionPages {
   ): AsyncGenerator<StoreEntryResponse> {
     let at = index;
     yield* follow(query.cursor, async (cursor) => {
-      const page = await this.#read("/environment", StoreEntryResponseSchema, {
-        ...query,
-        tool,
-        name,
-        index: at,
-        cursor
-      });
+      const page = await this.#read(
+        "/environment",
+        StoreEntryResponseSchema(),
+        {
+          ...query,
+          tool,
+          name,
+          index: at,
+          cursor
+        }
+      );
       at = page.entry.index;
       return page;
     });

@@ -103,7 +103,7 @@ export class RoostSession extends SessionReads {
       ...(options.split === undefined ? {} : { split: options.split }),
       ...(options.state === undefined ? {} : { state: options.state })
     };
-    return this.#mutate("POST", "/reset", body, ResetResponseSchema, options);
+    return this.#mutate("POST", "/reset", body, ResetResponseSchema(), options);
   }
 
   step(action: ActionInput, options: MutationOptions = {}) {
@@ -111,7 +111,7 @@ export class RoostSession extends SessionReads {
       "POST",
       "/step",
       { action },
-      StepResponseSchema,
+      StepResponseSchema(),
       options
     );
   }
@@ -122,7 +122,7 @@ export class RoostSession extends SessionReads {
       "POST",
       `/tools/${seg(tool)}`,
       { arguments: args },
-      ToolInvocationResponseSchema,
+      ToolInvocationResponseSchema(),
       options
     );
   }
@@ -137,7 +137,7 @@ export class RoostSession extends SessionReads {
       "POST",
       `/environment/${seg(tool)}/${seg(name)}`,
       writeBody(write),
-      StoreEntryResponseSchema,
+      StoreEntryResponseSchema(),
       options
     );
   }
@@ -153,7 +153,7 @@ export class RoostSession extends SessionReads {
       "PUT",
       `/environment/${seg(tool)}/${seg(name)}${indexSegment(options.index)}`,
       writeBody(write),
-      StoreEntryResponseSchema,
+      StoreEntryResponseSchema(),
       options
     );
   }
@@ -168,7 +168,7 @@ export class RoostSession extends SessionReads {
       "DELETE",
       `/environment/${seg(tool)}/${seg(name)}${indexSegment(options.index)}`,
       undefined,
-      StoreRemoveResponseSchema,
+      StoreRemoveResponseSchema(),
       options
     );
   }
@@ -181,7 +181,7 @@ export class RoostSession extends SessionReads {
       "PATCH",
       "/state",
       patch,
-      StatePatchResponseSchema,
+      StatePatchResponseSchema(),
       options
     );
   }
@@ -192,7 +192,7 @@ export class RoostSession extends SessionReads {
       options.model === undefined
         ? { prompt }
         : { prompt, model: options.model };
-    return this.#mutate("POST", "/runs", body, RunCreatedSchema, options);
+    return this.#mutate("POST", "/runs", body, RunCreatedSchema(), options);
   }
 
   /** Starts a run and waits, a minute at a time, until it completes, fails or is cancelled. */
@@ -215,7 +215,7 @@ export class RoostSession extends SessionReads {
       method: "POST",
       path: `${this.#path}/runs/${seg(runId)}/cancel`,
       credential: this.token,
-      schema: RunStatusSchema,
+      schema: RunStatusSchema(),
       retry: "idempotent"
     });
   }
@@ -240,7 +240,7 @@ export class RoostSession extends SessionReads {
       body: { count },
       credential: this.token,
       ...(this.apiKey ? { apiKey: this.apiKey } : {}),
-      schema: ForkResponseSchema,
+      schema: ForkResponseSchema(),
       retry: "keyed",
       ...(options.idempotencyKey
         ? { idempotencyKey: options.idempotencyKey }
@@ -264,7 +264,7 @@ export class RoostSession extends SessionReads {
       method: "DELETE",
       path: this.#path,
       credential: this.token,
-      schema: DeleteSessionResponseSchema,
+      schema: DeleteSessionResponseSchema(),
       retry: "idempotent"
     });
   }

@@ -50,7 +50,7 @@ export class SessionReads {
   }
 
   status() {
-    return this.#read("", SessionStatusSchema);
+    return this.#read("", SessionStatusSchema());
   }
 
   /**
@@ -80,10 +80,10 @@ export class SessionReads {
       StorePageResponse | StoreEntriesResponse | StoreEntryResponse
     > =
       query.index !== undefined
-        ? StoreEntryResponseSchema
+        ? StoreEntryResponseSchema()
         : query.tool !== undefined
-          ? StoreEntriesResponseSchema
-          : StorePageResponseSchema;
+          ? StoreEntriesResponseSchema()
+          : StorePageResponseSchema();
     return this.#read("/environment", schema, { ...query });
   }
 
@@ -140,12 +140,12 @@ export class SessionReads {
 
   /** One page of the transcript (`items.messages()` reads it all). */
   messages(query: PageQuery = {}) {
-    return this.#read("/messages", MessagesResponseSchema, { ...query });
+    return this.#read("/messages", MessagesResponseSchema(), { ...query });
   }
 
   /** The viewer's frame; the default frame holds what fits `max_bytes` of state and keys (`truncated` says it was cut). */
   frame(query: { max_bytes?: number } = {}) {
-    return this.#read("/frame", FrameResponseSchema, { ...query });
+    return this.#read("/frame", FrameResponseSchema(), { ...query });
   }
 
   /**
@@ -159,12 +159,12 @@ export class SessionReads {
     query: number | EventsPageQuery = {}
   ): Promise<EventsResponse> {
     const page = typeof query === "number" ? { limit: query } : query;
-    return this.#read("/events", EventsResponseSchema, { after, ...page });
+    return this.#read("/events", EventsResponseSchema(), { after, ...page });
   }
 
   /** A run's status; with `waitSeconds` (≤ 60) the server waits for its end first. */
   readRun(runId: string, waitSeconds = 0): Promise<RunStatus> {
-    return this.#read(`/runs/${seg(runId)}`, RunStatusSchema, {
+    return this.#read(`/runs/${seg(runId)}`, RunStatusSchema(), {
       wait: waitSeconds
     });
   }

@@ -10,8 +10,10 @@ import type { Clock } from "./clock";
 import type { FetchLike } from "./transport";
 import type { WebSocketConstructor } from "./websocket-like";
 
-export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>;
-export type ResumeExpiredFrame = z.infer<typeof ResumeExpiredFrameSchema>;
+export type SnapshotFrame = z.infer<ReturnType<typeof SnapshotFrameSchema>>;
+export type ResumeExpiredFrame = z.infer<
+  ReturnType<typeof ResumeExpiredFrameSchema>
+>;
 
 /**
  * `connecting` → `open`; after a drop `reconnecting` (with the attempt and

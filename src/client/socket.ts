@@ -132,7 +132,7 @@ export class SessionSocket {
       action,
       ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {})
     });
-    return StepResponseSchema.parse(value);
+    return StepResponseSchema().parse(value);
   }
 
   /** `pick` takes the task from the dataset, or from a named split, instead of `task`. */
@@ -148,12 +148,12 @@ export class SessionSocket {
       ...(pick?.split === undefined ? {} : { split: pick.split }),
       ...(state === undefined ? {} : { state })
     });
-    return ResetResponseSchema.parse(value);
+    return ResetResponseSchema().parse(value);
   }
 
   async call(tool: string, args: JsonObject = {}) {
     const value = await this.send({ type: "call", tool, arguments: args });
-    return ToolInvocationResponseSchema.parse(value);
+    return ToolInvocationResponseSchema().parse(value);
   }
 
   /**
@@ -163,7 +163,7 @@ export class SessionSocket {
    */
   async fork(count = 1) {
     const value = await this.send({ type: "fork", count });
-    return ForkResponseSchema.parse(value);
+    return ForkResponseSchema().parse(value);
   }
 
   /** Closes for good; unanswered requests reject with `closed`. */
@@ -234,18 +234,18 @@ export class SessionSocket {
     const type = (frame as { type: unknown }).type;
     switch (type) {
       case "session.snapshot": {
-        const snapshot = SnapshotFrameSchema.parse(frame);
+        const snapshot = SnapshotFrameSchema().parse(frame);
         this.#events.rebase(snapshot.last_seq);
         this.#call(() => this.#options.onSnapshot?.(snapshot));
         return;
       }
       case "resume.expired": {
-        const expired = ResumeExpiredFrameSchema.parse(frame);
+        const expired = ResumeExpiredFrameSchema().parse(frame);
         this.#call(() => this.#options.onResumeExpired?.(expired));
         return;
       }
       case "reply":
-        this.#pending.settle(ReplyFrameSchema.parse(frame));
+        this.#pending.settle(ReplyFrameSchema().parse(frame));
         return;
       case "batch": {
         // Unpacked here, so every event goes through the sequencer alone.
@@ -258,7 +258,7 @@ export class SessionSocket {
         return;
       }
       case "protocol.error": {
-        const { error, id } = ProtocolErrorFrameSchema.parse(frame);
+        const { error, id } = ProtocolErrorFrameSchema().parse(frame);
         const failure = new RoostClientError(
           error.code,
           error.message,
@@ -275,7 +275,7 @@ export class SessionSocket {
   }
 
   async #event(frame: unknown): Promise<void> {
-    const parsed = EventFrameSchema.safeParse(frame);
+    const parsed = EventFrameSchema().safeParse(frame);
     if (!parsed.success) {
       const type = (frame as { type?: unknown } | null)?.type;
       this.#report(

@@ -146,7 +146,7 @@ const readResponse = async <T>(
     json = undefined;
   }
   if (!response.ok) {
-    const parsed = ErrorResponseSchema.safeParse(json);
+    const parsed = ErrorResponseSchema().safeParse(json);
     if (parsed.success) {
       const { code, message, details } = parsed.data.error;
       throw new RoostClientError(code, message, response.status, details);

@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
+import { lazy } from "../lazy";
 import type {
   AssistantMessage,
   Message,
@@ -190,7 +191,7 @@ export interface Environment<
 }
 
 /** Without a task schema a session takes no task (or an empty object). */
-const NO_TASK = z.object({}).strict().optional();
+const NO_TASK = lazy(() => z.object({}).strict().optional());
 
 /**
  * Defines an environment. State, task and tool types flow into `reset`,
@@ -206,7 +207,7 @@ const NO_TASK = z.object({}).strict().optional();
  * });
  */
 export const defineEnvironment = <
-  TaskSchema extends z.ZodType = typeof NO_TASK,
+  TaskSchema extends z.ZodType = ReturnType<typeof NO_TASK>,
   Shape extends StateShape = Record<never, never>,
   Tools extends ToolTypes = ToolTypes
 >(
@@ -257,24 +258,30 @@ export const defineEnvironment = <
   }
   const tree =
     config.tree === undefined ? undefined : resolveTree(config.tree, tools);
-  const toolSchemas = [...tools].map(([name, t]) =>
-    openAITool(
-      name,
-      t.description,
-      t.input,
-      Object.values(t.inputsFromState ?? {}).filter(
-        (p): p is string => typeof p === "string"
+  // Deriving JSON Schemas from zod is most of what defining costs; a cold
+  // isolate defines every environment before its first request.
+  const toolSchemas = lazy(() =>
+    [...tools].map(([name, t]) =>
+      openAITool(
+        name,
+        t.description,
+        t.input,
+        Object.values(t.inputsFromState ?? {}).filter(
+          (p): p is string => typeof p === "string"
+        )
       )
     )
   );
   return {
     ...config,
     kind: "environment",
-    task: config.task ?? NO_TASK,
+    task: config.task ?? NO_TASK(),
     state:
       config.state ?? (defineState({}) as unknown as StateDefinition<Shape>),
     tools,
-    toolSchemas,
+    get toolSchemas() {
+      return toolSchemas();
+    },
     tree
   };
 };

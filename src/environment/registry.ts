@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
+import { lazy } from "../lazy";
 import type { TreeInfo } from "../protocol/http-environments";
 import type { Environment } from "./define-environment";
 import { describeTree } from "./describe-tree";
@@ -54,30 +55,32 @@ export const createRegistry = (
     }
     byName.set(env.name, env);
   }
-  const infos = [...byName.values()].map(
-    (env): EnvironmentInfo => ({
-      name: env.name,
-      description: env.description,
-      task_schema: jsonSchemaOf(env.task),
-      state_schema: env.state.jsonSchema() as JsonObject,
-      tools: env.toolSchemas,
-      ...(env.dataset === undefined
-        ? {}
-        : env.dataset.size === undefined
-          ? { dataset_generated: true }
-          : { dataset_size: env.dataset.size }),
-      ...(env.splits === undefined
-        ? {}
-        : {
-            splits: Object.entries(env.splits).map(([name, d]) =>
-              d.size === undefined
-                ? { name, generated: true }
-                : { name, size: d.size, generated: false }
-            )
-          }),
-      ...(env.maxSteps ? { max_steps: env.maxSteps } : {}),
-      ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {})
-    })
+  const infos = lazy(() =>
+    [...byName.values()].map(
+      (env): EnvironmentInfo => ({
+        name: env.name,
+        description: env.description,
+        task_schema: jsonSchemaOf(env.task),
+        state_schema: env.state.jsonSchema() as JsonObject,
+        tools: env.toolSchemas,
+        ...(env.dataset === undefined
+          ? {}
+          : env.dataset.size === undefined
+            ? { dataset_generated: true }
+            : { dataset_size: env.dataset.size }),
+        ...(env.splits === undefined
+          ? {}
+          : {
+              splits: Object.entries(env.splits).map(([name, d]) =>
+                d.size === undefined
+                  ? { name, generated: true }
+                  : { name, size: d.size, generated: false }
+              )
+            }),
+        ...(env.maxSteps ? { max_steps: env.maxSteps } : {}),
+        ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {})
+      })
+    )
   );
   return {
     get(name) {
@@ -92,6 +95,6 @@ export const createRegistry = (
     },
     has: (name) => byName.has(name),
     names: () => [...byName.keys()],
-    describe: () => infos
+    describe: infos
   };
 };

@@ -1,6 +1,7 @@
 /** @module The Hono app: CORS, auth, the routes, and the one error shape. */
 
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { TrieRouter } from "hono/router/trie-router";
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
 import { sessionAuth } from "./auth";
@@ -25,7 +26,13 @@ export interface AppOptions {
  * any body is read or any Durable Object is woken.
  */
 export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: throwOnInvalid });
+  // Hono's default router compiles one regular expression for every route
+  // on the first request: a fifth of a cold isolate's startup here. The
+  // trie matches as it was built; per step, no difference could be measured.
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: throwOnInvalid,
+    router: new TrieRouter()
+  });
   app.onError(onError);
   app.notFound(notFound);
   app.use("*", cors);

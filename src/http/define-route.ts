@@ -1,14 +1,53 @@
 /** @module A route as one value: its OpenAPI definition and its handler, from which registration, the route table and the document all derive. */
 
-import type { RouteConfig, RouteHandler } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import {
+  OpenAPIHono,
+  type RouteConfig,
+  type RouteHandler
+} from "@hono/zod-openapi";
+import type { MiddlewareHandler, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { jsonBody, readJsonBody } from "./body";
 import type { AppEnv } from "./env";
 import type { RoostApp } from "./route-kit";
 import { throwOnInvalid } from "./validation";
+
+type Request = RouteConfig["request"];
+type Responses = RouteConfig["responses"];
+
+/**
+ * A route's OpenAPI definition (what `createRoute` takes) with its request
+ * and response schemas built on first read: registering the route needs
+ * only its method, path and middleware, its first request builds what
+ * validates the request, and only the OpenAPI document reads the
+ * responses. A cold isolate serves its first request without building
+ * every route's schemas.
+ */
+export const route = <
+  P extends string,
+  H extends Omit<RouteConfig, "request" | "responses" | "path"> & {
+    path: P;
+  },
+  S extends Responses,
+  R extends Request = undefined
+>(
+  head: H,
+  schemas: { request?: () => R; responses: () => S }
+): H & { request: R; responses: S } => {
+  const request = lazy(() => schemas.request?.());
+  const responses = lazy(schemas.responses);
+  const { middleware, ...documented } = head;
+  // The OpenAPI registry keeps this object as it is and documents its
+  // enumerable fields: middleware is not one of them.
+  return Object.defineProperties(documented, {
+    middleware: { value: middleware },
+    request: { enumerable: true, get: request },
+    responses: { enumerable: true, get: responses }
+  }) as unknown as H & { request: R; responses: S };
+};
 
 export interface RouteEntry {
   readonly route: RouteConfig;
@@ -30,9 +69,12 @@ export const defineRoute = <R extends RouteConfig>(
 ): RouteEntry => ({
   route,
   handler: handler as unknown as RouteHandler<RouteConfig, AppEnv>,
-  readsBody:
-    options.readsBody ??
-    (route.request !== undefined && "body" in route.request)
+  get readsBody() {
+    return (
+      options.readsBody ??
+      (route.request !== undefined && "body" in route.request)
+    );
+  }
 });
 
 const JSON_CONTENT = "application/json";
@@ -91,30 +133,73 @@ const fusedJsonBody = (route: RouteConfig) => {
 };
 
 /**
- * Registers a route as `app.openapi` would, except that a route whose last
- * middleware is `jsonBody` reads and validates its request in one step
- * (the same checks in the same order, one JSON parse, no async validators):
- * the JSON routes are the ones every step takes.
+ * The validators `app.openapi` would put between a route's middleware and
+ * its handler, as @hono/zod-openapi builds them: it registers through
+ * `on`, which a scratch app records instead.
+ */
+const libraryValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
+  const scratch = new OpenAPIHono<AppEnv>({ defaultHook: throwOnInvalid });
+  let handlers: MiddlewareHandler<AppEnv>[] = [];
+  scratch.on = ((
+    _method: unknown,
+    _path: unknown,
+    ...h: MiddlewareHandler<AppEnv>[]
+  ) => {
+    handlers = h;
+    return scratch;
+  }) as unknown as typeof scratch.on;
+  // Validators come from the request alone; the responses stay unbuilt.
+  const { method, path, request } = route;
+  scratch.openapi(
+    { method, path, request, responses: {}, hide: true },
+    (() => new Response()) as never
+  );
+  return handlers.slice(0, -1);
+};
+
+/** Runs `handlers` as one middleware, each one's `next` the one after it. */
+const inSequence =
+  (handlers: readonly MiddlewareHandler<AppEnv>[]): MiddlewareHandler<AppEnv> =>
+  (c, next) => {
+    const at = (i: number): ReturnType<MiddlewareHandler<AppEnv>> =>
+      i === handlers.length
+        ? next()
+        : handlers[i]!(c, (() => at(i + 1)) as Next);
+    return at(0);
+  };
+
+/**
+ * Registers a route as `app.openapi` would, except that its request
+ * validation is built on the route's first request (the schemas with it),
+ * and that a route whose last middleware is `jsonBody` reads and validates
+ * its request in one step when it can (the same checks in the same order,
+ * one JSON parse, no async validators): the JSON routes are the ones
+ * every step takes.
  */
 export const registerRoute = (app: RoostApp, entry: RouteEntry): void => {
-  const { middleware, hide, ...route } = entry.route;
+  const { route } = entry;
+  const { middleware } = route;
   const listed: MiddlewareHandler[] =
     middleware === undefined
       ? []
       : Array.isArray(middleware)
         ? middleware
         : [middleware as MiddlewareHandler];
-  const fused = listed.at(-1) === jsonBody ? fusedJsonBody(route) : undefined;
-  if (fused === undefined) {
-    app.openapi(entry.route, entry.handler);
-    return;
-  }
-  if (!hide) app.openAPIRegistry.registerPath(route);
+  const readsJson = listed.at(-1) === jsonBody;
+  const validation = lazy(
+    (): MiddlewareHandler<AppEnv> =>
+      (readsJson ? fusedJsonBody(route) : undefined) ??
+      inSequence([
+        ...(readsJson ? [jsonBody] : []),
+        ...(route.request === undefined ? [] : libraryValidators(route))
+      ])
+  );
+  if (!route.hide) app.openAPIRegistry.registerPath(route);
   app.on(
     [route.method],
     [route.path.replaceAll(/\/{(.+?)}/g, "/:$1")],
-    ...listed.slice(0, -1),
-    fused,
+    ...(readsJson ? listed.slice(0, -1) : listed),
+    (c, next) => validation()(c, next),
     entry.handler
   );
 };

@@ -48,7 +48,9 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 };
 
 type ErrorResponses<S extends ErrorStatus> = {
-  [K in S]: ReturnType<typeof jsonContent<typeof ErrorResponseSchema>>;
+  [K in S]: ReturnType<
+    typeof jsonContent<ReturnType<typeof ErrorResponseSchema>>
+  >;
 };
 
 /** Error responses documented with ErrorResponseSchema, keyed by status. */
@@ -58,7 +60,7 @@ export const errors = <const S extends readonly ErrorStatus[]>(
   Object.fromEntries(
     statuses.map((status) => [
       status,
-      jsonContent(ErrorResponseSchema, ERROR_DESCRIPTIONS[status])
+      jsonContent(ErrorResponseSchema(), ERROR_DESCRIPTIONS[status])
     ])
   ) as ErrorResponses<S[number]>;
 

@@ -1,5 +1,6 @@
 /** @module Every route of the API with its method, path and credentials, derived from the route list: for 405 answers and auth-matrix tests. */
 
+import { lazy } from "../lazy";
 import { CREATE_SECURITY, SESSION_SECURITY } from "./route-kit";
 import { ROUTES } from "./routes";
 
@@ -25,21 +26,28 @@ const authOf = (security: unknown): RouteAuth =>
       ? "create"
       : "public";
 
-export const ROUTE_TABLE: readonly RouteInfo[] = ROUTES.map(
-  ({ route, readsBody }) => ({
+/** Whether a route reads a body is known once its schemas are built, so the table is built on first use. */
+export const ROUTE_TABLE = lazy((): readonly RouteInfo[] =>
+  ROUTES.map(({ route, readsBody }) => ({
     method: route.method.toUpperCase() as RouteInfo["method"],
     path: route.path,
     auth: authOf(route.security),
     body: readsBody
-  })
+  }))
 );
 
-const PATTERNS = ROUTE_TABLE.map((route) => ({
-  method: route.method,
-  pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`)
-}));
+const PATTERNS = lazy(() =>
+  ROUTES.map(({ route }) => ({
+    method: route.method.toUpperCase(),
+    pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`)
+  }))
+);
 
 /** The methods the API serves on `path` (empty for an unknown path). */
 export const allowedMethods = (path: string): string[] => [
-  ...new Set(PATTERNS.filter((p) => p.pattern.test(path)).map((p) => p.method))
+  ...new Set(
+    PATTERNS()
+      .filter((p) => p.pattern.test(path))
+      .map((p) => p.method)
+  )
 ];

@@ -1,86 +1,106 @@
 /** @module Chat messages and tool calls in OpenAI's format, as zod schemas. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { JsonObjectSchema } from "../protocol/json-value";
 
-export const TextPartSchema = z.object({
-  type: z.literal("text"),
-  text: z.string()
-});
-
-export const ImagePartSchema = z.object({
-  type: z.literal("image_url"),
-  image_url: z.object({
-    url: z.string(),
-    detail: z.enum(["auto", "low", "high"]).optional()
+export const TextPartSchema = lazy(() =>
+  z.object({
+    type: z.literal("text"),
+    text: z.string()
   })
-});
+);
 
-export const ContentPartSchema = z.discriminatedUnion("type", [
-  TextPartSchema,
-  ImagePartSchema
-]);
-export type ContentPart = z.infer<typeof ContentPartSchema>;
+export const ImagePartSchema = lazy(() =>
+  z.object({
+    type: z.literal("image_url"),
+    image_url: z.object({
+      url: z.string(),
+      detail: z.enum(["auto", "low", "high"]).optional()
+    })
+  })
+);
+
+export const ContentPartSchema = lazy(() =>
+  z.discriminatedUnion("type", [TextPartSchema(), ImagePartSchema()])
+);
+export type ContentPart = z.infer<ReturnType<typeof ContentPartSchema>>;
 
 /** Message content: plain text or multimodal parts. */
-export const ContentSchema = z.union([z.string(), z.array(ContentPartSchema)]);
-export type Content = z.infer<typeof ContentSchema>;
+export const ContentSchema = lazy(() =>
+  z.union([z.string(), z.array(ContentPartSchema())])
+);
+export type Content = z.infer<ReturnType<typeof ContentSchema>>;
 
 /**
  * A tool call. `arguments` is accepted as a JSON string (OpenAI's wire form)
  * or an object; parsing it is left to execution, so a malformed string
  * becomes an error tool message the model can read rather than a rejected request.
  */
-export const ToolCallSchema = z.object({
-  id: z.string().min(1).max(256),
-  type: z.literal("function").default("function"),
-  function: z.object({
-    name: z.string().max(256),
-    arguments: z
-      // JsonObjectSchema keeps a `__proto__` key as data (z.record drops
-      // it); typed as the record it checks, so callers keep their types.
-      .union([
-        z.string(),
-        JsonObjectSchema as unknown as z.ZodType<Record<string, unknown>>
-      ])
-      .default("{}")
+export const ToolCallSchema = lazy(() =>
+  z.object({
+    id: z.string().min(1).max(256),
+    type: z.literal("function").default("function"),
+    function: z.object({
+      name: z.string().max(256),
+      arguments: z
+        // JsonObjectSchema keeps a `__proto__` key as data (z.record drops
+        // it); typed as the record it checks, so callers keep their types.
+        .union([
+          z.string(),
+          JsonObjectSchema() as unknown as z.ZodType<Record<string, unknown>>
+        ])
+        .default("{}")
+    })
   })
-});
-export type ToolCall = z.infer<typeof ToolCallSchema>;
-export type ToolCallInput = z.input<typeof ToolCallSchema>;
+);
+export type ToolCall = z.infer<ReturnType<typeof ToolCallSchema>>;
+export type ToolCallInput = z.input<ReturnType<typeof ToolCallSchema>>;
 
-export const SystemMessageSchema = z.object({
-  role: z.literal("system"),
-  content: ContentSchema
-});
+export const SystemMessageSchema = lazy(() =>
+  z.object({
+    role: z.literal("system"),
+    content: ContentSchema()
+  })
+);
 
-export const UserMessageSchema = z.object({
-  role: z.literal("user"),
-  content: ContentSchema
-});
+export const UserMessageSchema = lazy(() =>
+  z.object({
+    role: z.literal("user"),
+    content: ContentSchema()
+  })
+);
 
-export const AssistantMessageSchema = z.object({
-  role: z.literal("assistant"),
-  content: ContentSchema.nullable().optional(),
-  tool_calls: z.array(ToolCallSchema).optional()
-});
-export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export const AssistantMessageSchema = lazy(() =>
+  z.object({
+    role: z.literal("assistant"),
+    content: ContentSchema().nullable().optional(),
+    tool_calls: z.array(ToolCallSchema()).optional()
+  })
+);
+export type AssistantMessage = z.infer<
+  ReturnType<typeof AssistantMessageSchema>
+>;
 
-export const ToolMessageSchema = z.object({
-  role: z.literal("tool"),
-  tool_call_id: z.string(),
-  name: z.string(),
-  content: ContentSchema,
-  /** Roost's addition: the call failed (bad arguments, exception, timeout, unknown tool). */
-  is_error: z.boolean().optional()
-});
-export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export const ToolMessageSchema = lazy(() =>
+  z.object({
+    role: z.literal("tool"),
+    tool_call_id: z.string(),
+    name: z.string(),
+    content: ContentSchema(),
+    /** Roost's addition: the call failed (bad arguments, exception, timeout, unknown tool). */
+    is_error: z.boolean().optional()
+  })
+);
+export type ToolMessage = z.infer<ReturnType<typeof ToolMessageSchema>>;
 
-export const MessageSchema = z.discriminatedUnion("role", [
-  SystemMessageSchema,
-  UserMessageSchema,
-  AssistantMessageSchema,
-  ToolMessageSchema
-]);
-export type Message = z.infer<typeof MessageSchema>;
-export type MessageInput = z.input<typeof MessageSchema>;
+export const MessageSchema = lazy(() =>
+  z.discriminatedUnion("role", [
+    SystemMessageSchema(),
+    UserMessageSchema(),
+    AssistantMessageSchema(),
+    ToolMessageSchema()
+  ])
+);
+export type Message = z.infer<ReturnType<typeof MessageSchema>>;
+export type MessageInput = z.input<ReturnType<typeof MessageSchema>>;

@@ -1,6 +1,7 @@
 /** @module Frames a client sends on the WebSocket. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import {
   ForkRequestSchema,
   InitialStateSchema,
@@ -19,112 +20,134 @@ import { ActionSchema } from "./messages";
 export const PING_FRAME = '{"type":"ping"}';
 
 /** Chosen by the client; echoed in the `reply` (or `protocol.error`) for this frame. */
-export const RequestIdSchema = z.string().min(1).max(256);
+export const RequestIdSchema = lazy(() => z.string().min(1).max(256));
 
 /** Same meaning as the HTTP `Idempotency-Key` header, scoped to the session and frame type. */
-export const IdempotencyKeySchema = z.string().min(1).max(256);
+export const IdempotencyKeySchema = lazy(() => z.string().min(1).max(256));
 
-export const StepFrameSchema = z
-  .strictObject({
-    type: z.literal("step"),
-    id: RequestIdSchema,
-    idempotency_key: IdempotencyKeySchema.optional(),
-    action: ActionSchema
-  })
-  .meta({
-    id: "StepFrame",
-    description: "Steps the session, like POST …/step."
-  });
+export const StepFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("step"),
+      id: RequestIdSchema(),
+      idempotency_key: IdempotencyKeySchema().optional(),
+      action: ActionSchema()
+    })
+    .meta({
+      id: "StepFrame",
+      description: "Steps the session, like POST …/step."
+    })
+);
 
-export const ResetFrameSchema = z
-  .strictObject({
-    type: z.literal("reset"),
-    id: RequestIdSchema,
-    idempotency_key: IdempotencyKeySchema.optional(),
-    task: JsonValueSchema.optional(),
-    task_index: TaskIndexSchema.optional(),
-    split: NameSchema.optional(),
-    state: InitialStateSchema.optional()
-  })
-  .refine((body) => body.task === undefined || body.task_index === undefined, {
-    message: 'Give "task" or "task_index", not both.',
-    path: ["task_index"]
-  })
-  .refine(splitNeedsIndex, SPLIT_NEEDS_INDEX)
-  .meta({ id: "ResetFrame", description: "Resets the session." });
+export const ResetFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("reset"),
+      id: RequestIdSchema(),
+      idempotency_key: IdempotencyKeySchema().optional(),
+      task: JsonValueSchema().optional(),
+      task_index: TaskIndexSchema().optional(),
+      split: NameSchema().optional(),
+      state: InitialStateSchema().optional()
+    })
+    .refine(
+      (body) => body.task === undefined || body.task_index === undefined,
+      {
+        message: 'Give "task" or "task_index", not both.',
+        path: ["task_index"]
+      }
+    )
+    .refine(splitNeedsIndex, SPLIT_NEEDS_INDEX)
+    .meta({ id: "ResetFrame", description: "Resets the session." })
+);
 
-export const CallFrameSchema = z
-  .strictObject({
-    type: z.literal("call"),
-    id: RequestIdSchema,
-    idempotency_key: IdempotencyKeySchema.optional(),
-    tool: NameSchema,
-    arguments: JsonObjectSchema.default({})
-  })
-  .meta({ id: "CallFrame", description: "Invokes one tool directly." });
+export const CallFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("call"),
+      id: RequestIdSchema(),
+      idempotency_key: IdempotencyKeySchema().optional(),
+      tool: NameSchema(),
+      arguments: JsonObjectSchema().default({})
+    })
+    .meta({ id: "CallFrame", description: "Invokes one tool directly." })
+);
 
-export const ForkFrameSchema = z
-  .strictObject({
-    type: z.literal("fork"),
-    id: RequestIdSchema,
-    idempotency_key: IdempotencyKeySchema.optional(),
-    count: ForkRequestSchema.shape.count
-  })
-  .meta({
-    id: "ForkFrame",
-    description:
-      "Copies the session, like POST …/fork; the reply lists the copies."
-  });
+export const ForkFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("fork"),
+      id: RequestIdSchema(),
+      idempotency_key: IdempotencyKeySchema().optional(),
+      count: ForkRequestSchema().shape.count
+    })
+    .meta({
+      id: "ForkFrame",
+      description:
+        "Copies the session, like POST …/fork; the reply lists the copies."
+    })
+);
 
-export const CancelFrameSchema = z
-  .strictObject({
-    type: z.literal("cancel"),
-    id: RequestIdSchema,
-    run_id: z.string().min(1).max(256)
-  })
-  .meta({ id: "CancelFrame", description: "Asks a run to stop." });
+export const CancelFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("cancel"),
+      id: RequestIdSchema(),
+      run_id: z.string().min(1).max(256)
+    })
+    .meta({ id: "CancelFrame", description: "Asks a run to stop." })
+);
 
-export const ResumeFrameSchema = z
-  .strictObject({
-    type: z.literal("resume"),
-    /** Replays every retained event with a greater seq, then the live stream. */
-    after: z.number().int().nonnegative()
-  })
-  .meta({ id: "ResumeFrame", description: "Replays events after a seq." });
+export const ResumeFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("resume"),
+      /** Replays every retained event with a greater seq, then the live stream. */
+      after: z.number().int().nonnegative()
+    })
+    .meta({ id: "ResumeFrame", description: "Replays events after a seq." })
+);
 
 /**
  * Optional flow control: a client that acknowledges what it processed is
  * closed with 4408 once it falls too far behind, instead of letting the
  * object buffer frames for it without bound.
  */
-export const AckFrameSchema = z
-  .strictObject({
-    type: z.literal("ack"),
-    /** The newest seq the client has processed. */
-    seq: z.number().int().nonnegative()
-  })
-  .meta({ id: "AckFrame", description: "Acknowledges events up to a seq." });
+export const AckFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("ack"),
+      /** The newest seq the client has processed. */
+      seq: z.number().int().nonnegative()
+    })
+    .meta({ id: "AckFrame", description: "Acknowledges events up to a seq." })
+);
 
-export const PingFrameSchema = z
-  .strictObject({ type: z.literal("ping") })
-  .meta({ id: "PingFrame", description: "Answered by a pong." });
+export const PingFrameSchema = lazy(() =>
+  z
+    .strictObject({ type: z.literal("ping") })
+    .meta({ id: "PingFrame", description: "Answered by a pong." })
+);
 
-export const ClientFrameSchema = z
-  .discriminatedUnion("type", [
-    StepFrameSchema,
-    ResetFrameSchema,
-    CallFrameSchema,
-    ForkFrameSchema,
-    CancelFrameSchema,
-    ResumeFrameSchema,
-    AckFrameSchema,
-    PingFrameSchema
-  ])
-  .meta({ id: "ClientFrame", description: "A frame a client sends." });
-export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+export const ClientFrameSchema = lazy(() =>
+  z
+    .discriminatedUnion("type", [
+      StepFrameSchema(),
+      ResetFrameSchema(),
+      CallFrameSchema(),
+      ForkFrameSchema(),
+      CancelFrameSchema(),
+      ResumeFrameSchema(),
+      AckFrameSchema(),
+      PingFrameSchema()
+    ])
+    .meta({ id: "ClientFrame", description: "A frame a client sends." })
+);
+export type ClientFrame = z.infer<ReturnType<typeof ClientFrameSchema>>;
 /** What a client may write: defaults (`role`, `arguments`) may be left out. */
-export type ClientFrameInput = z.input<typeof ClientFrameSchema>;
+export type ClientFrameInput = z.input<ReturnType<typeof ClientFrameSchema>>;
 export type ClientFrameType = ClientFrame["type"];
 
-export const CLIENT_FRAME_TYPES: readonly ClientFrameType[] =
-  ClientFrameSchema.options.map((o) => o.shape.type.value);
+export const CLIENT_FRAME_TYPES = lazy((): readonly ClientFrameType[] =>
+  ClientFrameSchema().options.map((o) => o.shape.type.value)
+);

@@ -3,27 +3,34 @@
 import * as z from "zod";
 import type { ErrorBody, ErrorCode } from "../errors";
 import { ERROR_STATUS } from "../errors";
+import { lazy } from "../lazy";
 import { NAME_PATTERN } from "./limits";
 
 // Object.keys loses the key type; the table in errors.ts is the only source.
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
-export const ErrorCodeSchema = z
-  .enum(ERROR_CODES)
-  .meta({ id: "ErrorCode", description: "Decides the HTTP status." });
+export const ErrorCodeSchema = lazy(() =>
+  z
+    .enum(ERROR_CODES)
+    .meta({ id: "ErrorCode", description: "Decides the HTTP status." })
+);
 
-export const ErrorBodySchema = z
-  .object({
-    code: ErrorCodeSchema,
-    message: z.string(),
-    details: z.unknown().optional()
-  })
-  .meta({ id: "ErrorBody", description: "What went wrong and what to do." });
+export const ErrorBodySchema = lazy(() =>
+  z
+    .object({
+      code: ErrorCodeSchema(),
+      message: z.string(),
+      details: z.unknown().optional()
+    })
+    .meta({ id: "ErrorBody", description: "What went wrong and what to do." })
+);
 
-export const ErrorResponseSchema = z
-  .object({ error: ErrorBodySchema })
-  .meta({ id: "ErrorResponse", description: "Every error response." });
-export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+export const ErrorResponseSchema = lazy(() =>
+  z
+    .object({ error: ErrorBodySchema() })
+    .meta({ id: "ErrorResponse", description: "Every error response." })
+);
+export type ErrorResponse = z.infer<ReturnType<typeof ErrorResponseSchema>>;
 
 /** One zod issue, flattened: `path` is dotted (`action.tool_calls.0.id`), empty for the root. */
 export interface IssueDetail {

@@ -1,22 +1,23 @@
 /** @module Event frames: every change to a session, broadcast and persisted with a per-session `seq`. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { WireMessageSchema } from "./messages";
 import { TimestampSchema } from "./session-status";
 
-const Position = z.number().int().nonnegative();
+const Position = lazy(() => z.number().int().nonnegative());
 
 /** Fields every event frame carries besides its `type`. */
-const base = {
+const base = lazy(() => ({
   /** Per session, strictly increasing, never reused (also across episodes). */
   seq: z.number().int().positive(),
-  at: TimestampSchema,
+  at: TimestampSchema(),
   /** 0 before the first reset. */
   episode: z.number().int().nonnegative()
-};
+}));
 
 const event = <T extends string, S extends z.core.$ZodLooseShape>(
   type: T,
@@ -24,7 +25,7 @@ const event = <T extends string, S extends z.core.$ZodLooseShape>(
   description: string
 ) =>
   z
-    .object({ type: z.literal(type), ...base, ...shape })
+    .object({ type: z.literal(type), ...base(), ...shape })
     .meta({ id: eventId(type), description });
 
 // "store.changed" → "StoreChangedEvent": component names cannot contain dots.
@@ -34,166 +35,191 @@ const eventId = (type: string): string =>
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join("")}Event`;
 
-export const ResultEventSchema = event(
-  "result",
-  {
-    tool: NameSchema,
-    name: NameSchema,
-    index: Position,
-    objects: z.array(JsonObjectSchema),
-    metadata: JsonObjectSchema,
-    display: z.boolean(),
-    ...displayFields,
-    call_id: z.string().optional(),
-    /**
-     * Present when a large result was split to fit the event log's row
-     * limit: parts share tool, name and index and concatenate in order.
-     */
-    part: z
-      .object({ index: Position, count: z.number().int().positive() })
-      .optional()
-  },
-  "A tool stored a result."
+export const ResultEventSchema = lazy(() =>
+  event(
+    "result",
+    {
+      tool: NameSchema(),
+      name: NameSchema(),
+      index: Position(),
+      objects: z.array(JsonObjectSchema()),
+      metadata: JsonObjectSchema(),
+      display: z.boolean(),
+      ...displayFields(),
+      call_id: z.string().optional(),
+      /**
+       * Present when a large result was split to fit the event log's row
+       * limit: parts share tool, name and index and concatenate in order.
+       */
+      part: z
+        .object({ index: Position(), count: z.number().int().positive() })
+        .optional()
+    },
+    "A tool stored a result."
+  )
 );
 
-export const StoreChangedEventSchema = event(
-  "store.changed",
-  {
-    op: z.enum(["add", "replace", "remove"]),
-    tool: NameSchema,
-    name: NameSchema,
-    /** Absent when the whole key's list was replaced or removed. */
-    index: Position.optional()
-  },
-  "The environment store changed under one key."
+export const StoreChangedEventSchema = lazy(() =>
+  event(
+    "store.changed",
+    {
+      op: z.enum(["add", "replace", "remove"]),
+      tool: NameSchema(),
+      name: NameSchema(),
+      /** Absent when the whole key's list was replaced or removed. */
+      index: Position().optional()
+    },
+    "The environment store changed under one key."
+  )
 );
 
-export const StateChangedEventSchema = event(
-  "state.changed",
-  { key: z.string(), value: JsonValueSchema },
-  "A state key has a new value."
+export const StateChangedEventSchema = lazy(() =>
+  event(
+    "state.changed",
+    { key: z.string(), value: JsonValueSchema() },
+    "A state key has a new value."
+  )
 );
 
-export const MessageEventSchema = event(
-  "message",
-  { message: WireMessageSchema, index: Position },
-  "A message was appended to the transcript."
+export const MessageEventSchema = lazy(() =>
+  event(
+    "message",
+    { message: WireMessageSchema(), index: Position() },
+    "A message was appended to the transcript."
+  )
 );
 
-export const ToolStartedEventSchema = event(
-  "tool.started",
-  {
-    call_id: z.string(),
-    tool: z.string(),
-    /** Parsed arguments, or the model's raw string when it was not JSON. */
-    arguments: z.union([JsonObjectSchema, z.string()])
-  },
-  "A tool call started."
+export const ToolStartedEventSchema = lazy(() =>
+  event(
+    "tool.started",
+    {
+      call_id: z.string(),
+      tool: z.string(),
+      /** Parsed arguments, or the model's raw string when it was not JSON. */
+      arguments: z.union([JsonObjectSchema(), z.string()])
+    },
+    "A tool call started."
+  )
 );
 
-export const ToolFinishedEventSchema = event(
-  "tool.finished",
-  { call_id: z.string(), tool: z.string(), is_error: z.boolean() },
-  "A tool call finished."
+export const ToolFinishedEventSchema = lazy(() =>
+  event(
+    "tool.finished",
+    { call_id: z.string(), tool: z.string(), is_error: z.boolean() },
+    "A tool call finished."
+  )
 );
 
-export const UpdateEventSchema = event(
-  "update",
-  {
-    kind: z.enum(["status", "text", "warning", "self_healing_error"]),
-    payload: JsonObjectSchema,
-    call_id: z.string().optional()
-  },
-  "Progress a tool reported; never stored in the environment."
+export const UpdateEventSchema = lazy(() =>
+  event(
+    "update",
+    {
+      kind: z.enum(["status", "text", "warning", "self_healing_error"]),
+      payload: JsonObjectSchema(),
+      call_id: z.string().optional()
+    },
+    "Progress a tool reported; never stored in the environment."
+  )
 );
 
-export const StepEventSchema = event(
-  "step",
-  {
-    step: z.number().int().positive(),
-    reward: z.number(),
-    done: z.boolean(),
-    truncated: z.boolean()
-  },
-  "A step committed."
+export const StepEventSchema = lazy(() =>
+  event(
+    "step",
+    {
+      step: z.number().int().positive(),
+      reward: z.number(),
+      done: z.boolean(),
+      truncated: z.boolean()
+    },
+    "A step committed."
+  )
 );
 
-export const StepAbortedEventSchema = event(
-  "step.aborted",
-  {
-    step: z.number().int().positive().optional(),
-    /** Discard frames of this episode from this seq up to this frame. */
-    first_seq: z.number().int().positive()
-  },
-  "A step crashed before it committed: its frames did not happen."
+export const StepAbortedEventSchema = lazy(() =>
+  event(
+    "step.aborted",
+    {
+      step: z.number().int().positive().optional(),
+      /** Discard frames of this episode from this seq up to this frame. */
+      first_seq: z.number().int().positive()
+    },
+    "A step crashed before it committed: its frames did not happen."
+  )
 );
 
-export const ResetEventSchema = event("reset", {}, "An episode started.");
-
-export const ForkedEventSchema = event(
-  "forked",
-  {
-    /** The session this one was copied from. */
-    source: z.string(),
-    /** The source's last event when it was copied: the copy is that moment. */
-    source_seq: z.number().int().nonnegative()
-  },
-  "The session was made as a copy of another (always its first event)."
+export const ResetEventSchema = lazy(() =>
+  event("reset", {}, "An episode started.")
 );
 
-const treeShape = { run_id: z.string().optional(), payload: JsonObjectSchema };
-
-export const TreeNodeEventSchema = event(
-  "tree.node",
-  {
-    run_id: z.string(),
-    payload: z.object({
-      /** 1-based pass of the run. */
-      pass: z.number().int().positive(),
-      /** `root`, a branch id, or `<node>.<tool>` for follow-ups (see the environment's tree). */
-      node: z.string()
-    })
-  },
-  "A decision-tree run arrived at a node, before deciding there: where the run is while the model thinks."
+export const ForkedEventSchema = lazy(() =>
+  event(
+    "forked",
+    {
+      /** The session this one was copied from. */
+      source: z.string(),
+      /** The source's last event when it was copied: the copy is that moment. */
+      source_seq: z.number().int().nonnegative()
+    },
+    "The session was made as a copy of another (always its first event)."
+  )
 );
 
-export const TreeDecisionEventSchema = event(
-  "tree.decision",
-  treeShape,
-  "A decision tree chose its next step."
+const treeShape = lazy(() => ({
+  run_id: z.string().optional(),
+  payload: JsonObjectSchema()
+}));
+
+export const TreeNodeEventSchema = lazy(() =>
+  event(
+    "tree.node",
+    {
+      run_id: z.string(),
+      payload: z.object({
+        /** 1-based pass of the run. */
+        pass: z.number().int().positive(),
+        /** `root`, a branch id, or `<node>.<tool>` for follow-ups (see the environment's tree). */
+        node: z.string()
+      })
+    },
+    "A decision-tree run arrived at a node, before deciding there: where the run is while the model thinks."
+  )
 );
 
-export const TreeCompletedEventSchema = event(
-  "tree.completed",
-  treeShape,
-  "A decision tree run finished."
+export const TreeDecisionEventSchema = lazy(() =>
+  event("tree.decision", treeShape(), "A decision tree chose its next step.")
 );
 
-export const EventFrameSchema = z
-  .discriminatedUnion("type", [
-    ResultEventSchema,
-    StoreChangedEventSchema,
-    StateChangedEventSchema,
-    MessageEventSchema,
-    ToolStartedEventSchema,
-    ToolFinishedEventSchema,
-    UpdateEventSchema,
-    StepEventSchema,
-    StepAbortedEventSchema,
-    ResetEventSchema,
-    ForkedEventSchema,
-    TreeNodeEventSchema,
-    TreeDecisionEventSchema,
-    TreeCompletedEventSchema
-  ])
-  .meta({ id: "EventFrame", description: "A persisted session event." });
-export type EventFrame = z.infer<typeof EventFrameSchema>;
+export const TreeCompletedEventSchema = lazy(() =>
+  event("tree.completed", treeShape(), "A decision tree run finished.")
+);
+
+export const EventFrameSchema = lazy(() =>
+  z
+    .discriminatedUnion("type", [
+      ResultEventSchema(),
+      StoreChangedEventSchema(),
+      StateChangedEventSchema(),
+      MessageEventSchema(),
+      ToolStartedEventSchema(),
+      ToolFinishedEventSchema(),
+      UpdateEventSchema(),
+      StepEventSchema(),
+      StepAbortedEventSchema(),
+      ResetEventSchema(),
+      ForkedEventSchema(),
+      TreeNodeEventSchema(),
+      TreeDecisionEventSchema(),
+      TreeCompletedEventSchema()
+    ])
+    .meta({ id: "EventFrame", description: "A persisted session event." })
+);
+export type EventFrame = z.infer<ReturnType<typeof EventFrameSchema>>;
 export type EventType = EventFrame["type"];
 /** The frame of one event type. */
 export type EventOf<T extends EventType> = Extract<EventFrame, { type: T }>;
 
-export const EVENT_TYPES: readonly EventType[] = EventFrameSchema.options.map(
-  (o) => o.shape.type.value
+export const EVENT_TYPES = lazy((): readonly EventType[] =>
+  EventFrameSchema().options.map((o) => o.shape.type.value)
 );
 
 /** What a producer gives for an event: the log adds `type`, `seq`, `at` and `episode`. */

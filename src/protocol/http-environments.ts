@@ -1,104 +1,121 @@
 /** @module `GET /v1/environments`: the environments sessions can be created from. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { OpenAIToolSchema } from "./openai-tool";
 
-export const TreeToolInfoSchema = z
-  .object({
-    name: NameSchema,
-    description: z.string(),
-    /** Whether choosing it with `end` may end the run. */
-    end: z.boolean(),
-    /** The node the pass continues at after this tool ran, when it has follow-ups. */
-    follow_up_node: z.string().optional()
-  })
-  .meta({
-    id: "TreeToolInfo",
-    description: "A tool offered at a node of a decision tree."
-  });
-export type TreeToolInfo = z.infer<typeof TreeToolInfoSchema>;
+export const TreeToolInfoSchema = lazy(() =>
+  z
+    .object({
+      name: NameSchema(),
+      description: z.string(),
+      /** Whether choosing it with `end` may end the run. */
+      end: z.boolean(),
+      /** The node the pass continues at after this tool ran, when it has follow-ups. */
+      follow_up_node: z.string().optional()
+    })
+    .meta({
+      id: "TreeToolInfo",
+      description: "A tool offered at a node of a decision tree."
+    })
+);
+export type TreeToolInfo = z.infer<ReturnType<typeof TreeToolInfoSchema>>;
 
-export const TreeNodeInfoSchema = z
-  .object({
-    /** `root`, a branch id, or `<node>.<tool>` for the follow-ups of a tool. */
-    id: z.string(),
-    kind: z.enum(["root", "branch", "follow_ups"]),
-    /** Shown at the parent to choose this branch; empty for the root and follow-up nodes. */
-    description: z.string(),
-    /** Shown at this node: how to choose among its options. */
-    instruction: z.string(),
-    tools: z.array(TreeToolInfoSchema),
-    /** Ids of the sub-branches offered here. */
-    branches: z.array(z.string()),
-    /** For a follow-up node: the node and tool it follows. */
-    after: z.object({ node: z.string(), tool: NameSchema }).optional()
-  })
-  .meta({
-    id: "TreeNodeInfo",
-    description:
-      "A node of a decision tree: the root, a branch, or the follow-ups of a tool."
-  });
-export type TreeNodeInfo = z.infer<typeof TreeNodeInfoSchema>;
+export const TreeNodeInfoSchema = lazy(() =>
+  z
+    .object({
+      /** `root`, a branch id, or `<node>.<tool>` for the follow-ups of a tool. */
+      id: z.string(),
+      kind: z.enum(["root", "branch", "follow_ups"]),
+      /** Shown at the parent to choose this branch; empty for the root and follow-up nodes. */
+      description: z.string(),
+      /** Shown at this node: how to choose among its options. */
+      instruction: z.string(),
+      tools: z.array(TreeToolInfoSchema()),
+      /** Ids of the sub-branches offered here. */
+      branches: z.array(z.string()),
+      /** For a follow-up node: the node and tool it follows. */
+      after: z.object({ node: z.string(), tool: NameSchema() }).optional()
+    })
+    .meta({
+      id: "TreeNodeInfo",
+      description:
+        "A node of a decision tree: the root, a branch, or the follow-ups of a tool."
+    })
+);
+export type TreeNodeInfo = z.infer<ReturnType<typeof TreeNodeInfoSchema>>;
 
-export const TreeInfoSchema = z
-  .object({
-    /** Every node, the root first, then depth first in the order they are offered. */
-    nodes: z.array(TreeNodeInfoSchema),
-    /** Whether the root offers the built-in `text_response`. */
-    text_response: z.boolean(),
-    /** Passes decided freely before a forced final answer. */
-    recursion_limit: z.number().int().positive()
-  })
-  .meta({
-    id: "TreeInfo",
-    description:
-      "An environment's decision tree as data, for a frontend to draw; runs stream the node they are at as tree.node events."
-  });
-export type TreeInfo = z.infer<typeof TreeInfoSchema>;
+export const TreeInfoSchema = lazy(() =>
+  z
+    .object({
+      /** Every node, the root first, then depth first in the order they are offered. */
+      nodes: z.array(TreeNodeInfoSchema()),
+      /** Whether the root offers the built-in `text_response`. */
+      text_response: z.boolean(),
+      /** Passes decided freely before a forced final answer. */
+      recursion_limit: z.number().int().positive()
+    })
+    .meta({
+      id: "TreeInfo",
+      description:
+        "An environment's decision tree as data, for a frontend to draw; runs stream the node they are at as tree.node events."
+    })
+);
+export type TreeInfo = z.infer<ReturnType<typeof TreeInfoSchema>>;
 
 /** One named split: its size, or that it is generated (any index is a seed). */
-export const SplitInfoSchema = z
-  .object({
-    name: NameSchema,
-    /** Tasks in the split; absent when it is generated. */
-    size: z.number().int().nonnegative().optional(),
-    /** True when the split has no size: every task_index ≥ 0 is a seed. */
-    generated: z.boolean()
-  })
-  .meta({ id: "SplitInfo", description: "A named dataset split." });
-export type SplitInfo = z.infer<typeof SplitInfoSchema>;
+export const SplitInfoSchema = lazy(() =>
+  z
+    .object({
+      name: NameSchema(),
+      /** Tasks in the split; absent when it is generated. */
+      size: z.number().int().nonnegative().optional(),
+      /** True when the split has no size: every task_index ≥ 0 is a seed. */
+      generated: z.boolean()
+    })
+    .meta({ id: "SplitInfo", description: "A named dataset split." })
+);
+export type SplitInfo = z.infer<ReturnType<typeof SplitInfoSchema>>;
 
-export const EnvironmentInfoSchema = z
-  .object({
-    name: NameSchema,
-    description: z.string(),
-    /** JSON Schema of the task. */
-    task_schema: JsonObjectSchema,
-    /** JSON Schema of the typed state. */
-    state_schema: JsonObjectSchema,
-    tools: z.array(OpenAIToolSchema),
-    /** Size of the default dataset (task_index without a split). */
-    dataset_size: z.number().int().nonnegative().optional(),
-    /** True when the default dataset is generated (it has no size). */
-    dataset_generated: z.boolean().optional(),
-    /** Named splits, picked by task_index + split. */
-    splits: z.array(SplitInfoSchema).optional(),
-    max_steps: z.number().int().positive().optional(),
-    /** The decision tree, for an environment that has one. */
-    tree: TreeInfoSchema.optional()
-  })
-  .meta({ id: "EnvironmentInfo", description: "A registered environment." });
-export type EnvironmentInfo = z.infer<typeof EnvironmentInfoSchema>;
+export const EnvironmentInfoSchema = lazy(() =>
+  z
+    .object({
+      name: NameSchema(),
+      description: z.string(),
+      /** JSON Schema of the task. */
+      task_schema: JsonObjectSchema(),
+      /** JSON Schema of the typed state. */
+      state_schema: JsonObjectSchema(),
+      tools: z.array(OpenAIToolSchema()),
+      /** Size of the default dataset (task_index without a split). */
+      dataset_size: z.number().int().nonnegative().optional(),
+      /** True when the default dataset is generated (it has no size). */
+      dataset_generated: z.boolean().optional(),
+      /** Named splits, picked by task_index + split. */
+      splits: z.array(SplitInfoSchema()).optional(),
+      max_steps: z.number().int().positive().optional(),
+      /** The decision tree, for an environment that has one. */
+      tree: TreeInfoSchema().optional()
+    })
+    .meta({ id: "EnvironmentInfo", description: "A registered environment." })
+);
+export type EnvironmentInfo = z.infer<ReturnType<typeof EnvironmentInfoSchema>>;
 
-export const EnvironmentsResponseSchema = z
-  .object({ environments: z.array(EnvironmentInfoSchema) })
-  .meta({
+export const EnvironmentsResponseSchema = lazy(() =>
+  z.object({ environments: z.array(EnvironmentInfoSchema()) }).meta({
     id: "EnvironmentsResponse",
     description: "Every registered environment."
-  });
-export type EnvironmentsResponse = z.infer<typeof EnvironmentsResponseSchema>;
+  })
+);
+export type EnvironmentsResponse = z.infer<
+  ReturnType<typeof EnvironmentsResponseSchema>
+>;
 
-export const EnvironmentParamsSchema = z.object({ name: NameSchema });
-export type EnvironmentParams = z.infer<typeof EnvironmentParamsSchema>;
+export const EnvironmentParamsSchema = lazy(() =>
+  z.object({ name: NameSchema() })
+);
+export type EnvironmentParams = z.infer<
+  ReturnType<typeof EnvironmentParamsSchema>
+>;

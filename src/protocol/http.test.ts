@@ -30,7 +30,7 @@ const toolCall = {
 
 describe("HTTP request schemas", () => {
   it("refuses task and task_index together, naming both fields", () => {
-    const parsed = CreateSessionRequestSchema.safeParse({
+    const parsed = CreateSessionRequestSchema().safeParse({
       environment: "counter",
       task: { n: 1 },
       task_index: 2
@@ -42,7 +42,7 @@ describe("HTTP request schemas", () => {
     expect(body.message).toContain('"task"');
     expect(body.message).toContain('"task_index"');
     expect(
-      CreateSessionRequestSchema.safeParse({
+      CreateSessionRequestSchema().safeParse({
         environment: "counter",
         task_index: 0,
         location_hint: "weur",
@@ -53,19 +53,23 @@ describe("HTTP request schemas", () => {
 
   it("reads an index path parameter as an integer that may be negative", () => {
     const key = { id: "s", tool: "search", name: "papers" };
-    expect(StoreKeyParamsSchema.parse({ ...key, index: "-1" }).index).toBe(-1);
-    expect(StoreKeyParamsSchema.parse({ ...key, index: "3" }).index).toBe(3);
-    expect(StoreKeyParamsSchema.parse(key).index).toBeUndefined();
-    expect(protocol.StoreEntryParamsSchema.safeParse(key).success).toBe(false);
+    expect(StoreKeyParamsSchema().parse({ ...key, index: "-1" }).index).toBe(
+      -1
+    );
+    expect(StoreKeyParamsSchema().parse({ ...key, index: "3" }).index).toBe(3);
+    expect(StoreKeyParamsSchema().parse(key).index).toBeUndefined();
+    expect(protocol.StoreEntryParamsSchema().safeParse(key).success).toBe(
+      false
+    );
     for (const index of ["x", "", "1.5", "1e3", "0x10", " 1"]) {
-      expect(StoreKeyParamsSchema.safeParse({ ...key, index }).success).toBe(
+      expect(StoreKeyParamsSchema().safeParse({ ...key, index }).success).toBe(
         false
       );
     }
   });
 
   it("answers a malformed name in a path with invalid_name", () => {
-    const parsed = StoreKeyParamsSchema.safeParse({
+    const parsed = StoreKeyParamsSchema().safeParse({
       id: "s",
       tool: "bad/tool",
       name: "papers"
@@ -76,32 +80,37 @@ describe("HTTP request schemas", () => {
   });
 
   it("keeps store query parameters consistent and pages by default", () => {
-    expect(StoreQuerySchema.parse({})).toEqual({ limit: 100 });
+    expect(StoreQuerySchema().parse({})).toEqual({ limit: 100 });
     expect(
-      StoreQuerySchema.parse({ tool: "t", name: "n", index: "-1", limit: "5" })
+      StoreQuerySchema().parse({
+        tool: "t",
+        name: "n",
+        index: "-1",
+        limit: "5"
+      })
     ).toEqual({ tool: "t", name: "n", index: -1, limit: 5 });
-    expect(StoreQuerySchema.safeParse({ tool: "t" }).success).toBe(false);
-    expect(StoreQuerySchema.safeParse({ index: "0" }).success).toBe(false);
-    expect(StoreQuerySchema.safeParse({ limit: "0" }).success).toBe(false);
-    expect(EventsQuerySchema.parse({ after: "12" })).toEqual({
+    expect(StoreQuerySchema().safeParse({ tool: "t" }).success).toBe(false);
+    expect(StoreQuerySchema().safeParse({ index: "0" }).success).toBe(false);
+    expect(StoreQuerySchema().safeParse({ limit: "0" }).success).toBe(false);
+    expect(EventsQuerySchema().parse({ after: "12" })).toEqual({
       after: 12,
       limit: 1000
     });
     // No `after`: every retained event, from the oldest.
-    expect(EventsQuerySchema.parse({})).toEqual({ limit: 1000 });
+    expect(EventsQuerySchema().parse({})).toEqual({ limit: 1000 });
   });
 
   it("requires a state value, and accepts null as one", () => {
-    const missing = StatePatchRequestSchema.safeParse({ key: "notes" });
+    const missing = StatePatchRequestSchema().safeParse({ key: "notes" });
     expect(missing.success).toBe(false);
     if (!missing.success) {
       expect(issuesToErrorBody(missing.error).message).toContain("value");
     }
     expect(
-      StatePatchRequestSchema.safeParse({ key: "notes", value: null }).success
+      StatePatchRequestSchema().safeParse({ key: "notes", value: null }).success
     ).toBe(true);
     expect(
-      StatePatchRequestSchema.safeParse({
+      StatePatchRequestSchema().safeParse({
         key: "notes",
         value: [1],
         handler: "append"
@@ -116,14 +125,14 @@ describe("HTTP request schemas", () => {
       refusal: null,
       tool_calls: [toolCall]
     };
-    const parsed = StepRequestSchema.parse({ action: fromModel });
+    const parsed = StepRequestSchema().parse({ action: fromModel });
     expect(parsed.action).not.toHaveProperty("refusal");
     expect(
-      StepRequestSchema.parse({ action: { tool_calls: [toolCall] } }).action
+      StepRequestSchema().parse({ action: { tool_calls: [toolCall] } }).action
         .role
     ).toBe("assistant");
     expect(
-      StepRequestSchema.safeParse({ action: { role: "user", content: "hi" } })
+      StepRequestSchema().safeParse({ action: { role: "user", content: "hi" } })
         .success
     ).toBe(false);
   });
@@ -132,7 +141,8 @@ describe("HTTP request schemas", () => {
 describe("JsonValueSchema", () => {
   it("accepts JSON and rejects what JSON cannot carry", () => {
     expect(
-      JsonValueSchema.safeParse({ a: [1, "b", null, true, { c: [] }] }).success
+      JsonValueSchema().safeParse({ a: [1, "b", null, true, { c: [] }] })
+        .success
     ).toBe(true);
     const notJson: unknown[] = [
       undefined,
@@ -146,16 +156,21 @@ describe("JsonValueSchema", () => {
       new Map()
     ];
     for (const value of notJson) {
-      expect(JsonValueSchema.safeParse(value).success).toBe(false);
+      expect(JsonValueSchema().safeParse(value).success).toBe(false);
     }
   });
 });
 
 describe("schema metadata", () => {
   const exported: Record<string, unknown> = protocol;
-  const schemas = Object.entries(exported).flatMap(([name, value]) =>
-    value instanceof z.ZodType ? [[name, value] as const] : []
-  );
+  // Schemas are exported as the getters `lazy` gives (no parameters).
+  const schemas = Object.entries(exported).flatMap(([name, value]) => {
+    const schema =
+      typeof value === "function" && value.length === 0 && /Schema$/.test(name)
+        ? value()
+        : value;
+    return schema instanceof z.ZodType ? [[name, schema] as const] : [];
+  });
   const withId = schemas.filter(([, s]) => z.globalRegistry.get(s)?.id);
 
   it("gives every request and response body a component id", () => {
@@ -188,9 +203,9 @@ describe("schema metadata", () => {
 
 describe("limits, close codes and subprotocols", () => {
   it("fills every default limit", () => {
-    expect(LimitsSchema.parse({})).toEqual(DEFAULT_LIMITS);
-    expect(LimitsSchema.parse({ jsonDepth: 8 }).jsonDepth).toBe(8);
-    expect(LimitsSchema.safeParse({ jsonDepth: 0 }).success).toBe(false);
+    expect(LimitsSchema().parse({})).toEqual(DEFAULT_LIMITS);
+    expect(LimitsSchema().parse({ jsonDepth: 8 }).jsonDepth).toBe(8);
+    expect(LimitsSchema().safeParse({ jsonDepth: 0 }).success).toBe(false);
   });
 
   it("closes with 44xx codes a client must not retry", () => {
@@ -212,7 +227,7 @@ describe("limits, close codes and subprotocols", () => {
     expectTypeOf<LocatedEntry>().toExtend<StoreLocatedEntry>();
     expectTypeOf<StoreLocatedEntry>().toExtend<LocatedEntry>();
     expectTypeOf<
-      z.infer<typeof protocol.ErrorBodySchema>
+      z.infer<ReturnType<typeof protocol.ErrorBodySchema>>
     >().toExtend<ErrorBody>();
   });
 });

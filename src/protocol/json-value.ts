@@ -4,6 +4,7 @@ import * as z from "zod";
 import type { ErrorBody } from "../errors";
 import type { JsonObject, JsonValue } from "../json";
 import { utf8Length } from "../json";
+import { lazy } from "../lazy";
 import type { Limits } from "./limits";
 
 const isPlainObject = (value: object): boolean => {
@@ -97,16 +98,24 @@ const checked = (outer: (value: unknown) => string | undefined) =>
  * Any JSON value. Rejects what `JSON.stringify` would drop or change:
  * `undefined`, functions, NaN and ±Infinity, Dates and other class instances.
  */
-export const JsonValueSchema = checked((value) =>
-  value === undefined ? "Required: a JSON value (null is allowed)." : undefined
-).meta(JSON_VALUE_DOC) as unknown as z.ZodType<JsonValue, JsonValue>;
+export const JsonValueSchema = lazy(
+  () =>
+    checked((value) =>
+      value === undefined
+        ? "Required: a JSON value (null is allowed)."
+        : undefined
+    ).meta(JSON_VALUE_DOC) as unknown as z.ZodType<JsonValue, JsonValue>
+);
 
 /** A JSON object (never an array or null). */
-export const JsonObjectSchema = checked((value) =>
-  typeof value !== "object" || value === null || Array.isArray(value)
-    ? "Expected a JSON object."
-    : undefined
-).meta(JSON_OBJECT_DOC) as unknown as z.ZodType<JsonObject, JsonObject>;
+export const JsonObjectSchema = lazy(
+  () =>
+    checked((value) =>
+      typeof value !== "object" || value === null || Array.isArray(value)
+        ? "Expected a JSON object."
+        : undefined
+    ).meta(JSON_OBJECT_DOC) as unknown as z.ZodType<JsonObject, JsonObject>
+);
 
 /**
  * Checks the depth and string sizes of an already parsed JSON value, before

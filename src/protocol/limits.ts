@@ -1,6 +1,7 @@
 /** @module Size and rate limits (DESIGN "Limits") and the name rule every tool and result name follows. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 
 const MIB = 1024 * 1024;
 const KIB = 1024;
@@ -30,25 +31,30 @@ const limit = (key: keyof typeof DEFAULT_LIMITS) =>
  * Limits as configured. Parsing a partial object fills in the defaults, so
  * `LimitsSchema.parse(options.limits ?? {})` is the whole configuration step.
  */
-export const LimitsSchema = z
-  .strictObject({
-    requestBodyBytes: limit("requestBodyBytes"),
-    wsFrameBytes: limit("wsFrameBytes"),
-    objectsPerResult: limit("objectsPerResult"),
-    jsonDepth: limit("jsonDepth"),
-    stringBytes: limit("stringBytes"),
-    toolCallsPerAction: limit("toolCallsPerAction"),
-    storeEntriesPerSession: limit("storeEntriesPerSession"),
-    stateValueBytes: limit("stateValueBytes"),
-    toolContentBytes: limit("toolContentBytes"),
-    stagedBytesPerStep: limit("stagedBytesPerStep"),
-    eventsRetained: limit("eventsRetained"),
-    eventsRetainedBytes: limit("eventsRetainedBytes"),
-    mutationsPerSecond: limit("mutationsPerSecond"),
-    llmViewBytes: limit("llmViewBytes")
-  })
-  .meta({ id: "Limits", description: "Size and rate limits of a deployment." });
-export type Limits = z.infer<typeof LimitsSchema>;
+export const LimitsSchema = lazy(() =>
+  z
+    .strictObject({
+      requestBodyBytes: limit("requestBodyBytes"),
+      wsFrameBytes: limit("wsFrameBytes"),
+      objectsPerResult: limit("objectsPerResult"),
+      jsonDepth: limit("jsonDepth"),
+      stringBytes: limit("stringBytes"),
+      toolCallsPerAction: limit("toolCallsPerAction"),
+      storeEntriesPerSession: limit("storeEntriesPerSession"),
+      stateValueBytes: limit("stateValueBytes"),
+      toolContentBytes: limit("toolContentBytes"),
+      stagedBytesPerStep: limit("stagedBytesPerStep"),
+      eventsRetained: limit("eventsRetained"),
+      eventsRetainedBytes: limit("eventsRetainedBytes"),
+      mutationsPerSecond: limit("mutationsPerSecond"),
+      llmViewBytes: limit("llmViewBytes")
+    })
+    .meta({
+      id: "Limits",
+      description: "Size and rate limits of a deployment."
+    })
+);
+export type Limits = z.infer<ReturnType<typeof LimitsSchema>>;
 
 /** OpenAI's function-name rule, used for tool names, result names and environment names. */
 export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -57,10 +63,12 @@ export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  * A tool, result or environment name. Issues it raises are recognised by
  * `issuesToErrorBody` and reported as `invalid_name` rather than `invalid_request`.
  */
-export const NameSchema = z
-  .string()
-  .regex(
-    NAME_PATTERN,
-    "Names are 1 to 64 characters of letters, digits, _ and -."
-  );
-export type Name = z.infer<typeof NameSchema>;
+export const NameSchema = lazy(() =>
+  z
+    .string()
+    .regex(
+      NAME_PATTERN,
+      "Names are 1 to 64 characters of letters, digits, _ and -."
+    )
+);
+export type Name = z.infer<ReturnType<typeof NameSchema>>;

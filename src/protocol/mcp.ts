@@ -1,6 +1,7 @@
 /** @module The Model Context Protocol's wire shapes Roost serves: JSON-RPC 2.0 messages and the methods it answers. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { JsonObjectSchema } from "./json-value";
 
 /** Newest first; an initialize asking for another gets the newest. */
@@ -27,63 +28,73 @@ export const JSONRPC_ERRORS = {
   resourceNotFound: -32002
 } as const;
 
-const RequestIdSchema = z.union([z.string(), z.number().int()]);
+const RequestIdSchema = lazy(() => z.union([z.string(), z.number().int()]));
 
 /**
  * A request or a notification (no id). Params are checked per method, so
  * a well-formed request with params that are not an object gets -32602
  * with its id rather than a bare -32600.
  */
-export const JsonRpcMessageSchema = z
-  .object({
-    jsonrpc: z.literal("2.0"),
-    id: RequestIdSchema.optional(),
-    method: z.string().min(1),
-    params: z
-      .unknown()
-      .optional()
-      .meta({ description: "An object, for every method Roost answers." })
-  })
-  .meta({
-    id: "McpMessage",
-    description:
-      "A JSON-RPC 2.0 request (with id) or notification (without) of the Model Context Protocol."
-  });
-export type JsonRpcMessage = z.infer<typeof JsonRpcMessageSchema>;
+export const JsonRpcMessageSchema = lazy(() =>
+  z
+    .object({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema().optional(),
+      method: z.string().min(1),
+      params: z
+        .unknown()
+        .optional()
+        .meta({ description: "An object, for every method Roost answers." })
+    })
+    .meta({
+      id: "McpMessage",
+      description:
+        "A JSON-RPC 2.0 request (with id) or notification (without) of the Model Context Protocol."
+    })
+);
+export type JsonRpcMessage = z.infer<ReturnType<typeof JsonRpcMessageSchema>>;
 
 /**
  * A response the client sends (to a server request): accepted and ignored.
  * Strict, with exactly one of result and error, so a malformed request is
  * never mistaken for one and silently dropped.
  */
-export const JsonRpcClientResponseSchema = z.union([
-  z.strictObject({
-    jsonrpc: z.literal("2.0"),
-    id: RequestIdSchema,
-    result: JsonObjectSchema
-  }),
-  z.strictObject({
-    jsonrpc: z.literal("2.0"),
-    id: RequestIdSchema.nullable(),
-    error: z.looseObject({ code: z.number().int(), message: z.string() })
-  })
-]);
+export const JsonRpcClientResponseSchema = lazy(() =>
+  z.union([
+    z.strictObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema(),
+      result: JsonObjectSchema()
+    }),
+    z.strictObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema().nullable(),
+      error: z.looseObject({ code: z.number().int(), message: z.string() })
+    })
+  ])
+);
 
-export const ToolsCallParamsSchema = z.object({
-  name: z.string().min(1),
-  arguments: JsonObjectSchema.optional()
-});
+export const ToolsCallParamsSchema = lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    arguments: JsonObjectSchema().optional()
+  })
+);
 
 /** `roost://environment/<tool>/<name>`: one key of the session's environment store. */
 export const STORE_RESOURCE_PREFIX = "roost://environment/";
 
-export const ResourcesReadParamsSchema = z.object({
-  uri: z.string().min(1)
-});
+export const ResourcesReadParamsSchema = lazy(() =>
+  z.object({
+    uri: z.string().min(1)
+  })
+);
 
-export const InitializeParamsSchema = z.looseObject({
-  protocolVersion: z.string().optional()
-});
+export const InitializeParamsSchema = lazy(() =>
+  z.looseObject({
+    protocolVersion: z.string().optional()
+  })
+);
 
 export interface JsonRpcError {
   code: number;

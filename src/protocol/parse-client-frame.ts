@@ -57,15 +57,15 @@ export const parseClientFrame = (
     return fail(invalid('A frame is a JSON object with a string "type".'), id);
   }
   const type = value.json.type;
-  if (!(CLIENT_FRAME_TYPES as readonly string[]).includes(type)) {
+  if (!(CLIENT_FRAME_TYPES() as readonly string[]).includes(type)) {
     return fail(
       invalid(
-        `Unknown frame type "${type.slice(0, 64)}"; expected one of ${CLIENT_FRAME_TYPES.join(", ")}.`
+        `Unknown frame type "${type.slice(0, 64)}"; expected one of ${CLIENT_FRAME_TYPES().join(", ")}.`
       ),
       id
     );
   }
-  const parsed = ClientFrameSchema.safeParse(value.json);
+  const parsed = ClientFrameSchema().safeParse(value.json);
   if (!parsed.success) {
     return fail(issuesToErrorBody(parsed.error, `${type} frame`), id);
   }

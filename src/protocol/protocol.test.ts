@@ -50,7 +50,7 @@ describe("parseClientFrame", () => {
       expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
       return parsed.ok ? parsed.frame.type : "";
     });
-    expect(types.sort()).toEqual([...CLIENT_FRAME_TYPES].sort());
+    expect(types.sort()).toEqual([...CLIENT_FRAME_TYPES()].sort());
   });
 
   it("fills the defaults a client may leave out", () => {
@@ -251,21 +251,21 @@ const events: EventFrame[] = [
 
 describe("frames", () => {
   it("round-trips an event frame of every type", () => {
-    expect(events.map((e) => e.type).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(events.map((e) => e.type).sort()).toEqual([...EVENT_TYPES()].sort());
     for (const frame of events) {
       const wire = JSON.parse(JSON.stringify(frame));
-      expect(EventFrameSchema.parse(wire)).toEqual(frame);
-      expect(ServerFrameSchema.parse(wire)).toEqual(frame);
+      expect(EventFrameSchema().parse(wire)).toEqual(frame);
+      expect(ServerFrameSchema().parse(wire)).toEqual(frame);
     }
   });
 
   it("rejects event frames without a positive seq or an ISO time", () => {
     const [first] = events;
-    expect(EventFrameSchema.safeParse({ ...first, seq: 0 }).success).toBe(
+    expect(EventFrameSchema().safeParse({ ...first, seq: 0 }).success).toBe(
       false
     );
     expect(
-      EventFrameSchema.safeParse({ ...first, at: "yesterday" }).success
+      EventFrameSchema().safeParse({ ...first, at: "yesterday" }).success
     ).toBe(false);
   });
 
@@ -301,11 +301,11 @@ describe("frames", () => {
     ];
     for (const frame of frames) {
       expect(
-        ServerFrameSchema.parse(JSON.parse(JSON.stringify(frame)))
+        ServerFrameSchema().parse(JSON.parse(JSON.stringify(frame)))
       ).toEqual(frame);
     }
     expect(
-      ServerFrameSchema.safeParse({
+      ServerFrameSchema().safeParse({
         type: "reply",
         id: "1",
         ok: false,

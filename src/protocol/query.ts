@@ -1,6 +1,7 @@
 /** @module Integers and cursors read from path and query strings. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 
 /**
  * An integer written in a path or query string. Stricter than
@@ -21,7 +22,7 @@ export const integerString = (range: {
 };
 
 /** An opaque page cursor, given back as `next_cursor`. */
-export const CursorSchema = z.string().min(1).max(1024);
+export const CursorSchema = lazy(() => z.string().min(1).max(1024));
 
 /** Page size of paged reads. */
 export const PAGE_LIMIT = { default: 100, max: 1000 } as const;

@@ -7,6 +7,7 @@
  */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { integerString } from "./query";
 
 const KIB = 1024;
@@ -33,11 +34,9 @@ export const maxBytesParam = () =>
     );
 
 /** `max_bytes` as operations take it (every transport checked it already). */
-export const MaxBytesSchema = z
-  .number()
-  .int()
-  .min(READ_BYTES.min)
-  .max(READ_BYTES.max);
+export const MaxBytesSchema = lazy(() =>
+  z.number().int().min(READ_BYTES.min).max(READ_BYTES.max)
+);
 
 /**
  * Counts what a page takes. `take(bytes)` admits a unit if it fits what is
@@ -93,9 +92,11 @@ export const truncatedField = (budget: ReadBudget): { truncated?: true } =>
   budget.cut ? { truncated: true } : {};
 
 /** The field every paged response adds: present, and true, only when bytes ended the page. */
-export const truncatedSchema = z
-  .literal(true)
-  .optional()
-  .describe(
-    "Present when the page's byte budget (max_bytes) ended it before its count; next_cursor says where to go on."
-  );
+export const truncatedSchema = lazy(() =>
+  z
+    .literal(true)
+    .optional()
+    .describe(
+      "Present when the page's byte budget (max_bytes) ended it before its count; next_cursor says where to go on."
+    )
+);

@@ -1,6 +1,7 @@
 /** @module Frames the server sends to one socket (no seq), and the union of everything it sends. */
 
 import * as z from "zod";
+import { lazy } from "../lazy";
 import { RequestIdSchema } from "./client-frames";
 import { KeyInfoSchema } from "./entries";
 import { ErrorBodySchema } from "./error-body";
@@ -17,90 +18,106 @@ export const PONG_FRAME = '{"type":"pong"}';
  * Sent on connect (and after `resume.expired`). Carries store keys with
  * counts, not entries: a large session is read by paging, not in one frame.
  */
-export const SnapshotFrameSchema = z
-  .object({
-    type: z.literal("session.snapshot"),
-    status: SessionStatusSchema,
-    state: StateValuesSchema,
-    keys: z.array(KeyInfoSchema),
-    /** Events up to this seq are reflected; live events follow it. 0 if none yet. */
-    last_seq: z.number().int().nonnegative(),
-    /**
-     * Set when the snapshot could not hold all the state or all the keys
-     * within the read budget: read on with `GET …/state?cursor=` and
-     * `GET …/environment/keys?cursor=` from these cursors.
-     */
-    truncated: z.literal(true).optional(),
-    state_next_cursor: CursorSchema.optional(),
-    keys_next_cursor: CursorSchema.optional()
-  })
-  .meta({ id: "SnapshotFrame", description: "The session as it stands." });
+export const SnapshotFrameSchema = lazy(() =>
+  z
+    .object({
+      type: z.literal("session.snapshot"),
+      status: SessionStatusSchema(),
+      state: StateValuesSchema(),
+      keys: z.array(KeyInfoSchema()),
+      /** Events up to this seq are reflected; live events follow it. 0 if none yet. */
+      last_seq: z.number().int().nonnegative(),
+      /**
+       * Set when the snapshot could not hold all the state or all the keys
+       * within the read budget: read on with `GET …/state?cursor=` and
+       * `GET …/environment/keys?cursor=` from these cursors.
+       */
+      truncated: z.literal(true).optional(),
+      state_next_cursor: CursorSchema().optional(),
+      keys_next_cursor: CursorSchema().optional()
+    })
+    .meta({ id: "SnapshotFrame", description: "The session as it stands." })
+);
 
-export const ReplyOkFrameSchema = z
-  .object({
-    type: z.literal("reply"),
-    id: RequestIdSchema,
-    ok: z.literal(true),
-    /** What the matching HTTP route would have answered. */
-    value: JsonValueSchema
-  })
-  .meta({ id: "ReplyOkFrame", description: "A request succeeded." });
+export const ReplyOkFrameSchema = lazy(() =>
+  z
+    .object({
+      type: z.literal("reply"),
+      id: RequestIdSchema(),
+      ok: z.literal(true),
+      /** What the matching HTTP route would have answered. */
+      value: JsonValueSchema()
+    })
+    .meta({ id: "ReplyOkFrame", description: "A request succeeded." })
+);
 
-export const ReplyErrorFrameSchema = z
-  .object({
-    type: z.literal("reply"),
-    id: RequestIdSchema,
-    ok: z.literal(false),
-    error: ErrorBodySchema
-  })
-  .meta({ id: "ReplyErrorFrame", description: "A request failed." });
+export const ReplyErrorFrameSchema = lazy(() =>
+  z
+    .object({
+      type: z.literal("reply"),
+      id: RequestIdSchema(),
+      ok: z.literal(false),
+      error: ErrorBodySchema()
+    })
+    .meta({ id: "ReplyErrorFrame", description: "A request failed." })
+);
 
-export const ReplyFrameSchema = z
-  .discriminatedUnion("ok", [ReplyOkFrameSchema, ReplyErrorFrameSchema])
-  .meta({ id: "ReplyFrame", description: "The answer to a client request." });
-export type ReplyFrame = z.infer<typeof ReplyFrameSchema>;
+export const ReplyFrameSchema = lazy(() =>
+  z
+    .discriminatedUnion("ok", [ReplyOkFrameSchema(), ReplyErrorFrameSchema()])
+    .meta({ id: "ReplyFrame", description: "The answer to a client request." })
+);
+export type ReplyFrame = z.infer<ReturnType<typeof ReplyFrameSchema>>;
 
-export const ProtocolErrorFrameSchema = z
-  .object({
-    type: z.literal("protocol.error"),
-    error: ErrorBodySchema,
-    /** The bad frame's id, when it had a readable one. */
-    id: RequestIdSchema.optional()
-  })
-  .meta({
-    id: "ProtocolErrorFrame",
-    description: "A frame was rejected; the socket stays open."
-  });
+export const ProtocolErrorFrameSchema = lazy(() =>
+  z
+    .object({
+      type: z.literal("protocol.error"),
+      error: ErrorBodySchema(),
+      /** The bad frame's id, when it had a readable one. */
+      id: RequestIdSchema().optional()
+    })
+    .meta({
+      id: "ProtocolErrorFrame",
+      description: "A frame was rejected; the socket stays open."
+    })
+);
 
-export const ResumeExpiredFrameSchema = z
-  .object({
-    type: z.literal("resume.expired"),
-    after: z.number().int().nonnegative(),
-    /** The oldest retained seq; a fresh snapshot follows. */
-    oldest_seq: z.number().int().nonnegative()
-  })
-  .meta({
-    id: "ResumeExpiredFrame",
-    description: "The asked-for events are no longer retained."
-  });
+export const ResumeExpiredFrameSchema = lazy(() =>
+  z
+    .object({
+      type: z.literal("resume.expired"),
+      after: z.number().int().nonnegative(),
+      /** The oldest retained seq; a fresh snapshot follows. */
+      oldest_seq: z.number().int().nonnegative()
+    })
+    .meta({
+      id: "ResumeExpiredFrame",
+      description: "The asked-for events are no longer retained."
+    })
+);
 
-export const PongFrameSchema = z
-  .object({ type: z.literal("pong") })
-  .meta({ id: "PongFrame", description: "The answer to a ping." });
+export const PongFrameSchema = lazy(() =>
+  z
+    .object({ type: z.literal("pong") })
+    .meta({ id: "PongFrame", description: "The answer to a ping." })
+);
 
-export const ConnectionFrameSchema = z
-  .discriminatedUnion("type", [
-    SnapshotFrameSchema,
-    ReplyFrameSchema,
-    ProtocolErrorFrameSchema,
-    ResumeExpiredFrameSchema,
-    PongFrameSchema
-  ])
-  .meta({
-    id: "ConnectionFrame",
-    description: "A frame for one socket, without seq."
-  });
-export type ConnectionFrame = z.infer<typeof ConnectionFrameSchema>;
+export const ConnectionFrameSchema = lazy(() =>
+  z
+    .discriminatedUnion("type", [
+      SnapshotFrameSchema(),
+      ReplyFrameSchema(),
+      ProtocolErrorFrameSchema(),
+      ResumeExpiredFrameSchema(),
+      PongFrameSchema()
+    ])
+    .meta({
+      id: "ConnectionFrame",
+      description: "A frame for one socket, without seq."
+    })
+);
+export type ConnectionFrame = z.infer<ReturnType<typeof ConnectionFrameSchema>>;
 
 /**
  * Events that became ready together (a step's messages, tool frames,
@@ -108,23 +125,27 @@ export type ConnectionFrame = z.infer<typeof ConnectionFrameSchema>;
  * seq, so resuming works at any event boundary. A lone event is sent as
  * itself; `?batch=0` on the socket URL asks for one event per message.
  */
-export const BatchFrameSchema = z
-  .object({
-    type: z.literal("batch"),
-    events: z.array(EventFrameSchema).min(2)
-  })
-  .meta({
-    id: "BatchFrame",
-    description: "Two or more events, in seq order, in one message."
-  });
-export type BatchFrame = z.infer<typeof BatchFrameSchema>;
+export const BatchFrameSchema = lazy(() =>
+  z
+    .object({
+      type: z.literal("batch"),
+      events: z.array(EventFrameSchema()).min(2)
+    })
+    .meta({
+      id: "BatchFrame",
+      description: "Two or more events, in seq order, in one message."
+    })
+);
+export type BatchFrame = z.infer<ReturnType<typeof BatchFrameSchema>>;
 
-export const ServerFrameSchema = z
-  .discriminatedUnion("type", [
-    ...EventFrameSchema.options,
-    BatchFrameSchema,
-    ...ConnectionFrameSchema.options
-  ])
-  .meta({ id: "ServerFrame", description: "Any frame the server sends." });
-export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+export const ServerFrameSchema = lazy(() =>
+  z
+    .discriminatedUnion("type", [
+      ...EventFrameSchema().options,
+      BatchFrameSchema(),
+      ...ConnectionFrameSchema().options
+    ])
+    .meta({ id: "ServerFrame", description: "Any frame the server sends." })
+);
+export type ServerFrame = z.infer<ReturnType<typeof ServerFrameSchema>>;
 export type ServerFrameType = ServerFrame["type"];

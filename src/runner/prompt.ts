@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import type { JsonObject } from "../json";
+import { lazy } from "../lazy";
 import {
   renderErrors,
   renderTasksCompleted,
@@ -217,31 +218,37 @@ export const textMessages = (request: TextRequest): ChatMessage[] => {
 
 // Small models often quote booleans and double-encode the inputs; accepting
 // those costs nothing and saves a round trip.
-const looseBoolean = z
-  .union([z.boolean(), z.enum(["true", "false"])])
-  .transform((v) => v === true || v === "true");
-
-const looseInputs = z.preprocess(
-  (value) => {
-    if (value === undefined || value === null || value === "") return {};
-    if (typeof value !== "string") return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  },
-  z.record(z.string(), z.json())
+const looseBoolean = lazy(() =>
+  z
+    .union([z.boolean(), z.enum(["true", "false"])])
+    .transform((v) => v === true || v === "true")
 );
 
-const rawDecisionSchema = z.object({
-  reasoning: z.string().nullish(),
-  message_update: z.string().nullish(),
-  impossible: looseBoolean.nullish(),
-  function_name: z.string(),
-  function_inputs: looseInputs,
-  end_actions: looseBoolean.nullish()
-});
+const looseInputs = lazy(() =>
+  z.preprocess(
+    (value) => {
+      if (value === undefined || value === null || value === "") return {};
+      if (typeof value !== "string") return value;
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
+    },
+    z.record(z.string(), z.json())
+  )
+);
+
+const rawDecisionSchema = lazy(() =>
+  z.object({
+    reasoning: z.string().nullish(),
+    message_update: z.string().nullish(),
+    impossible: looseBoolean().nullish(),
+    function_name: z.string(),
+    function_inputs: looseInputs(),
+    end_actions: looseBoolean().nullish()
+  })
+);
 
 const FENCE_RE = /^```[\w-]*\s*([\s\S]*?)\s*```$/;
 const THINK_RE = /<think>[\s\S]*?<\/think>/g;
@@ -294,7 +301,7 @@ export const parseDecision = (
   let value = typeof raw === "string" ? parseJsonText(raw) : raw;
   // Some servers encode the arguments twice.
   if (typeof value === "string") value = parseJsonText(value);
-  const parsed = rawDecisionSchema.safeParse(value);
+  const parsed = rawDecisionSchema().safeParse(value);
   if (!parsed.success) {
     throw new ModelError(
       `The model's decision does not have the expected fields: ${z.prettifyError(parsed.error)}`,

@@ -8,6 +8,7 @@
 
 import * as z from "zod";
 import { RoostError } from "../errors";
+import { lazy } from "../lazy";
 import { markAwaitingUse } from "../storage/first-use";
 import {
   dropExpiredSnapshots,
@@ -36,38 +37,42 @@ export const CHUNK_BYTES = 4 * 1024 * 1024;
 export const CHUNK_ROWS = 20_000;
 
 /** Where the source stood when it was copied: the copy's session row, but its id. */
-export const ForkOriginSchema = z.object({
-  source: z.string(),
-  seq: z.number().int().nonnegative(),
-  environment: z.string(),
-  task: z.unknown(),
-  initialState: z.record(z.string(), z.unknown()).optional(),
-  episode: z.number().int().nonnegative(),
-  episodeTask: z.unknown(),
-  episodeTools: z.array(z.string()).optional(),
-  steps: z.number().int().nonnegative(),
-  reward: z.number(),
-  total: z.number(),
-  done: z.boolean(),
-  truncated: z.boolean(),
-  /** Every table copied, by position: Roost's, then the environment's own (made again in the copy). */
-  tables: z.array(
-    z.object({
-      name: z.string(),
-      columns: z.array(z.string()),
-      create: z.string().optional(),
-      later: z.array(z.string()).optional()
-    })
-  )
-});
-export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
+export const ForkOriginSchema = lazy(() =>
+  z.object({
+    source: z.string(),
+    seq: z.number().int().nonnegative(),
+    environment: z.string(),
+    task: z.unknown(),
+    initialState: z.record(z.string(), z.unknown()).optional(),
+    episode: z.number().int().nonnegative(),
+    episodeTask: z.unknown(),
+    episodeTools: z.array(z.string()).optional(),
+    steps: z.number().int().nonnegative(),
+    reward: z.number(),
+    total: z.number(),
+    done: z.boolean(),
+    truncated: z.boolean(),
+    /** Every table copied, by position: Roost's, then the environment's own (made again in the copy). */
+    tables: z.array(
+      z.object({
+        name: z.string(),
+        columns: z.array(z.string()),
+        create: z.string().optional(),
+        later: z.array(z.string()).optional()
+      })
+    )
+  })
+);
+export type ForkOrigin = z.infer<ReturnType<typeof ForkOriginSchema>>;
 
 /** Where a fork's reading stands: the position of a snapshot table and the last row read of it. */
-export const ForkCursorSchema = z.object({
-  table: z.number().int().nonnegative(),
-  after: z.number().int()
-});
-export type ForkCursor = z.infer<typeof ForkCursorSchema>;
+export const ForkCursorSchema = lazy(() =>
+  z.object({
+    table: z.number().int().nonnegative(),
+    after: z.number().int()
+  })
+);
+export type ForkCursor = z.infer<ReturnType<typeof ForkCursorSchema>>;
 
 /** Where every fork starts reading: the first table, from its first row. */
 export const FIRST_CHUNK: ForkCursor = { table: 0, after: 0 };

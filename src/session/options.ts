@@ -1,6 +1,6 @@
 /** @module Runtime options, resolved once: limits, lifetime, timeouts. */
 
-import { type Limits, LimitsSchema } from "../protocol/limits";
+import { DEFAULT_LIMITS, type Limits, LimitsSchema } from "../protocol/limits";
 import type { ModelFactory } from "./models";
 
 export interface RoostOptions {
@@ -53,7 +53,12 @@ const positive = (
 export const resolveOptions = (
   options: RoostOptions = {}
 ): ResolvedOptions => ({
-  limits: LimitsSchema.parse(options.limits ?? {}),
+  // Without limits the answer is the defaults: not building the schema
+  // for that keeps it off a cold isolate's startup.
+  limits:
+    options.limits === undefined
+      ? { ...DEFAULT_LIMITS }
+      : LimitsSchema().parse(options.limits),
   idleTtlMs: positive("idleTtlMs", options.idleTtlMs, 24 * 60 * 60 * 1000),
   unusedTtlMs: positive("unusedTtlMs", options.unusedTtlMs, 10 * 60 * 1000),
   toolTimeoutMs: positive("toolTimeoutMs", options.toolTimeoutMs, 30_000),

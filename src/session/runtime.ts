@@ -89,7 +89,7 @@ export class SessionRuntime {
   /** Overrides some limits in this object only, until it restarts (tests tighten them). */
   setLimits(limits: Partial<Limits>): void {
     const core = this.core;
-    const merged = LimitsSchema.parse({ ...core.options.limits, ...limits });
+    const merged = LimitsSchema().parse({ ...core.options.limits, ...limits });
     core.options = { ...core.options, limits: merged };
   }
 

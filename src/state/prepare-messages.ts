@@ -32,7 +32,7 @@ export const prepareMessages = (
     const where = Array.isArray(value) ? `message ${i}: ` : "";
     const problem = jsonProblem(item, "value");
     if (problem) throw notJson("messages", `${where}${problem}`);
-    const parsed = z.safeParse(MessageSchema, item);
+    const parsed = z.safeParse(MessageSchema(), item);
     if (!parsed.success) {
       throw invalidValue("messages", issuesOf(parsed.error), where);
     }

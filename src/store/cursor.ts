@@ -2,14 +2,17 @@
 
 import * as z from "zod";
 import { RoostError } from "../errors";
+import { lazy } from "../lazy";
 
 /**
  * A cursor names the next entry by key and position rather than by a global
  * offset, so keys created while a client pages do not shift what it sees.
  */
-const CursorSchema = z.tuple(
-  [z.string(), z.string(), z.number().int().nonnegative()],
-  z.number().int().nonnegative()
+const CursorSchema = lazy(() =>
+  z.tuple(
+    [z.string(), z.string(), z.number().int().nonnegative()],
+    z.number().int().nonnegative()
+  )
 );
 
 export interface CursorPosition {
@@ -48,10 +51,12 @@ export const encodeCursor = (position: CursorPosition): string =>
   );
 
 export const decodeCursor = (cursor: string): CursorPosition => {
-  let parsed: z.infer<typeof CursorSchema> | undefined;
+  let parsed: z.infer<ReturnType<typeof CursorSchema>> | undefined;
   try {
     if (/^[A-Za-z0-9_-]+$/.test(cursor)) {
-      const result = CursorSchema.safeParse(JSON.parse(fromBase64Url(cursor)));
+      const result = CursorSchema().safeParse(
+        JSON.parse(fromBase64Url(cursor))
+      );
       if (result.success) parsed = result.data;
     }
   } catch {

@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { RoostError } from "../errors";
 import { cloneJson, type JsonObject } from "../json";
+import { lazy } from "../lazy";
 import { ReadBudget } from "../protocol/read-budget";
 import {
   assertName,
@@ -32,27 +33,33 @@ import type {
 } from "./types";
 import { readRun } from "./walk";
 
-const OptionsSchema = z.object({
-  /** Byte cap of `llmView()` when the call does not give one. */
-  llmViewBytes: z.number().int().positive().default(32_768),
-  /** More objects than this in one add or replace is `payload_too_large`. */
-  maxObjectsPerResult: z.number().int().positive().default(1000)
-});
+const OptionsSchema = lazy(() =>
+  z.object({
+    /** Byte cap of `llmView()` when the call does not give one. */
+    llmViewBytes: z.number().int().positive().default(32_768),
+    /** More objects than this in one add or replace is `payload_too_large`. */
+    maxObjectsPerResult: z.number().int().positive().default(1000)
+  })
+);
 
-export type EnvironmentStoreOptions = z.input<typeof OptionsSchema>;
+export type EnvironmentStoreOptions = z.input<ReturnType<typeof OptionsSchema>>;
 
-const PageSchema = z.object({
-  cursor: z.string().optional(),
-  limit: z.number().int().min(1).max(1000).default(100),
-  maxBytes: z.number().int().positive().optional()
-});
+const PageSchema = lazy(() =>
+  z.object({
+    cursor: z.string().optional(),
+    limit: z.number().int().min(1).max(1000).default(100),
+    maxBytes: z.number().int().positive().optional()
+  })
+);
 
-const KeyPageSchema = PageSchema.extend({
-  limit: z.number().int().min(1).max(10_000).default(1000)
-});
+const KeyPageSchema = lazy(() =>
+  PageSchema().extend({
+    limit: z.number().int().min(1).max(10_000).default(1000)
+  })
+);
 
-const positiveInt = z.number().int().positive();
-const countSchema = z.number().int().nonnegative();
+const positiveInt = lazy(() => z.number().int().positive());
+const countSchema = lazy(() => z.number().int().nonnegative());
 
 const parse = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   const result = schema.safeParse(value);
@@ -65,7 +72,7 @@ const parse = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   return result.data;
 };
 
-type CheckedOptions = z.output<typeof OptionsSchema>;
+type CheckedOptions = z.output<ReturnType<typeof OptionsSchema>>;
 
 /** The options last checked: a session makes a store per mutation, always with the same two numbers. */
 let lastChecked:
@@ -83,7 +90,7 @@ const checkOptions = (options: EnvironmentStoreOptions): CheckedOptions => {
   ) {
     return last.out;
   }
-  const out = parse(OptionsSchema, options, "store options");
+  const out = parse(OptionsSchema(), options, "store options");
   lastChecked = {
     llmViewBytes: options.llmViewBytes,
     maxObjectsPerResult: options.maxObjectsPerResult,
@@ -257,7 +264,7 @@ class BackedEnvironmentStore implements EnvironmentStore {
     options: { cursor?: string; limit?: number; maxBytes?: number } = {}
   ): KeyPage {
     const { cursor, limit, maxBytes } = parse(
-      KeyPageSchema,
+      KeyPageSchema(),
       options,
       "key page options"
     );
@@ -268,7 +275,7 @@ class BackedEnvironmentStore implements EnvironmentStore {
     options: { cursor?: string; limit?: number; maxBytes?: number } = {}
   ): StorePage {
     const { cursor, limit, maxBytes } = parse(
-      PageSchema,
+      PageSchema(),
       options,
       "page options"
     );
@@ -307,14 +314,14 @@ class BackedEnvironmentStore implements EnvironmentStore {
   }
 
   recent(limit: number): LocatedEntry[] {
-    return this.#backend.recent(parse(countSchema, limit, "recent limit"));
+    return this.#backend.recent(parse(countSchema(), limit, "recent limit"));
   }
 
   llmView(options: { maxBytes?: number } = {}): string {
     const maxBytes = options.maxBytes ?? this.#options.llmViewBytes;
     return renderLlmView(
       this.#backend,
-      parse(positiveInt, maxBytes, "llmView maxBytes")
+      parse(positiveInt(), maxBytes, "llmView maxBytes")
     );
   }
 

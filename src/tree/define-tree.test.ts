@@ -64,7 +64,9 @@ describe("resolveTree", () => {
   });
 
   it("accepts exactly what TreeConfig describes", () => {
-    expectTypeOf<TreeConfig>().toExtend<z.input<typeof TreeConfigSchema>>();
+    expectTypeOf<TreeConfig>().toExtend<
+      z.input<ReturnType<typeof TreeConfigSchema>>
+    >();
   });
 
   const rejects = (cfg: unknown, message: RegExp) => {

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { RoostError } from "../errors";
 import { describeIssues } from "../issues";
 import type { JsonObject } from "../json";
+import { lazy } from "../lazy";
 import { NAME_RE } from "../names";
 import type { Atlas, BranchConfig, DecisionModel, ToolEntry } from "./types";
 
@@ -29,15 +30,19 @@ export const ROOT_ID = "root";
 export const DEFAULT_ROOT_INSTRUCTION =
   "Choose the option that best moves the user's request forward. Answer in text once the request is done or cannot be done.";
 
-const NameSchema = z
-  .string()
-  .regex(NAME_RE, "Names are 1 to 64 characters of letters, digits, _ and -.");
+const NameSchema = lazy(() =>
+  z
+    .string()
+    .regex(NAME_RE, "Names are 1 to 64 characters of letters, digits, _ and -.")
+);
 
-const AtlasSchema = z.strictObject({
-  style: z.string().default("No style provided."),
-  agentDescription: z.string().default("No description provided."),
-  endGoal: z.string().default("No end goal provided.")
-});
+const AtlasSchema = lazy(() =>
+  z.strictObject({
+    style: z.string().default("No style provided."),
+    agentDescription: z.string().default("No description provided."),
+    endGoal: z.string().default("No end goal provided.")
+  })
+);
 
 interface ParsedFollowUps {
   tool: string;
@@ -46,15 +51,18 @@ interface ParsedFollowUps {
 }
 type ParsedEntry = string | ParsedFollowUps;
 
-const ToolEntrySchema: z.ZodType<ParsedEntry, ToolEntry> = z.lazy(() =>
-  z.union([
-    NameSchema,
-    z.strictObject({
-      tool: NameSchema,
-      followUps: z.array(ToolEntrySchema),
-      instruction: z.string().min(1).optional()
-    })
-  ])
+const ToolEntrySchema = lazy(
+  (): z.ZodType<ParsedEntry, ToolEntry> =>
+    z.lazy(() =>
+      z.union([
+        NameSchema(),
+        z.strictObject({
+          tool: NameSchema(),
+          followUps: z.array(ToolEntrySchema()),
+          instruction: z.string().min(1).optional()
+        })
+      ])
+    )
 );
 
 interface ParsedBranch {
@@ -65,38 +73,43 @@ interface ParsedBranch {
   branches: ParsedBranch[];
 }
 
-const BranchConfigSchema: z.ZodType<ParsedBranch, BranchConfig> = z.lazy(() =>
-  z.strictObject({
-    id: NameSchema,
-    description: z.string().min(1),
-    instruction: z.string().min(1),
-    tools: z.array(ToolEntrySchema).default([]),
-    branches: z.array(BranchConfigSchema).default([])
-  })
+const BranchConfigSchema = lazy(
+  (): z.ZodType<ParsedBranch, BranchConfig> =>
+    z.lazy(() =>
+      z.strictObject({
+        id: NameSchema(),
+        description: z.string().min(1),
+        instruction: z.string().min(1),
+        tools: z.array(ToolEntrySchema()).default([]),
+        branches: z.array(BranchConfigSchema()).default([])
+      })
+    )
 );
 
 /** `defineEnvironment({ tree })` as parsed: every default filled in. */
-export const TreeConfigSchema = z.strictObject({
-  // prefault, not default: the empty object must still get the field defaults.
-  atlas: AtlasSchema.prefault({}),
-  instruction: z.string().min(1).default(DEFAULT_ROOT_INSTRUCTION),
-  tools: z.array(ToolEntrySchema).default([]),
-  branches: z.array(BranchConfigSchema).default([]),
-  recursionLimit: z.number().int().min(1).max(50).default(5),
-  textResponse: z.boolean().default(true),
-  model: z
-    .custom<DecisionModel>(
-      (v) =>
-        typeof v === "object" &&
-        v !== null &&
-        typeof (v as DecisionModel).name === "string" &&
-        typeof (v as DecisionModel).decide === "function" &&
-        typeof (v as DecisionModel).respond === "function",
-      "Expected a decision model: { name, decide(), respond() }."
-    )
-    .optional()
-});
-export type ParsedTreeConfig = z.output<typeof TreeConfigSchema>;
+export const TreeConfigSchema = lazy(() =>
+  z.strictObject({
+    // prefault, not default: the empty object must still get the field defaults.
+    atlas: AtlasSchema().prefault({}),
+    instruction: z.string().min(1).default(DEFAULT_ROOT_INSTRUCTION),
+    tools: z.array(ToolEntrySchema()).default([]),
+    branches: z.array(BranchConfigSchema()).default([]),
+    recursionLimit: z.number().int().min(1).max(50).default(5),
+    textResponse: z.boolean().default(true),
+    model: z
+      .custom<DecisionModel>(
+        (v) =>
+          typeof v === "object" &&
+          v !== null &&
+          typeof (v as DecisionModel).name === "string" &&
+          typeof (v as DecisionModel).decide === "function" &&
+          typeof (v as DecisionModel).respond === "function",
+        "Expected a decision model: { name, decide(), respond() }."
+      )
+      .optional()
+  })
+);
+export type ParsedTreeConfig = z.output<ReturnType<typeof TreeConfigSchema>>;
 
 /** One node of a resolved tree: the root, a branch, or the follow-ups of a tool. */
 export interface TreeNode {
@@ -141,7 +154,7 @@ export const resolveTree = (
   config: unknown,
   tools: ReadonlyMap<string, unknown>
 ): ResolvedTree => {
-  const parsed = TreeConfigSchema.safeParse(config);
+  const parsed = TreeConfigSchema().safeParse(config);
   if (!parsed.success) {
     throw invalid(`Invalid tree: ${describeIssues(parsed.error.issues)}`);
   }

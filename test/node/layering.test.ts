@@ -26,7 +26,8 @@ const BASE = [
   "names",
   "messages",
   "protocol",
-  "timeout"
+  "timeout",
+  "lazy"
 ];
 
 /** The core: runs anywhere, without the Durable Object or the HTTP app. */

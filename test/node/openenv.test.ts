@@ -121,7 +121,7 @@ describe("OpenEnv's clients against Roost", () => {
     expect(typeof state.data.episode_id).toBe("string");
     expect(state.data.step_count).toBe(1);
     expect(state.data).toMatchObject({ environment: "counter", kept: false });
-    expect(OpenEnvStateSchema.safeParse(state.data).success).toBe(true);
+    expect(OpenEnvStateSchema().safeParse(state.data).success).toBe(true);
     expect((state.data.values as Record<string, unknown>).count).toBe(1);
     // The session is Roost's own meanwhile.
     expect((await sessionStatus(state.data)).status).toBe(200);
@@ -163,7 +163,7 @@ describe("OpenEnv's clients against Roost", () => {
     const tools = listed.observation.tools as Record<string, unknown>[];
     expect(tools.map((t) => t.name)).toEqual(["incr", "decr"]);
     for (const tool of tools) {
-      expect(OpenEnvToolSchema.strict().safeParse(tool).success).toBe(true);
+      expect(OpenEnvToolSchema().strict().safeParse(tool).success).toBe(true);
       // OpenEnv's Tool forbids extra keys and a null description.
       expect(Object.keys(tool).sort()).toEqual([
         "description",
@@ -213,7 +213,7 @@ describe("OpenEnv's clients against Roost", () => {
     for (const [frame, code] of cases) {
       const reply = await env.request(frame);
       expect(reply.type, String(frame)).toBe("error");
-      expect(OpenEnvErrorFrameSchema.safeParse(reply).success).toBe(true);
+      expect(OpenEnvErrorFrameSchema().safeParse(reply).success).toBe(true);
       expect(reply.data.code, String(frame)).toBe(code);
       expect(typeof reply.data.message).toBe("string");
     }

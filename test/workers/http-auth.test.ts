@@ -19,10 +19,10 @@ const urlOf = (path: string, sessionId: string): string =>
     .replace("{index}", "0")
     .replace("{run_id}", "run-1");
 
-const sessionRoutes = ROUTE_TABLE.filter((r) => r.auth === "session");
+const sessionRoutes = ROUTE_TABLE().filter((r) => r.auth === "session");
 
 const requestFor = (
-  route: (typeof ROUTE_TABLE)[number],
+  route: ReturnType<typeof ROUTE_TABLE>[number],
   headers: Record<string, string>
 ): CallInit => ({
   method: route.method,
@@ -32,7 +32,7 @@ const requestFor = (
 
 const neverCreatedId = () => env.SESSIONS.newUniqueId().toString();
 
-const createRoutes = ROUTE_TABLE.filter((r) => r.auth === "create");
+const createRoutes = ROUTE_TABLE().filter((r) => r.auth === "create");
 
 describe("create route credentials", () => {
   it("answers every create route 401 without a key and 403 with a wrong or rotated-out one", async () => {

@@ -23,7 +23,7 @@ const run = async <N extends OperationName>(
   const value = ok(await stub.op(name, input));
   const emitted = (await events(stub)).slice(before).map((e) => e.type);
   const op = OPERATIONS[name];
-  if (op.output) expect(() => op.output!.parse(value), name).not.toThrow();
+  if (op.output) expect(() => op.output!().parse(value), name).not.toThrow();
   expect(
     emitted.filter((t) => !(op.events as readonly string[]).includes(t)),
     `${name} emitted events it does not declare`

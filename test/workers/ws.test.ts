@@ -78,7 +78,7 @@ describe("session WebSocket", () => {
     // Every frame has the documented shape.
     for (const f of a.frames) {
       const schema =
-        typeof f.seq === "number" ? EventFrameSchema : ServerFrameSchema;
+        typeof f.seq === "number" ? EventFrameSchema() : ServerFrameSchema();
       expect(schema.safeParse(f).success, JSON.stringify(f)).toBe(true);
     }
     // seq strictly increasing, no gaps.
@@ -103,7 +103,7 @@ describe("session WebSocket", () => {
     expect(batched.messages).toHaveLength(2);
     const batch = batched.messages[1]!;
     expect(batch.type).toBe("batch");
-    expect(ServerFrameSchema.safeParse(batch).success).toBe(true);
+    expect(ServerFrameSchema().safeParse(batch).success).toBe(true);
     expect(batch).not.toHaveProperty("seq");
     // One message per event for the socket that asked for it.
     expect(single.messages).toHaveLength(1 + fs.length);

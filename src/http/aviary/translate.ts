@@ -20,7 +20,7 @@ import type {
 export const toAction = (message: AviaryMessage): Action => {
   if (message.role !== "assistant")
     return { role: "assistant", content: null, tool_calls: [] };
-  const content = ContentSchema.safeParse(message.content);
+  const content = ContentSchema().safeParse(message.content);
   return {
     role: "assistant",
     content: content.success

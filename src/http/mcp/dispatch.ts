@@ -41,7 +41,7 @@ const methods: Record<
 > = {
   initialize: async (target, params) => ({
     protocolVersion: negotiate(
-      parseParams(InitializeParamsSchema, params).protocolVersion
+      parseParams(InitializeParamsSchema(), params).protocolVersion
     ),
     // Nothing changes under a client (tools are fixed per environment), and
     // there is no stream to notify on.

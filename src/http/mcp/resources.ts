@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { RoostError } from "../../errors";
+import { lazy } from "../../lazy";
 import {
   JSONRPC_ERRORS,
   NAME_PATTERN,
@@ -50,13 +51,13 @@ const safeDecode = (text: string): string | null => {
   }
 };
 
-const ListParamsSchema = z
-  .object({ cursor: z.string().min(1).max(1024).optional() })
-  .optional();
+const ListParamsSchema = lazy(() =>
+  z.object({ cursor: z.string().min(1).max(1024).optional() }).optional()
+);
 
 // The hidden store is never listed: keys and reads go to the visible store.
 export const listResources = async (target: McpTarget, params: unknown) => {
-  const cursor = parseParams(ListParamsSchema, params)?.cursor;
+  const cursor = parseParams(ListParamsSchema(), params)?.cursor;
   const page = await target.storeKeys(cursor);
   return {
     resources: page.keys.map((k) => ({
@@ -82,7 +83,7 @@ export const listResourceTemplates = async () => ({
 });
 
 export const readResource = async (target: McpTarget, params: unknown) => {
-  const { uri } = parseParams(ResourcesReadParamsSchema, params);
+  const { uri } = parseParams(ResourcesReadParamsSchema(), params);
   const { tool, name, cursor } = keyOf(uri);
   try {
     // One page of the key, bounded like GET …/environment?tool=&name=;

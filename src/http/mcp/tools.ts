@@ -43,7 +43,7 @@ export const listTools = async (target: McpTarget) => ({
  * with `isError` the model can read; an unknown tool is invalid params.
  */
 export const callTool = async (target: McpTarget, params: unknown) => {
-  const call = parseParams(ToolsCallParamsSchema, params);
+  const call = parseParams(ToolsCallParamsSchema(), params);
   let out: ToolInvocationResponse;
   try {
     out = await target.callTool(call.name, call.arguments ?? {});

@@ -110,9 +110,9 @@ export const readMcp = async (
       )
     };
   }
-  const message = JsonRpcMessageSchema.safeParse(body);
+  const message = JsonRpcMessageSchema().safeParse(body);
   if (!message.success) {
-    if (JsonRpcClientResponseSchema.safeParse(body).success) {
+    if (JsonRpcClientResponseSchema().safeParse(body).success) {
       return { kind: "accepted" };
     }
     return {

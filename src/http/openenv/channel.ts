@@ -199,7 +199,7 @@ export class OpenEnvChannel {
 
   async #step(data: JsonObject): Promise<Frame> {
     if (data.type === "list_tools") {
-      validated(OpenEnvListToolsSchema, data);
+      validated(OpenEnvListToolsSchema(), data);
       const status = await this.#status();
       const { tools } = await this.#call<{ tools: OpenAITool[] }>(
         (s) => s.op("tools", {}) as never,
@@ -212,7 +212,7 @@ export class OpenEnvChannel {
       );
     }
     if (data.type === "call_tool") {
-      const call = validated(OpenEnvCallToolSchema, data);
+      const call = validated(OpenEnvCallToolSchema(), data);
       // In order within a socket, and never reused by a re-attached one:
       // no status round trip on the hot path just to number a call.
       const id = `openenv_${this.#callPrefix}_${++this.#calls}`;
@@ -239,8 +239,8 @@ export class OpenEnvChannel {
       );
     }
     // Anything else is Roost's own step, an assistant message with tool_calls.
-    validated(OpenEnvMessageActionSchema, data);
-    const action = validated(ActionSchema, data);
+    validated(OpenEnvMessageActionSchema(), data);
+    const action = validated(ActionSchema(), data);
     const step = await this.#call<StepResponse>(
       (s) => s.op("step", { action }) as never,
       false

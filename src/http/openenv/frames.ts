@@ -83,7 +83,7 @@ export const parseFrame = (
       `Unknown message type: ${typeof type === "string" ? type : ""}`
     );
   }
-  const parsed = OpenEnvFrameSchema.safeParse(raw);
+  const parsed = OpenEnvFrameSchema().safeParse(raw);
   return parsed.success
     ? parsed.data
     : errorFrame("VALIDATION_ERROR", "Invalid message", {
@@ -120,7 +120,7 @@ export const mcpRequest = (
 ):
   | { ok: true; message: JsonRpcMessage & { id: string | number } }
   | { ok: false; answer: JsonObject } => {
-  const message = JsonRpcMessageSchema.safeParse(data);
+  const message = JsonRpcMessageSchema().safeParse(data);
   if (message.success && message.data.id !== undefined)
     return { ok: true, message: { ...message.data, id: message.data.id } };
   return {

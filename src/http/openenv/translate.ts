@@ -139,7 +139,7 @@ export const openEnvSchemas = (env: Environment) => {
   };
   // From the zod schema the state frames are built against, with the
   // environment's own state definition under `values`.
-  const base = z.toJSONSchema(OpenEnvStateSchema) as {
+  const base = z.toJSONSchema(OpenEnvStateSchema()) as {
     properties: Record<string, unknown>;
   };
   const state = {

@@ -6,13 +6,13 @@
  * on Roost's API, streams to its WebSocket and survives eviction.
  */
 
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Environment } from "../../environment/define-environment";
 import { datasetOf, resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import type { JsonObject } from "../../json";
+import { lazy } from "../../lazy";
 import {
   AviaryEnvRequestSchema,
   AviaryFlushRequestSchema,
@@ -32,7 +32,7 @@ import {
 } from "../../protocol";
 import { apiKeyHeaderAuth } from "../auth";
 import { toAction, toAviaryMessages, toAviaryTools } from "../aviary/translate";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import {
   CREATE_SECURITY,
@@ -73,10 +73,12 @@ const withDetail = createMiddleware<AppEnv>(async (c, next) => {
  * talks to one server URL, so each split is a server URL of its own.
  */
 const aviaryRouteSet = <
-  P extends typeof EnvironmentParamsSchema | typeof SplitParamsSchema
+  P extends
+    | ReturnType<typeof EnvironmentParamsSchema>
+    | ReturnType<typeof SplitParamsSchema>
 >(
   base: string,
-  params: P,
+  params: () => P,
   which: string
 ) => {
   const shared = {
@@ -84,86 +86,124 @@ const aviaryRouteSet = <
     security: CREATE_SECURITY,
     middleware: [withDetail, apiKeyHeaderAuth]
   };
-  const post = <S extends Parameters<typeof jsonRequest>[0]>(
-    path: string,
-    body: S
-  ) =>
-    ({
-      ...shared,
-      method: "post",
-      path: `${base}${path}`,
-      request: { params, body: jsonRequest(body) }
-    }) as const;
+  const post = (path: string) =>
+    ({ ...shared, method: "post", path: `${base}${path}` }) as const;
   return {
-    info: createRoute({
-      ...shared,
-      method: "get",
-      path: `${base}/info`,
-      summary: `Aviary: the size of ${which}`,
-      description:
-        "What TaskDatasetClient reads when it is built: dataset_size (null without a dataset, or for a generated one: Aviary's infinite dataset). running_env_ids is always empty: Roost keeps no list of sessions.",
-      request: { params },
-      responses: {
-        200: jsonContent(AviaryInfoResponseSchema, "The environment."),
-        ...errors(400, 401, 403, 404, 503)
+    info: route(
+      {
+        ...shared,
+        method: "get",
+        path: `${base}/info`,
+        summary: `Aviary: the size of ${which}`,
+        description:
+          "What TaskDatasetClient reads when it is built: dataset_size (null without a dataset, or for a generated one: Aviary's infinite dataset). running_env_ids is always empty: Roost keeps no list of sessions."
+      },
+      {
+        request: () => ({ params: params() }),
+        responses: () => ({
+          200: jsonContent(AviaryInfoResponseSchema(), "The environment."),
+          ...errors(400, 401, 403, 404, 503)
+        })
       }
-    }),
-    start: createRoute({
-      ...post("/start", AviaryStartRequestSchema),
-      summary: `Aviary: start an environment (a Roost session) from ${which}`,
-      description:
-        "Creates a session with the task at task_idx (the seed of a generated dataset), the task task_kwargs gives, or, for null: the environment's default task on the default dataset, a random task of a named split. env_id is <session_id>.<token>.",
-      responses: {
-        200: jsonContent(AviaryStartResponseSchema, "The new environment."),
-        ...errors(400, 401, 403, 404, 413, 415, 503)
+    ),
+    start: route(
+      {
+        ...post("/start"),
+        summary: `Aviary: start an environment (a Roost session) from ${which}`,
+        description:
+          "Creates a session with the task at task_idx (the seed of a generated dataset), the task task_kwargs gives, or, for null: the environment's default task on the default dataset, a random task of a named split. env_id is <session_id>.<token>."
+      },
+      {
+        request: () => ({
+          params: params(),
+          body: jsonRequest(AviaryStartRequestSchema())
+        }),
+        responses: () => ({
+          200: jsonContent(AviaryStartResponseSchema(), "The new environment."),
+          ...errors(400, 401, 403, 404, 413, 415, 503)
+        })
       }
-    }),
-    reset: createRoute({
-      ...post("/reset", AviaryEnvRequestSchema),
-      summary: "Aviary: reset",
-      description:
-        "Resets the session: [messages, tools] in Aviary's shapes; the tools are the episode's.",
-      responses: {
-        200: jsonContent(AviaryResetResponseSchema, "[messages, tools]"),
-        ...errors(400, 401, 403, 404, 413, 415, 429, 503)
+    ),
+    reset: route(
+      {
+        ...post("/reset"),
+        summary: "Aviary: reset",
+        description:
+          "Resets the session: [messages, tools] in Aviary's shapes; the tools are the episode's."
+      },
+      {
+        request: () => ({
+          params: params(),
+          body: jsonRequest(AviaryEnvRequestSchema())
+        }),
+        responses: () => ({
+          200: jsonContent(AviaryResetResponseSchema(), "[messages, tools]"),
+          ...errors(400, 401, 403, 404, 413, 415, 429, 503)
+        })
       }
-    }),
-    step: createRoute({
-      ...post("/step", AviaryStepRequestSchema),
-      summary: "Aviary: step",
-      description:
-        "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated].",
-      responses: {
-        200: jsonContent(
-          AviaryStepResponseSchema,
-          "[messages, reward, done, truncated]"
-        ),
-        ...errors(400, 401, 403, 404, 409, 413, 415, 429, 503)
+    ),
+    step: route(
+      {
+        ...post("/step"),
+        summary: "Aviary: step",
+        description:
+          "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated]."
+      },
+      {
+        request: () => ({
+          params: params(),
+          body: jsonRequest(AviaryStepRequestSchema())
+        }),
+        responses: () => ({
+          200: jsonContent(
+            AviaryStepResponseSchema(),
+            "[messages, reward, done, truncated]"
+          ),
+          ...errors(400, 401, 403, 404, 409, 413, 415, 429, 503)
+        })
       }
-    }),
-    close: createRoute({
-      ...post("/close", AviaryEnvRequestSchema),
-      summary: "Aviary: close (deletes the session)",
-      responses: {
-        200: jsonContent(AviaryEnvRequestSchema, "Closed."),
-        ...errors(400, 401, 403, 404, 413, 415, 503)
+    ),
+    close: route(
+      {
+        ...post("/close"),
+        summary: "Aviary: close (deletes the session)"
+      },
+      {
+        request: () => ({
+          params: params(),
+          body: jsonRequest(AviaryEnvRequestSchema())
+        }),
+        responses: () => ({
+          200: jsonContent(AviaryEnvRequestSchema(), "Closed."),
+          ...errors(400, 401, 403, 404, 413, 415, 503)
+        })
       }
-    }),
-    flush: createRoute({
-      ...post("/close_old_envs", AviaryFlushRequestSchema),
-      summary: "Aviary: close idle environments (closes none)",
-      description:
-        "Answers an empty list: Roost keeps no list of sessions to scan; each session deletes itself after its idle TTL instead.",
-      responses: {
-        200: jsonContent(AviaryFlushResponseSchema, "What was closed."),
-        ...errors(400, 401, 403, 404, 413, 415, 503)
+    ),
+    flush: route(
+      {
+        ...post("/close_old_envs"),
+        summary: "Aviary: close idle environments (closes none)",
+        description:
+          "Answers an empty list: Roost keeps no list of sessions to scan; each session deletes itself after its idle TTL instead."
+      },
+      {
+        request: () => ({
+          params: params(),
+          body: jsonRequest(AviaryFlushRequestSchema())
+        }),
+        responses: () => ({
+          200: jsonContent(AviaryFlushResponseSchema(), "What was closed."),
+          ...errors(400, 401, 403, 404, 413, 415, 503)
+        })
       }
-    })
+    )
   };
 };
 
 /** A named split's Aviary server: the environment and the split. */
-const SplitParamsSchema = EnvironmentParamsSchema.extend({ split: NameSchema });
+const SplitParamsSchema = lazy(() =>
+  EnvironmentParamsSchema().extend({ split: NameSchema() })
+);
 
 const onDefault = aviaryRouteSet(
   "/v1/environments/{name}/aviary",

@@ -5,7 +5,6 @@
  * the start. The session object makes the stream (session/chat-stream.ts).
  */
 
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import * as z from "zod";
 import { fromErrorBody, RoostError } from "../../errors";
@@ -19,7 +18,7 @@ import {
 } from "../../protocol";
 import { CHAT_STREAM_PATH } from "../../session/chat-stream";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import {
   errors,
@@ -38,38 +37,46 @@ const stream = (description: string) => ({
   content: { "text/event-stream": { schema: z.string() } }
 });
 
-export const chatRoute = createRoute({
-  ...common,
-  method: "post",
-  path: "/v1/sessions/{id}/chat",
-  summary: "Chat with a decision tree (AI SDK useChat)",
-  description:
-    "Takes the body the AI SDK's DefaultChatTransport sends, starts a decision-tree run on the text of the last user message (as POST …/runs does; `model` from useChat's `body` option picks the model), and answers with the run's UI message stream: SSE `data:` chunks (start, start-step/finish-step per pass, text, dynamic tool parts, data-decision, data-tree, data-result, finish or error), then `data: [DONE]`. 409 while another run is going; 400 when the last user message has no text or the environment has no tree.",
-  middleware: [jsonBody] as const,
-  request: {
-    params: SessionParamsSchema,
-    body: jsonRequest(ChatRequestSchema)
+export const chatRoute = route(
+  {
+    ...common,
+    method: "post",
+    path: "/v1/sessions/{id}/chat",
+    summary: "Chat with a decision tree (AI SDK useChat)",
+    description:
+      "Takes the body the AI SDK's DefaultChatTransport sends, starts a decision-tree run on the text of the last user message (as POST …/runs does; `model` from useChat's `body` option picks the model), and answers with the run's UI message stream: SSE `data:` chunks (start, start-step/finish-step per pass, text, dynamic tool parts, data-decision, data-tree, data-result, finish or error), then `data: [DONE]`. 409 while another run is going; 400 when the last user message has no text or the environment has no tree.",
+    middleware: [jsonBody] as const
   },
-  responses: {
-    200: stream("The run's UI message stream."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      body: jsonRequest(ChatRequestSchema())
+    }),
+    responses: () => ({
+      200: stream("The run's UI message stream."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const chatStreamRoute = createRoute({
-  ...common,
-  method: "get",
-  path: "/v1/sessions/{id}/chat/{chat_id}/stream",
-  summary: "Resume a chat's stream",
-  description:
-    "What a reconnecting useChat (`resume: true`) asks: the UI message stream of the run this chat started, if it is still going, replayed from its start and then live; 204 when no run of this chat is going (including after it ended, or when the going run belongs to another chat or to POST …/runs).",
-  request: { params: ChatStreamParamsSchema },
-  responses: {
-    200: stream("The run's UI message stream, from its start."),
-    204: { description: "No run of this chat is going." },
-    ...errors(...SESSION_ERRORS)
+export const chatStreamRoute = route(
+  {
+    ...common,
+    method: "get",
+    path: "/v1/sessions/{id}/chat/{chat_id}/stream",
+    summary: "Resume a chat's stream",
+    description:
+      "What a reconnecting useChat (`resume: true`) asks: the UI message stream of the run this chat started, if it is still going, replayed from its start and then live; 204 when no run of this chat is going (including after it ended, or when the going run belongs to another chat or to POST …/runs)."
+  },
+  {
+    request: () => ({ params: ChatStreamParamsSchema() }),
+    responses: () => ({
+      200: stream("The run's UI message stream, from its start."),
+      204: { description: "No run of this chat is going." },
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
 
 /** Asks the session object for a stream; its JSON errors become RoostErrors. */
 const openStream = async (

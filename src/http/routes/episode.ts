@@ -1,6 +1,5 @@
 /** @module Reset and step: the episode routes of a session. */
 
-import { createRoute } from "@hono/zod-openapi";
 import {
   ResetRequestSchema,
   ResetResponseSchema,
@@ -9,7 +8,7 @@ import {
   StepResponseSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import {
   errors,
   jsonContent,
@@ -19,46 +18,54 @@ import {
 } from "../route-kit";
 import { runOperation } from "../session-call";
 
-export const resetRoute = createRoute({
-  method: "post",
-  path: "/v1/sessions/{id}/reset",
-  tags: ["episodes"],
-  summary: "Start a new episode",
-  description:
-    "The store, hidden store, state and transcript of the previous episode are gone. The task defaults to the one given at creation. Accepts an Idempotency-Key.",
-  security: SESSION_SECURITY,
-  middleware: [jsonBody] as const,
-  request: {
-    params: SessionParamsSchema,
-    body: jsonRequest(ResetRequestSchema)
+export const resetRoute = route(
+  {
+    method: "post",
+    path: "/v1/sessions/{id}/reset",
+    tags: ["episodes"],
+    summary: "Start a new episode",
+    description:
+      "The store, hidden store, state and transcript of the previous episode are gone. The task defaults to the one given at creation. Accepts an Idempotency-Key.",
+    security: SESSION_SECURITY,
+    middleware: [jsonBody] as const
   },
-  responses: {
-    200: jsonContent(
-      ResetResponseSchema,
-      "The first observations and the tools."
-    ),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      body: jsonRequest(ResetRequestSchema())
+    }),
+    responses: () => ({
+      200: jsonContent(
+        ResetResponseSchema(),
+        "The first observations and the tools."
+      ),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const stepRoute = createRoute({
-  method: "post",
-  path: "/v1/sessions/{id}/step",
-  tags: ["episodes"],
-  summary: "Take one action",
-  description:
-    "Runs the action's tool calls and evaluates the step. 409 episode_not_running before a reset or after the episode ended. Accepts an Idempotency-Key.",
-  security: SESSION_SECURITY,
-  middleware: [jsonBody] as const,
-  request: {
-    params: SessionParamsSchema,
-    body: jsonRequest(StepRequestSchema)
+export const stepRoute = route(
+  {
+    method: "post",
+    path: "/v1/sessions/{id}/step",
+    tags: ["episodes"],
+    summary: "Take one action",
+    description:
+      "Runs the action's tool calls and evaluates the step. 409 episode_not_running before a reset or after the episode ended. Accepts an Idempotency-Key.",
+    security: SESSION_SECURITY,
+    middleware: [jsonBody] as const
   },
-  responses: {
-    200: jsonContent(StepResponseSchema, "What the step observed."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      body: jsonRequest(StepRequestSchema())
+    }),
+    responses: () => ({
+      200: jsonContent(StepResponseSchema(), "What the step observed."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
 export const episodeRoutes: readonly RouteEntry[] = [
   defineRoute(resetRoute, async (c) => {

@@ -1,6 +1,5 @@
 /** @module The event log over HTTP (polling, gap filling) and the WebSocket upgrade. */
 
-import { createRoute } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import {
   CLOSE_CODES,
@@ -11,7 +10,7 @@ import {
   tokenFromSubprotocols
 } from "../../protocol";
 import { admit } from "../auth";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import {
   errors,
@@ -21,20 +20,27 @@ import {
 } from "../route-kit";
 import { runOperation } from "../session-call";
 
-export const eventsRoute = createRoute({
-  security: SESSION_SECURITY,
-  method: "get",
-  path: "/v1/sessions/{id}/events",
-  tags: ["events"],
-  summary: "Read the event log",
-  description:
-    "Every retained event with seq > after, oldest first — the frames the WebSocket streams. 410 gone when events after `after` were already trimmed; 400 when `after` is past the last seq. Without `after`, every retained event from the oldest. At most limit events and max_bytes (1 MiB by default) a page; truncated says bytes ended it.",
-  request: { params: SessionParamsSchema, query: EventsQuerySchema },
-  responses: {
-    200: jsonContent(EventsResponseSchema, "Events after the given seq."),
-    ...errors(...SESSION_ERRORS, 410)
+export const eventsRoute = route(
+  {
+    security: SESSION_SECURITY,
+    method: "get",
+    path: "/v1/sessions/{id}/events",
+    tags: ["events"],
+    summary: "Read the event log",
+    description:
+      "Every retained event with seq > after, oldest first — the frames the WebSocket streams. 410 gone when events after `after` were already trimmed; 400 when `after` is past the last seq. Without `after`, every retained event from the oldest. At most limit events and max_bytes (1 MiB by default) a page; truncated says bytes ended it."
+  },
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      query: EventsQuerySchema()
+    }),
+    responses: () => ({
+      200: jsonContent(EventsResponseSchema(), "Events after the given seq."),
+      ...errors(...SESSION_ERRORS, 410)
+    })
   }
-});
+);
 
 /**
  * A refused socket is still accepted (selecting the offered protocol, as an

@@ -1,10 +1,10 @@
 /** @module MCP endpoints: a session's tools over the Model Context Protocol, and one fresh session per MCP client of an environment. */
 
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import * as z from "zod";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
+import { lazy } from "../../lazy";
 import {
   EnvironmentParamsSchema,
   JSONRPC_ERRORS,
@@ -12,7 +12,7 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { createAuth } from "../auth";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import { fromRoost, isSessionGone } from "../mcp/failure";
 import { sessionTarget } from "../mcp/target";
@@ -31,7 +31,7 @@ import { startSession } from "./sessions";
 const SESSION_PATH = "/v1/sessions/{id}/mcp";
 const ENVIRONMENT_PATH = "/v1/environments/{name}/mcp";
 
-const answered = {
+const answered = lazy(() => ({
   200: {
     description:
       "A JSON-RPC 2.0 response (a result, or an error with its JSON-RPC code).",
@@ -42,95 +42,125 @@ const answered = {
     description:
       "Not JSON (-32700), not one JSON-RPC message (-32600), or for the environment endpoint no Mcp-Session-Id."
   }
-};
+}));
 
 const describe = (what: string) =>
   `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json): initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read.`;
 
-export const mcpSessionRoute = createRoute({
-  method: "post",
-  path: SESSION_PATH,
-  tags: ["mcp"],
-  summary: "MCP server of one session",
-  description: describe(
-    "The session's tools over MCP: tools/call runs a tool exactly as POST …/tools/:tool does and streams like it. Mcp-Session-Id is the session id."
-  ),
-  security: SESSION_SECURITY,
-  request: { params: SessionParamsSchema },
-  responses: { ...answered, ...errors(...SESSION_ERRORS) }
-});
-
-export const mcpSessionGetRoute = createRoute({
-  method: "get",
-  path: SESSION_PATH,
-  tags: ["mcp"],
-  summary: "MCP server-sent stream (not offered)",
-  description: "405: Roost sends nothing unasked, so there is no stream.",
-  security: SESSION_SECURITY,
-  request: { params: SessionParamsSchema },
-  responses: {
-    405: { description: "No stream." },
-    ...errors(...SESSION_ERRORS)
+export const mcpSessionRoute = route(
+  {
+    method: "post",
+    path: SESSION_PATH,
+    tags: ["mcp"],
+    summary: "MCP server of one session",
+    description: describe(
+      "The session's tools over MCP: tools/call runs a tool exactly as POST …/tools/:tool does and streams like it. Mcp-Session-Id is the session id."
+    ),
+    security: SESSION_SECURITY
+  },
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({ ...answered(), ...errors(...SESSION_ERRORS) })
   }
-});
+);
 
-export const mcpSessionDeleteRoute = createRoute({
-  method: "delete",
-  path: SESSION_PATH,
-  tags: ["mcp"],
-  summary: "End an MCP session (not offered)",
-  description:
-    "405: here the MCP session is the Roost session, which an MCP client does not end; DELETE /v1/sessions/{id} does.",
-  security: SESSION_SECURITY,
-  request: { params: SessionParamsSchema },
-  responses: {
-    405: { description: "Not ended from MCP." },
-    ...errors(...SESSION_ERRORS)
+export const mcpSessionGetRoute = route(
+  {
+    method: "get",
+    path: SESSION_PATH,
+    tags: ["mcp"],
+    summary: "MCP server-sent stream (not offered)",
+    description: "405: Roost sends nothing unasked, so there is no stream.",
+    security: SESSION_SECURITY
+  },
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
+      405: { description: "No stream." },
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
 
-export const mcpEnvironmentRoute = createRoute({
-  method: "post",
-  path: ENVIRONMENT_PATH,
-  tags: ["mcp"],
-  summary: "MCP server that makes a session per client",
-  description: describe(
-    "initialize without Mcp-Session-Id creates and resets a session of the environment and answers Mcp-Session-Id = <session_id>.<token>, which later messages send back; it proves possession like a token (404 when it does not, so the client initializes again). Needs an API key when ROOST_API_KEYS is set."
-  ),
-  security: CREATE_SECURITY,
-  middleware: [createAuth] as const,
-  request: { params: EnvironmentParamsSchema },
-  responses: { ...answered, ...errors(400, 401, 403, 404, 500, 503) }
-});
-
-export const mcpEnvironmentGetRoute = createRoute({
-  method: "get",
-  path: ENVIRONMENT_PATH,
-  tags: ["mcp"],
-  summary: "MCP server-sent stream (not offered)",
-  security: CREATE_SECURITY,
-  middleware: [createAuth] as const,
-  request: { params: EnvironmentParamsSchema },
-  responses: { 405: { description: "No stream." }, ...errors(401, 403) }
-});
-
-export const mcpEnvironmentDeleteRoute = createRoute({
-  method: "delete",
-  path: ENVIRONMENT_PATH,
-  tags: ["mcp"],
-  summary: "End an MCP session and its Roost session",
-  description:
-    "Deletes the Roost session the Mcp-Session-Id names (204), as DELETE /v1/sessions/{id} would: it was made for this MCP client alone. 400 without the header, 404 when it names no session.",
-  security: CREATE_SECURITY,
-  middleware: [createAuth] as const,
-  request: { params: EnvironmentParamsSchema },
-  responses: {
-    204: { description: "Ended." },
-    400: { description: "No Mcp-Session-Id." },
-    404: { description: "The Mcp-Session-Id names no session." },
-    ...errors(401, 403, 503)
+export const mcpSessionDeleteRoute = route(
+  {
+    method: "delete",
+    path: SESSION_PATH,
+    tags: ["mcp"],
+    summary: "End an MCP session (not offered)",
+    description:
+      "405: here the MCP session is the Roost session, which an MCP client does not end; DELETE /v1/sessions/{id} does.",
+    security: SESSION_SECURITY
+  },
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
+      405: { description: "Not ended from MCP." },
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
+
+export const mcpEnvironmentRoute = route(
+  {
+    method: "post",
+    path: ENVIRONMENT_PATH,
+    tags: ["mcp"],
+    summary: "MCP server that makes a session per client",
+    description: describe(
+      "initialize without Mcp-Session-Id creates and resets a session of the environment and answers Mcp-Session-Id = <session_id>.<token>, which later messages send back; it proves possession like a token (404 when it does not, so the client initializes again). Needs an API key when ROOST_API_KEYS is set."
+    ),
+    security: CREATE_SECURITY,
+    middleware: [createAuth] as const
+  },
+  {
+    request: () => ({ params: EnvironmentParamsSchema() }),
+    responses: () => ({
+      ...answered(),
+      ...errors(400, 401, 403, 404, 500, 503)
+    })
+  }
+);
+
+export const mcpEnvironmentGetRoute = route(
+  {
+    method: "get",
+    path: ENVIRONMENT_PATH,
+    tags: ["mcp"],
+    summary: "MCP server-sent stream (not offered)",
+    security: CREATE_SECURITY,
+    middleware: [createAuth] as const
+  },
+  {
+    request: () => ({ params: EnvironmentParamsSchema() }),
+    responses: () => ({
+      405: { description: "No stream." },
+      ...errors(401, 403)
+    })
+  }
+);
+
+export const mcpEnvironmentDeleteRoute = route(
+  {
+    method: "delete",
+    path: ENVIRONMENT_PATH,
+    tags: ["mcp"],
+    summary: "End an MCP session and its Roost session",
+    description:
+      "Deletes the Roost session the Mcp-Session-Id names (204), as DELETE /v1/sessions/{id} would: it was made for this MCP client alone. 400 without the header, 404 when it names no session.",
+    security: CREATE_SECURITY,
+    middleware: [createAuth] as const
+  },
+  {
+    request: () => ({ params: EnvironmentParamsSchema() }),
+    responses: () => ({
+      204: { description: "Ended." },
+      400: { description: "No Mcp-Session-Id." },
+      404: { description: "The Mcp-Session-Id names no session." },
+      ...errors(401, 403, 503)
+    })
+  }
+);
 
 const unknownSession = (status: 400 | 404, message: string) =>
   rpcError(status, JSONRPC_ERRORS.invalidRequest, message);

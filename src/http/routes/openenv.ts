@@ -7,9 +7,9 @@
  * (re-attaching to a session).
  */
 
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import * as z from "zod";
+import { lazy } from "../../lazy";
 import {
   CLOSE_CODES,
   EnvironmentParamsSchema,
@@ -22,7 +22,7 @@ import {
 } from "../../protocol";
 import { apiKeysConfigured } from "../api-keys";
 import { createAuth } from "../auth";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import { type ChannelOptions, openChannel } from "../openenv/channel";
 import { signConnect, verifyConnect } from "../openenv/connect";
@@ -48,16 +48,20 @@ const BASES = [
   },
   {
     prefix: `${BASE}/c/{credential}`,
-    params: EnvironmentParamsSchema.extend({
-      credential: z.string().min(1).max(512)
-    }),
+    params: lazy(() =>
+      EnvironmentParamsSchema().extend({
+        credential: z.string().min(1).max(512)
+      })
+    ),
     what: "a new session per socket, admitted by a connect URL's credential"
   },
   {
     prefix: `${BASE}/s/{session}`,
-    params: EnvironmentParamsSchema.extend({
-      session: z.string().min(1).max(1024)
-    }),
+    params: lazy(() =>
+      EnvironmentParamsSchema().extend({
+        session: z.string().min(1).max(1024)
+      })
+    ),
     what: "re-attaches to the session <session_id>.<token> names; it is never deleted by its socket"
   }
 ] as const;
@@ -124,54 +128,66 @@ const admit = async (
 };
 
 const socketRoute = (base: (typeof BASES)[number]) =>
-  createRoute({
-    method: "get",
-    path: `${base.prefix}/ws`,
-    tags: ["openenv"],
-    summary: "OpenEnv session channel (WebSocket)",
-    description: `OpenEnv's /ws: ${base.what}. Frames {"type":"reset"|"step"|"state"|"close"|"mcp", "data"}; one answer per request, {"type":"observation"|"state"|"mcp"|"error", "data"}. A refused socket is accepted, answers its first frame with an error, and closes (4401/4403).`,
-    request: { params: base.params },
-    responses: {
-      101: { description: "Switching protocols." },
-      426: { description: "Not a WebSocket upgrade." },
-      ...errors(404)
+  route(
+    {
+      method: "get",
+      path: `${base.prefix}/ws`,
+      tags: ["openenv"],
+      summary: "OpenEnv session channel (WebSocket)",
+      description: `OpenEnv's /ws: ${base.what}. Frames {"type":"reset"|"step"|"state"|"close"|"mcp", "data"}; one answer per request, {"type":"observation"|"state"|"mcp"|"error", "data"}. A refused socket is accepted, answers its first frame with an error, and closes (4401/4403).`
+    },
+    {
+      request: () => ({ params: base.params() }),
+      responses: () => ({
+        101: { description: "Switching protocols." },
+        426: { description: "Not a WebSocket upgrade." },
+        ...errors(404)
+      })
     }
-  });
+  );
 
 /** `/health`, `/metadata` and `/schema`: a JSON answer about the environment. */
 const infoRoute = <S extends Parameters<typeof jsonContent>[0]>(
   base: (typeof BASES)[number],
   path: "health" | "metadata" | "schema",
-  schema: S,
+  schema: () => S,
   summary: string
 ) =>
-  createRoute({
-    method: "get",
-    path: `${base.prefix}/${path}`,
-    tags: ["openenv"],
-    summary,
-    request: { params: base.params },
-    responses: { 200: jsonContent(schema, summary), ...errors(404) }
-  });
+  route(
+    {
+      method: "get",
+      path: `${base.prefix}/${path}`,
+      tags: ["openenv"],
+      summary
+    },
+    {
+      request: () => ({ params: base.params() }),
+      responses: () => ({ 200: jsonContent(schema(), summary), ...errors(404) })
+    }
+  );
 
-export const openEnvConnectRoute = createRoute({
-  method: "post",
-  path: `${BASE}/connect`,
-  tags: ["openenv"],
-  summary: "Mint an OpenEnv connect URL",
-  description:
-    "OpenEnv's client sends no headers, so its credential rides in the base URL: scoped to this environment, expiring, revoked by rotating ROOST_SECRETS. keep: sessions outlive their socket, for re-attaching. Treat base_url as a secret.",
-  security: CREATE_SECURITY,
-  middleware: [createAuth] as const,
-  request: {
-    params: EnvironmentParamsSchema,
-    body: jsonRequest(OpenEnvConnectRequestSchema)
+export const openEnvConnectRoute = route(
+  {
+    method: "post",
+    path: `${BASE}/connect`,
+    tags: ["openenv"],
+    summary: "Mint an OpenEnv connect URL",
+    description:
+      "OpenEnv's client sends no headers, so its credential rides in the base URL: scoped to this environment, expiring, revoked by rotating ROOST_SECRETS. keep: sessions outlive their socket, for re-attaching. Treat base_url as a secret.",
+    security: CREATE_SECURITY,
+    middleware: [createAuth] as const
   },
-  responses: {
-    200: jsonContent(OpenEnvConnectResponseSchema, "The base URL."),
-    ...errors(400, 401, 403, 404, 413, 415, 503)
+  {
+    request: () => ({
+      params: EnvironmentParamsSchema(),
+      body: jsonRequest(OpenEnvConnectRequestSchema())
+    }),
+    responses: () => ({
+      200: jsonContent(OpenEnvConnectResponseSchema(), "The base URL."),
+      ...errors(400, 401, 403, 404, 413, 415, 503)
+    })
   }
-});
+);
 
 const environmentOf = (c: Context<AppEnv>) =>
   c.get("registry").get(c.req.param("name") ?? "");

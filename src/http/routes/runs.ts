@@ -1,6 +1,5 @@
 /** @module Decision-tree runs: start one (202), read it (optionally waiting), cancel it. */
 
-import { createRoute } from "@hono/zod-openapi";
 import {
   RunCreatedSchema,
   RunParamsSchema,
@@ -10,7 +9,7 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import {
   errors,
   jsonContent,
@@ -23,51 +22,63 @@ import { runOperation } from "../session-call";
 
 const common = { tags: ["runs"], security: SESSION_SECURITY };
 
-export const runStartRoute = createRoute({
-  ...common,
-  method: "post",
-  path: "/v1/sessions/{id}/runs",
-  summary: "Start a decision-tree run",
-  description:
-    "Queues a run of the environment's decision tree on `prompt` and answers 202 at once. Passes run in the session object, each committed alone; progress streams as tree.node, tree.decision, update, result and tree.completed frames. 409 while another run is going. `model` names a configured model; the deployment's default otherwise. Needs a reset session. Accepts an Idempotency-Key.",
-  middleware: [jsonBody] as const,
-  request: {
-    params: SessionParamsSchema,
-    body: jsonRequest(RunRequestSchema)
+export const runStartRoute = route(
+  {
+    ...common,
+    method: "post",
+    path: "/v1/sessions/{id}/runs",
+    summary: "Start a decision-tree run",
+    description:
+      "Queues a run of the environment's decision tree on `prompt` and answers 202 at once. Passes run in the session object, each committed alone; progress streams as tree.node, tree.decision, update, result and tree.completed frames. 409 while another run is going. `model` names a configured model; the deployment's default otherwise. Needs a reset session. Accepts an Idempotency-Key.",
+    middleware: [jsonBody] as const
   },
-  responses: {
-    202: jsonContent(RunCreatedSchema, "The run was queued."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      body: jsonRequest(RunRequestSchema())
+    }),
+    responses: () => ({
+      202: jsonContent(RunCreatedSchema(), "The run was queued."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const runReadRoute = createRoute({
-  ...common,
-  method: "get",
-  path: "/v1/sessions/{id}/runs/{run_id}",
-  summary: "Read a run",
-  description:
-    "State, passes, final text, tasks completed and outcome. `?wait=N` waits up to N seconds for the run to finish first.",
-  request: { params: RunParamsSchema, query: RunQuerySchema },
-  responses: {
-    200: jsonContent(RunStatusSchema, "The run."),
-    ...errors(...SESSION_ERRORS)
+export const runReadRoute = route(
+  {
+    ...common,
+    method: "get",
+    path: "/v1/sessions/{id}/runs/{run_id}",
+    summary: "Read a run",
+    description:
+      "State, passes, final text, tasks completed and outcome. `?wait=N` waits up to N seconds for the run to finish first."
+  },
+  {
+    request: () => ({ params: RunParamsSchema(), query: RunQuerySchema() }),
+    responses: () => ({
+      200: jsonContent(RunStatusSchema(), "The run."),
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
 
-export const runCancelRoute = createRoute({
-  ...common,
-  method: "post",
-  path: "/v1/sessions/{id}/runs/{run_id}/cancel",
-  summary: "Cancel a run",
-  description:
-    "Sets the run's cancel flag; the run stops before its next pass (a pass under way finishes). Not queued behind the run.",
-  request: { params: RunParamsSchema },
-  responses: {
-    200: jsonContent(RunStatusSchema, "The run, cancel_requested set."),
-    ...errors(...SESSION_ERRORS)
+export const runCancelRoute = route(
+  {
+    ...common,
+    method: "post",
+    path: "/v1/sessions/{id}/runs/{run_id}/cancel",
+    summary: "Cancel a run",
+    description:
+      "Sets the run's cancel flag; the run stops before its next pass (a pass under way finishes). Not queued behind the run."
+  },
+  {
+    request: () => ({ params: RunParamsSchema() }),
+    responses: () => ({
+      200: jsonContent(RunStatusSchema(), "The run, cancel_requested set."),
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
 
 export const runRoutes: readonly RouteEntry[] = [
   defineRoute(runStartRoute, async (c) => {

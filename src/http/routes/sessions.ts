@@ -1,6 +1,5 @@
 /** @module Creating a session, reading its status, and deleting it with all its storage. */
 
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
@@ -20,7 +19,7 @@ import type { SessionObject } from "../../session/session-object";
 import { checkInitialState } from "../../state/initial-state";
 import { apiKeyHeaderAuth, createAuth } from "../auth";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import { forkSession } from "../fork";
 import {
@@ -38,48 +37,60 @@ import { callSession, type SessionStub } from "../stub";
 import { signToken } from "../token";
 import { wsUrl } from "../ws-url";
 
-export const createSessionRoute = createRoute({
-  method: "post",
-  path: "/v1/sessions",
-  tags: ["sessions"],
-  summary: "Create a session of a registered environment",
-  description:
-    "Needs an API key when ROOST_API_KEYS is set. The task is validated against the environment's task schema (or picked from its dataset by task_index); the answer's token admits to this session's routes.",
-  security: CREATE_SECURITY,
-  middleware: [createAuth, jsonBody] as const,
-  request: { body: jsonRequest(CreateSessionRequestSchema) },
-  responses: {
-    201: jsonContent(CreateSessionResponseSchema, "The new session."),
-    ...errors(400, 401, 403, 404, 413, 415, 500, 503)
+export const createSessionRoute = route(
+  {
+    method: "post",
+    path: "/v1/sessions",
+    tags: ["sessions"],
+    summary: "Create a session of a registered environment",
+    description:
+      "Needs an API key when ROOST_API_KEYS is set. The task is validated against the environment's task schema (or picked from its dataset by task_index); the answer's token admits to this session's routes.",
+    security: CREATE_SECURITY,
+    middleware: [createAuth, jsonBody] as const
+  },
+  {
+    request: () => ({ body: jsonRequest(CreateSessionRequestSchema()) }),
+    responses: () => ({
+      201: jsonContent(CreateSessionResponseSchema(), "The new session."),
+      ...errors(400, 401, 403, 404, 413, 415, 500, 503)
+    })
   }
-});
+);
 
-export const sessionStatusRoute = createRoute({
-  method: "get",
-  path: "/v1/sessions/{id}",
-  tags: ["sessions"],
-  summary: "A session's status",
-  security: SESSION_SECURITY,
-  request: { params: SessionParamsSchema },
-  responses: {
-    200: jsonContent(SessionStatusSchema, "Where the session stands."),
-    ...errors(...SESSION_ERRORS)
+export const sessionStatusRoute = route(
+  {
+    method: "get",
+    path: "/v1/sessions/{id}",
+    tags: ["sessions"],
+    summary: "A session's status",
+    security: SESSION_SECURITY
+  },
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
+      200: jsonContent(SessionStatusSchema(), "Where the session stands."),
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
 
-export const deleteSessionRoute = createRoute({
-  method: "delete",
-  path: "/v1/sessions/{id}",
-  tags: ["sessions"],
-  summary: "Delete a session and all its storage",
-  description: "Later requests with its token get 404.",
-  security: SESSION_SECURITY,
-  request: { params: SessionParamsSchema },
-  responses: {
-    200: jsonContent(DeleteSessionResponseSchema, "The session is gone."),
-    ...errors(...SESSION_ERRORS)
+export const deleteSessionRoute = route(
+  {
+    method: "delete",
+    path: "/v1/sessions/{id}",
+    tags: ["sessions"],
+    summary: "Delete a session and all its storage",
+    description: "Later requests with its token get 404.",
+    security: SESSION_SECURITY
+  },
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
+      200: jsonContent(DeleteSessionResponseSchema(), "The session is gone."),
+      ...errors(...SESSION_ERRORS)
+    })
   }
-});
+);
 
 /** The namespace for a jurisdiction; local workerd has none, which is the caller's to know. */
 const inJurisdiction = (
@@ -147,24 +158,28 @@ export const startSession = async (
   };
 };
 
-export const forkSessionRoute = createRoute({
-  method: "post",
-  path: "/v1/sessions/{id}/fork",
-  tags: ["sessions"],
-  summary: "Copy the session",
-  description:
-    "Makes `count` new sessions (1 to 64), each identical to this one after its last committed step (store with its counters, hidden store, state, transcript, task, episode, steps, reward and return, done, truncated, tree data) and independent from then on, each with its own token. A tree run is not copied. The copies appear only when all are complete; a failed fork leaves none. This session keeps serving meanwhile. Forking makes sessions: when ROOST_API_KEYS is set it also needs an API key (X-API-Key, or as the bearer credential). Accepts an Idempotency-Key.",
-  security: SESSION_SECURITY,
-  middleware: [apiKeyHeaderAuth, jsonBody] as const,
-  request: {
-    params: SessionParamsSchema,
-    body: jsonRequest(ForkRequestSchema)
+export const forkSessionRoute = route(
+  {
+    method: "post",
+    path: "/v1/sessions/{id}/fork",
+    tags: ["sessions"],
+    summary: "Copy the session",
+    description:
+      "Makes `count` new sessions (1 to 64), each identical to this one after its last committed step (store with its counters, hidden store, state, transcript, task, episode, steps, reward and return, done, truncated, tree data) and independent from then on, each with its own token. A tree run is not copied. The copies appear only when all are complete; a failed fork leaves none. This session keeps serving meanwhile. Forking makes sessions: when ROOST_API_KEYS is set it also needs an API key (X-API-Key, or as the bearer credential). Accepts an Idempotency-Key.",
+    security: SESSION_SECURITY,
+    middleware: [apiKeyHeaderAuth, jsonBody] as const
   },
-  responses: {
-    201: jsonContent(ForkResponseSchema, "The copies."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: SessionParamsSchema(),
+      body: jsonRequest(ForkRequestSchema())
+    }),
+    responses: () => ({
+      201: jsonContent(ForkResponseSchema(), "The copies."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
 export const sessionRoutes: readonly RouteEntry[] = [
   defineRoute(createSessionRoute, async (c) => {

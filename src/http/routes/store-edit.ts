@@ -1,6 +1,6 @@
 /** @module Editing a session's environment store: add, replace and remove under `[tool][name]`. */
 
-import { createRoute } from "@hono/zod-openapi";
+import { lazy } from "../../lazy";
 import {
   StoreEntryParamsSchema,
   StoreEntryResponseSchema,
@@ -9,7 +9,7 @@ import {
   StoreWriteRequestSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import {
   errors,
   jsonContent,
@@ -22,99 +22,121 @@ import { runOperation } from "../session-call";
 const KEY_PATH = "/v1/sessions/{id}/environment/{tool}/{name}";
 const ENTRY_PATH = `${KEY_PATH}/{index}`;
 // OpenAPI has no optional path segment, so the key routes take no index.
-const KeyParamsSchema = StoreKeyParamsSchema.omit({ index: true });
+const KeyParamsSchema = lazy(() =>
+  StoreKeyParamsSchema().omit({ index: true })
+);
 
 const common = {
   tags: ["environment store"],
   security: SESSION_SECURITY
 };
 
-export const storeAddRoute = createRoute({
-  ...common,
-  method: "post",
-  path: KEY_PATH,
-  summary: "Add an entry",
-  description:
-    "Appends {objects, metadata} under [tool][name]. Accepts an Idempotency-Key.",
-  middleware: [jsonBody] as const,
-  request: {
-    params: KeyParamsSchema,
-    body: jsonRequest(StoreWriteRequestSchema)
+export const storeAddRoute = route(
+  {
+    ...common,
+    method: "post",
+    path: KEY_PATH,
+    summary: "Add an entry",
+    description:
+      "Appends {objects, metadata} under [tool][name]. Accepts an Idempotency-Key.",
+    middleware: [jsonBody] as const
   },
-  responses: {
-    201: jsonContent(StoreEntryResponseSchema, "The new entry."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: KeyParamsSchema(),
+      body: jsonRequest(StoreWriteRequestSchema())
+    }),
+    responses: () => ({
+      201: jsonContent(StoreEntryResponseSchema(), "The new entry."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const storeReplaceAllRoute = createRoute({
-  ...common,
-  method: "put",
-  path: KEY_PATH,
-  summary: "Replace a key's entries with one",
-  description:
-    "The whole list under [tool][name] becomes one entry. Accepts an Idempotency-Key.",
-  middleware: [jsonBody] as const,
-  request: {
-    params: KeyParamsSchema,
-    body: jsonRequest(StoreWriteRequestSchema)
+export const storeReplaceAllRoute = route(
+  {
+    ...common,
+    method: "put",
+    path: KEY_PATH,
+    summary: "Replace a key's entries with one",
+    description:
+      "The whole list under [tool][name] becomes one entry. Accepts an Idempotency-Key.",
+    middleware: [jsonBody] as const
   },
-  responses: {
-    200: jsonContent(StoreEntryResponseSchema, "The entry now stored."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: KeyParamsSchema(),
+      body: jsonRequest(StoreWriteRequestSchema())
+    }),
+    responses: () => ({
+      200: jsonContent(StoreEntryResponseSchema(), "The entry now stored."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const storeReplaceOneRoute = createRoute({
-  ...common,
-  method: "put",
-  path: ENTRY_PATH,
-  summary: "Replace one entry",
-  description:
-    "Negative indexes count from the end. Accepts an Idempotency-Key.",
-  middleware: [jsonBody] as const,
-  request: {
-    params: StoreEntryParamsSchema,
-    body: jsonRequest(StoreWriteRequestSchema)
+export const storeReplaceOneRoute = route(
+  {
+    ...common,
+    method: "put",
+    path: ENTRY_PATH,
+    summary: "Replace one entry",
+    description:
+      "Negative indexes count from the end. Accepts an Idempotency-Key.",
+    middleware: [jsonBody] as const
   },
-  responses: {
-    200: jsonContent(StoreEntryResponseSchema, "The entry now stored."),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: StoreEntryParamsSchema(),
+      body: jsonRequest(StoreWriteRequestSchema())
+    }),
+    responses: () => ({
+      200: jsonContent(StoreEntryResponseSchema(), "The entry now stored."),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const storeRemoveAllRoute = createRoute({
-  ...common,
-  method: "delete",
-  path: KEY_PATH,
-  summary: "Remove a key and all its entries",
-  description: "Accepts an Idempotency-Key.",
-  request: { params: KeyParamsSchema },
-  responses: {
-    200: jsonContent(
-      StoreRemoveResponseSchema,
-      "How many entries were removed."
-    ),
-    ...errors(...MUTATION_ERRORS)
+export const storeRemoveAllRoute = route(
+  {
+    ...common,
+    method: "delete",
+    path: KEY_PATH,
+    summary: "Remove a key and all its entries",
+    description: "Accepts an Idempotency-Key."
+  },
+  {
+    request: () => ({ params: KeyParamsSchema() }),
+    responses: () => ({
+      200: jsonContent(
+        StoreRemoveResponseSchema(),
+        "How many entries were removed."
+      ),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
-export const storeRemoveOneRoute = createRoute({
-  ...common,
-  method: "delete",
-  path: ENTRY_PATH,
-  summary: "Remove one entry",
-  description:
-    "Negative indexes count from the end. Accepts an Idempotency-Key.",
-  request: { params: StoreEntryParamsSchema },
-  responses: {
-    200: jsonContent(
-      StoreRemoveResponseSchema,
-      "How many entries were removed."
-    ),
-    ...errors(...MUTATION_ERRORS)
+export const storeRemoveOneRoute = route(
+  {
+    ...common,
+    method: "delete",
+    path: ENTRY_PATH,
+    summary: "Remove one entry",
+    description:
+      "Negative indexes count from the end. Accepts an Idempotency-Key."
+  },
+  {
+    request: () => ({ params: StoreEntryParamsSchema() }),
+    responses: () => ({
+      200: jsonContent(
+        StoreRemoveResponseSchema(),
+        "How many entries were removed."
+      ),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
 export const storeEditRoutes: readonly RouteEntry[] = [
   defineRoute(storeAddRoute, async (c) => {

@@ -1,13 +1,12 @@
 /** @module Direct tool invocation: one tool with the session's context, not a step. */
 
-import { createRoute } from "@hono/zod-openapi";
 import {
   ToolInvocationRequestSchema,
   ToolInvocationResponseSchema,
   ToolParamsSchema
 } from "../../protocol";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry } from "../define-route";
+import { defineRoute, type RouteEntry, route } from "../define-route";
 import {
   errors,
   jsonContent,
@@ -17,27 +16,31 @@ import {
 } from "../route-kit";
 import { runOperation } from "../session-call";
 
-export const toolCallRoute = createRoute({
-  method: "post",
-  path: "/v1/sessions/{id}/tools/{tool}",
-  tags: ["tools"],
-  summary: "Call one tool directly",
-  description:
-    "Runs the tool with the session's context: it may change the store, hidden store and state, but it is not a step (no transcript entry, no reward). Needs a reset session. A failing tool is an is_error answer, not an HTTP error. Accepts an Idempotency-Key.",
-  security: SESSION_SECURITY,
-  middleware: [jsonBody] as const,
-  request: {
-    params: ToolParamsSchema,
-    body: jsonRequest(ToolInvocationRequestSchema)
+export const toolCallRoute = route(
+  {
+    method: "post",
+    path: "/v1/sessions/{id}/tools/{tool}",
+    tags: ["tools"],
+    summary: "Call one tool directly",
+    description:
+      "Runs the tool with the session's context: it may change the store, hidden store and state, but it is not a step (no transcript entry, no reward). Needs a reset session. A failing tool is an is_error answer, not an HTTP error. Accepts an Idempotency-Key.",
+    security: SESSION_SECURITY,
+    middleware: [jsonBody] as const
   },
-  responses: {
-    200: jsonContent(
-      ToolInvocationResponseSchema,
-      "What the call returned and stored."
-    ),
-    ...errors(...MUTATION_ERRORS)
+  {
+    request: () => ({
+      params: ToolParamsSchema(),
+      body: jsonRequest(ToolInvocationRequestSchema())
+    }),
+    responses: () => ({
+      200: jsonContent(
+        ToolInvocationResponseSchema(),
+        "What the call returned and stored."
+      ),
+      ...errors(...MUTATION_ERRORS)
+    })
   }
-});
+);
 
 export const toolRoutes: readonly RouteEntry[] = [
   defineRoute(toolCallRoute, async (c) => {

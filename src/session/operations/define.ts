@@ -6,10 +6,15 @@ import type { IdempotencyKey } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 
 export interface Operation<I, O> {
-  /** The input every transport hands over (each validated it already with these schemas or stricter ones). */
-  readonly input: z.ZodType<I>;
+  /**
+   * The input every transport hands over (each validated it already with
+   * these schemas or stricter ones). Getters, as `lazy` gives them: the
+   * schemas type the operation and document it, and no transport parses
+   * with them, so a cold isolate never builds them.
+   */
+  readonly input: () => z.ZodType<I>;
   /** What it answers, for documentation; the handler's type is the contract. */
-  readonly output?: z.ZodType;
+  readonly output?: () => z.ZodType;
   /** Whether it writes: a mutation runs through the queue and the commit. */
   readonly mutates: boolean;
   /**

@@ -129,7 +129,7 @@ export const step = defineOperation({
 });
 
 export const call = defineOperation({
-  input: z.object({ tool: NameSchema, arguments: JsonObjectSchema }),
+  input: () => z.object({ tool: NameSchema(), arguments: JsonObjectSchema() }),
   output: ToolInvocationResponseSchema,
   mutates: true,
   idempotency: {
@@ -168,8 +168,8 @@ export const call = defineOperation({
 
 /** The tools the running episode offers (MCP's tools/list, OpenEnv's list_tools). */
 export const tools = defineOperation({
-  input: z.object({}),
-  output: z.object({ tools: z.array(OpenAIToolSchema) }),
+  input: () => z.object({}),
+  output: () => z.object({ tools: z.array(OpenAIToolSchema()) }),
   mutates: false,
   events: [],
   run: (rt) =>

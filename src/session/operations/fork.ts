@@ -5,6 +5,7 @@
  */
 
 import * as z from "zod";
+import { lazy } from "../../lazy";
 import { ForkRequestSchema } from "../../protocol";
 import {
   abortImport,
@@ -35,11 +36,12 @@ export const forkBegin = defineOperation({
 });
 
 export const forkChunk = defineOperation({
-  input: z.object({
-    snap: z.string(),
-    cursor: ForkCursorSchema,
-    maxBytes: z.number().int().positive().optional()
-  }),
+  input: () =>
+    z.object({
+      snap: z.string(),
+      cursor: ForkCursorSchema(),
+      maxBytes: z.number().int().positive().optional()
+    }),
   mutates: false,
   events: [],
   run: (rt, { snap, cursor, maxBytes }) =>
@@ -47,12 +49,13 @@ export const forkChunk = defineOperation({
 });
 
 export const forkEnd = defineOperation({
-  input: z.object({
-    count: z.number().int(),
-    snap: z.string(),
-    /** The fork's answer, kept under its Idempotency-Key; absent when it failed. */
-    response: z.unknown().optional()
-  }),
+  input: () =>
+    z.object({
+      count: z.number().int(),
+      snap: z.string(),
+      /** The fork's answer, kept under its Idempotency-Key; absent when it failed. */
+      response: z.unknown().optional()
+    }),
   mutates: true,
   idempotency: forkKey<{ count: number; snap: string; response?: unknown }>(),
   events: [],
@@ -60,35 +63,36 @@ export const forkEnd = defineOperation({
 });
 
 // Values as SQLite gave them; only a fork's own driver sends these.
-const Rows = z.array(z.array(z.custom<SqlStorageValue>()));
+const Rows = lazy(() => z.array(z.array(z.custom<SqlStorageValue>())));
 
 export const importBegin = defineOperation({
-  input: z.object({ sessionId: z.string(), origin: ForkOriginSchema }),
+  input: () => z.object({ sessionId: z.string(), origin: ForkOriginSchema() }),
   mutates: true,
   events: [],
   run: (rt, { sessionId, origin }) => beginImport(rt.core, sessionId, origin)
 });
 
 export const importChunk = defineOperation({
-  input: z.object({
-    parts: z.array(
-      z.object({ table: z.number().int().nonnegative(), rows: Rows })
-    )
-  }),
+  input: () =>
+    z.object({
+      parts: z.array(
+        z.object({ table: z.number().int().nonnegative(), rows: Rows() })
+      )
+    }),
   mutates: true,
   events: [],
   run: (rt, { parts }) => importRows(rt.core, parts)
 });
 
 export const importEnd = defineOperation({
-  input: z.object({}),
+  input: () => z.object({}),
   mutates: true,
   events: ["forked"],
   run: (rt) => endImport(rt.core)
 });
 
 export const importAbort = defineOperation({
-  input: z.object({}),
+  input: () => z.object({}),
   mutates: true,
   events: [],
   run: (rt) => abortImport(rt.core)

@@ -11,12 +11,13 @@ import {
 import { defineOperation } from "./define";
 
 export const create = defineOperation({
-  input: z.object({
-    sessionId: z.string(),
-    environment: NameSchema,
-    task: z.unknown(),
-    state: InitialStateSchema.optional()
-  }),
+  input: () =>
+    z.object({
+      sessionId: z.string(),
+      environment: NameSchema(),
+      task: z.unknown(),
+      state: InitialStateSchema().optional()
+    }),
   output: SessionStatusSchema,
   mutates: true,
   events: [],
@@ -24,7 +25,7 @@ export const create = defineOperation({
 });
 
 export const status = defineOperation({
-  input: z.object({}),
+  input: () => z.object({}),
   output: SessionStatusSchema,
   mutates: false,
   events: [],
@@ -33,25 +34,26 @@ export const status = defineOperation({
 
 /** A session a client opened unasked (MCP initialize): short TTL until used. */
 export const expectUse = defineOperation({
-  input: z.object({}),
+  input: () => z.object({}),
   mutates: true,
   events: [],
   run: (rt) => rt.expectUse()
 });
 
 export const destroy = defineOperation({
-  input: z.object({}),
+  input: () => z.object({}),
   mutates: true,
   events: [],
   run: (rt) => rt.destroy()
 });
 
 export const events = defineOperation({
-  input: z.object({
-    after: z.number().int().optional(),
-    limit: z.number().int().positive(),
-    max_bytes: MaxBytesSchema.optional()
-  }),
+  input: () =>
+    z.object({
+      after: z.number().int().optional(),
+      limit: z.number().int().positive(),
+      max_bytes: MaxBytesSchema().optional()
+    }),
   output: EventsResponseSchema,
   mutates: false,
   events: [],

@@ -20,7 +20,7 @@ export const startRun = defineOperation({
 
 /** A run started by the chat endpoint: a run like any, that remembers its chat. */
 export const startChat = defineOperation({
-  input: RunRequestSchema.extend({ chat_id: ChatIdSchema }),
+  input: () => RunRequestSchema().extend({ chat_id: ChatIdSchema() }),
   output: RunCreatedSchema,
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
@@ -30,10 +30,11 @@ export const startChat = defineOperation({
 });
 
 export const readRun = defineOperation({
-  input: z.object({
-    run_id: z.string(),
-    wait: z.number().nonnegative().optional()
-  }),
+  input: () =>
+    z.object({
+      run_id: z.string(),
+      wait: z.number().nonnegative().optional()
+    }),
   output: RunStatusSchema,
   mutates: false,
   events: [],
@@ -42,7 +43,7 @@ export const readRun = defineOperation({
 
 /** Bypasses the queue: a flag the loop reads between passes, safe to set twice. */
 export const cancelRun = defineOperation({
-  input: z.object({ run_id: z.string() }),
+  input: () => z.object({ run_id: z.string() }),
   output: RunStatusSchema,
   mutates: false,
   events: [],

@@ -22,10 +22,11 @@ import { offsetOf } from "./paging";
 import { statePage } from "./state-page";
 
 export const readState = defineOperation({
-  input: z.object({
-    cursor: CursorSchema.optional(),
-    max_bytes: MaxBytesSchema.optional()
-  }),
+  input: () =>
+    z.object({
+      cursor: CursorSchema().optional(),
+      max_bytes: MaxBytesSchema().optional()
+    }),
   output: StateResponseSchema,
   mutates: false,
   events: [],
@@ -72,11 +73,12 @@ export const patchState = defineOperation({
 });
 
 export const messages = defineOperation({
-  input: z.object({
-    cursor: CursorSchema.optional(),
-    limit: z.number().int().positive().optional(),
-    max_bytes: MaxBytesSchema.optional()
-  }),
+  input: () =>
+    z.object({
+      cursor: CursorSchema().optional(),
+      limit: z.number().int().positive().optional(),
+      max_bytes: MaxBytesSchema().optional()
+    }),
   output: MessagesResponseSchema,
   mutates: false,
   events: [],
@@ -104,7 +106,7 @@ export const messages = defineOperation({
  * read maximum is refused rather than sent.
  */
 export const frame = defineOperation({
-  input: z.object({ max_bytes: MaxBytesSchema.optional() }),
+  input: () => z.object({ max_bytes: MaxBytesSchema().optional() }),
   output: FrameResponseSchema,
   mutates: false,
   events: [],

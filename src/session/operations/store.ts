@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { RoostError } from "../../errors";
+import { lazy } from "../../lazy";
 import {
   CursorSchema,
   displayFields,
@@ -20,21 +21,25 @@ import { resultEvent } from "../tool-events";
 import { defineOperation } from "./define";
 import { entryCursor, entryPositionOf, offsetOf } from "./paging";
 
-const Index = z.number().int();
+const Index = lazy(() => z.number().int());
 
-const KeySchema = z.object({
-  tool: NameSchema,
-  name: NameSchema,
-  index: Index.optional()
-});
-type Key = z.infer<typeof KeySchema>;
+const KeySchema = lazy(() =>
+  z.object({
+    tool: NameSchema(),
+    name: NameSchema(),
+    index: Index().optional()
+  })
+);
+type Key = z.infer<ReturnType<typeof KeySchema>>;
 
-const WriteSchema = KeySchema.extend({
-  objects: z.array(JsonObjectSchema),
-  metadata: JsonObjectSchema.optional(),
-  ...displayFields
-});
-type Write = z.infer<typeof WriteSchema>;
+const WriteSchema = lazy(() =>
+  KeySchema().extend({
+    objects: z.array(JsonObjectSchema()),
+    metadata: JsonObjectSchema().optional(),
+    ...displayFields()
+  })
+);
+type Write = z.infer<ReturnType<typeof WriteSchema>>;
 
 /** Keys are per operation and entry, so one key cannot answer another edit. */
 const scopeOf =
@@ -62,14 +67,15 @@ const displayOf = (w: Write): EntryDisplay => ({
 });
 
 export const readStore = defineOperation({
-  input: z.object({
-    tool: NameSchema.optional(),
-    name: NameSchema.optional(),
-    index: Index.optional(),
-    cursor: CursorSchema.optional(),
-    limit: z.number().int().positive().optional(),
-    max_bytes: MaxBytesSchema.optional()
-  }),
+  input: () =>
+    z.object({
+      tool: NameSchema().optional(),
+      name: NameSchema().optional(),
+      index: Index().optional(),
+      cursor: CursorSchema().optional(),
+      limit: z.number().int().positive().optional(),
+      max_bytes: MaxBytesSchema().optional()
+    }),
   mutates: false,
   events: [],
   run: (rt, q) =>
@@ -126,11 +132,12 @@ export const readStore = defineOperation({
 
 /** The store's keys with counts, never entries: what MCP lists as resources. */
 export const storeKeys = defineOperation({
-  input: z.object({
-    cursor: CursorSchema.optional(),
-    limit: z.number().int().positive().optional(),
-    max_bytes: MaxBytesSchema.optional()
-  }),
+  input: () =>
+    z.object({
+      cursor: CursorSchema().optional(),
+      limit: z.number().int().positive().optional(),
+      max_bytes: MaxBytesSchema().optional()
+    }),
   output: StoreKeysResponseSchema,
   mutates: false,
   events: [],
@@ -150,7 +157,7 @@ export const storeKeys = defineOperation({
 });
 
 export const addEntry = defineOperation({
-  input: WriteSchema.omit({ index: true }),
+  input: () => WriteSchema().omit({ index: true }),
   output: StoreEntryResponseSchema,
   mutates: true,
   idempotency: { scope: scopeOf("add"), hashed: body },
