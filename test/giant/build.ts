@@ -134,6 +134,9 @@ export const buildGiant = async (
 /** Tool calls per step of the count-limit session: the most an action may make. */
 const CALLS_PER_STEP = 64;
 
+/** More events than one step of the long log streams (about four per call). */
+export const LONG_STEP_EVENTS_BOUND = 5 * CALLS_PER_STEP;
+
 /**
  * A counter session whose log passes the retention count (10 000 events)
  * with small events: steps of 64 `incr` calls, each call four events.
