@@ -159,7 +159,7 @@ export class SessionCore {
         : [data as Record<string, unknown>];
     for (const part of parts) this.events.append(episode, type, part);
     if (this.#mark === undefined) this.publish();
-    else this.#publishTimer ??= setTimeout(() => this.publish(), 0);
+    else this.#publishTimer ??= setTimeout(() => this.#publishEarly(), 0);
   }
 
   /**
@@ -172,13 +172,26 @@ export class SessionCore {
     if (!this.events.pending) return;
     const mark = this.#mark;
     this.#announce(
-      mark === undefined
-        ? this.events.flush()
-        : this.storage.transactionSync(() => {
-            mark();
-            return this.events.flush();
-          })
+      this.storage.transactionSync(() => {
+        mark?.();
+        return this.events.flush();
+      })
     );
+  }
+
+  /**
+   * The timer's publish, with no caller to throw to: if the write fails,
+   * the events stay appended (event-log.ts) and the commit writes them.
+   */
+  #publishEarly(): void {
+    try {
+      this.publish();
+    } catch (error) {
+      console.error(
+        "Roost: publishing a mutation's events early failed",
+        error
+      );
+    }
   }
 
   /** A mutation starts: its events wait for its commit (or `publish`). */

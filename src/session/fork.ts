@@ -195,6 +195,8 @@ export const forkChunk = (
       "The fork's snapshot is gone (it expired or the fork ended); fork again."
     );
   }
+  // A session that never made a table to copy (one never reset) has none.
+  if (cursor.table >= tables) return { parts: [], next: cursor, done: true };
   // A fork still reading keeps its snapshot however large it is.
   touchSnapshot(core.sql, snap, core.now() + SNAPSHOT_TTL_MS);
   const read = readSnapshot(

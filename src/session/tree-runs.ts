@@ -197,7 +197,7 @@ export class TreeRuns {
           return;
         }
         if (run.cancelRequested) {
-          this.#finish(run, { state: "cancelled" });
+          await this.#finish(run.runId, { state: "cancelled" });
           continue;
         }
         // Moved only when it comes near: a pass that dies with its object
@@ -227,10 +227,10 @@ export class TreeRuns {
             );
           });
         } catch (error) {
-          const latest = readRun(core.sql, run.runId);
-          if (latest !== undefined && isActive(latest.state)) {
-            this.#finish(latest, { state: "failed", error: runError(error) });
-          }
+          await this.#finish(run.runId, {
+            state: "failed",
+            error: runError(error)
+          });
         }
       }
     } finally {
@@ -238,8 +238,24 @@ export class TreeRuns {
     }
   }
 
-  /** A run that ends outside a pass (cancelled between passes, or failed). */
-  #finish(
+  /**
+   * A run that ends outside a pass (cancelled between passes, or failed),
+   * if it is still going. In the queue: its event must not land among the
+   * held events of a mutation in flight, whose abort would cover it.
+   */
+  async #finish(
+    runId: string,
+    end: { state: "cancelled" | "failed"; error?: ErrorBody }
+  ): Promise<void> {
+    const core = this.#core;
+    await core.queue.run(async () => {
+      const latest = readRun(core.sql, runId);
+      if (latest !== undefined && isActive(latest.state))
+        this.#end(latest, end);
+    });
+  }
+
+  #end(
     run: RunRow,
     end: { state: "cancelled" | "failed"; error?: ErrorBody }
   ): void {

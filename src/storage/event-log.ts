@@ -8,6 +8,7 @@
 import { utf8Length } from "../json";
 import type { ReadBudget } from "../protocol/read-budget";
 import { RUN_SEPARATOR, textRuns } from "./row-text";
+import { hasTable } from "./tables";
 
 /** A stored event as frames carry it: `{ seq, type, episode, at, ...data }`. */
 export interface StoredEvent {
@@ -66,17 +67,27 @@ export class EventLog {
   #atMs = Number.NaN;
   #at = "";
 
+  /** Whether the log's table exists; a session that never wrote an event has none, and reading makes none. */
+  #table: boolean | undefined;
+
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
+  #hasTable(): boolean {
+    this.#table ||= hasTable(this.#sql, "events");
+    return this.#table;
+  }
+
   /** The newest durable seq (0 when none): what a reader can be given, and resume after. */
   get lastSeq(): number {
-    this.#last ??= Number(
-      this.#sql
-        .exec<{ s: number | null }>("SELECT max(seq) AS s FROM events")
-        .one().s ?? 0
-    );
+    this.#last ??= this.#hasTable()
+      ? Number(
+          this.#sql
+            .exec<{ s: number | null }>("SELECT max(seq) AS s FROM events")
+            .one().s ?? 0
+        )
+      : 0;
     return this.#last;
   }
 
@@ -97,6 +108,7 @@ export class EventLog {
    * second written row per event).
    */
   get totalBytes(): number {
+    if (!this.#hasTable()) return 0;
     this.#bytes ??= Number(
       this.#sql
         .exec<{ b: number | null }>(
@@ -109,6 +121,7 @@ export class EventLog {
 
   /** The oldest retained seq (0 when none). */
   get oldestSeq(): number {
+    if (!this.#hasTable()) return 0;
     const row = this.#sql
       .exec<{ s: number }>(
         "SELECT coalesce(first, seq) AS s FROM events ORDER BY seq LIMIT 1"
@@ -145,12 +158,19 @@ export class EventLog {
     const pending = this.#pending;
     if (pending.length === 0) return pending;
     this.#pending = [];
-    const runs = textRuns(pending.map((e) => e.text));
-    for (const [i, run] of runs.entries())
-      this.#write(
-        pending.slice(run.from, run.from + run.texts.length),
-        i === runs.length - 1 ? fold : undefined
-      );
+    try {
+      const runs = textRuns(pending.map((e) => e.text));
+      for (const [i, run] of runs.entries())
+        this.#write(
+          pending.slice(run.from, run.from + run.texts.length),
+          i === runs.length - 1 ? fold : undefined
+        );
+    } catch (error) {
+      // The caller's transaction rolls back what was written: keep them all.
+      this.unflush(pending);
+      throw error;
+    }
+    this.#table = true;
     return pending;
   }
 
@@ -187,7 +207,7 @@ export class EventLog {
 
   /** The events after `seq`, `limit` at most, read one row at a time. */
   *#after(seq: number, limit: number): Generator<EventText> {
-    if (!(limit > 0)) return;
+    if (!(limit > 0) || !this.#hasTable()) return;
     let given = 0;
     // Every row holds at least one event, so `limit` rows are enough.
     const rows = this.#sql.exec<Row>(
@@ -251,7 +271,9 @@ export class EventLog {
       }
     }
     const held = cutoff > keepAfter;
-    cutoff = Math.min(cutoff, keepAfter);
+    // The newest row always stays: with none, a restart would read the
+    // last seq as 0 and hand out again seqs clients have seen.
+    cutoff = Math.min(cutoff, keepAfter, this.lastSeq - 1);
     if (cutoff <= 0) return { deleted: 0, held };
     const freed = this.#sql
       .exec<{ b: number | null }>(
@@ -273,6 +295,7 @@ export class EventLog {
   reset(): void {
     this.#last = undefined;
     this.#bytes = undefined;
+    this.#table = undefined;
     this.#pending = [];
   }
 }

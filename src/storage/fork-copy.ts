@@ -7,6 +7,7 @@
  */
 
 import { ROOST_PREFIX, type UserTable, userTables } from "./fork-user-tables";
+import { hasTable } from "./tables";
 
 /**
  * Roost's tables a fork copies, with every column, for the current episode
@@ -85,11 +86,15 @@ const sizes = (columns: string[]): string =>
 const sources = (
   sql: SqlStorage
 ): { table: SnapshotTable; from: string; secret: boolean }[] => [
-  ...Object.entries(COPIED_TABLES).map(([name, columns]) => ({
-    table: { name, columns: [...columns] },
-    from: `${quoteName(name)} WHERE episode = ? ORDER BY rowid`,
-    secret: name === "hidden"
-  })),
+  // A table the source never made holds nothing, and asking would make it
+  // (tables.ts); the copy makes its own on first use.
+  ...Object.entries(COPIED_TABLES)
+    .filter(([name]) => hasTable(sql, name))
+    .map(([name, columns]) => ({
+      table: { name, columns: [...columns] },
+      from: `${quoteName(name)} WHERE episode = ? ORDER BY rowid`,
+      secret: name === "hidden"
+    })),
   ...userTables(sql).map((t: UserTable) => ({
     table: {
       name: t.name,
