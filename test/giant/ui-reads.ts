@@ -41,6 +41,11 @@ export const openInspector = async (
     .locator(`#transcript li[data-index="${lastIndex}"]`)
     .waitFor({ timeout: 120_000 });
   const ms = performance.now() - started;
+  // The older rows arrive page by page after the newest: read the list once
+  // the load is over, when the "older messages" button is offered again.
+  await page
+    .locator("#older:not([disabled]):not([hidden])")
+    .waitFor({ timeout: 120_000 });
   const shown = await rowsOf(page, "#transcript li", "index");
   await page.close();
   return { errors, ms, shown };
