@@ -381,7 +381,18 @@ export const billScenario = async (api: Api, pgid: number): Promise<Row[]> => {
   );
   const bare = find("bare DO");
   const sdk = find("Agents SDK");
+  // Each operation's rows and price, so the results file carries the bill.
+  const perOperation: Row[] = [...measured, life].map((m) => ({
+    scenario: "11 Bill",
+    measure: `${m.operation}: rows written (read); $ per million`,
+    roost: `${num(m.rowsWritten)} (${num(m.rowsRead)})`,
+    reference: "—",
+    ratio: dollars(perMillion(m).total),
+    target: "—",
+    met: null
+  }));
   return [
+    ...perOperation,
     {
       scenario: "11 Bill",
       measure: "rows written per counter step (HTTP) ÷ the bare DO's append",
