@@ -1,6 +1,11 @@
 /** @module Old episodes' rows, deleted in bounded batches from the alarm. */
 
-import { hasTable } from "./tables";
+import { EPISODE_TABLES, hasTable } from "./tables";
+
+/** The per-episode tables deleted row by row, in any order (the store's go by key). */
+export const BATCHED = Object.entries(EPISODE_TABLES)
+  .filter(([, how]) => how.purge === "batch")
+  .map(([table]) => table);
 
 /** Deletes rows picked by `pick` (a `SELECT rowid … LIMIT ?` with one more parameter than `params`). */
 const deleteBatch = (
@@ -69,12 +74,7 @@ export const purgeEpisodesBefore = (
     if (key === undefined) break;
     left -= purgeKey(sql, key.id, left);
   }
-  for (const table of [
-    "store_counters",
-    "hidden",
-    "state",
-    "transcript_runs"
-  ]) {
+  for (const table of BATCHED) {
     if (left === 0) break;
     if (!hasTable(sql, table)) continue;
     left -= deleteBatch(

@@ -5,6 +5,7 @@ import { aroundEach, describe, expect, it } from "vitest";
 import { createEnvironmentStore } from "../store/environment-store";
 import { codeOf } from "../store/helpers.case";
 import { COPIED_TABLES } from "./fork-copy";
+import { BATCHED } from "./purge";
 import {
   MIGRATED_TABLE_NAMES,
   migrate,
@@ -14,7 +15,7 @@ import {
 } from "./schema";
 import { SqliteTranscriptBackend } from "./state-backend";
 import { SqliteStoreBackend } from "./store-backend";
-import { makeAllTables, ROOST_TABLE_NAMES } from "./tables";
+import { EPISODE_TABLES, makeAllTables, ROOST_TABLE_NAMES } from "./tables";
 
 let sql: SqlStorage;
 
@@ -184,5 +185,36 @@ describe("schema", () => {
       expect([...columns], table).toEqual(actual);
     }
     expect([...ROOST_TABLE_NAMES].sort()).toEqual(tables());
+  });
+
+  it("knows what becomes of every per-episode table, and purge and fork agree", () => {
+    makeAllTables(sql);
+    // The session's own row names the current episode; it is not one's row.
+    const withEpisode = [...ROOST_TABLE_NAMES].filter(
+      (table) =>
+        table !== "session" &&
+        sql
+          .exec(
+            "SELECT 1 FROM pragma_table_info(?) WHERE name = 'episode'",
+            table
+          )
+          .toArray()
+          .some(() => true)
+    );
+    // A new table with an `episode` column must say how it is purged and forked.
+    expect(withEpisode.sort()).toEqual(Object.keys(EPISODE_TABLES).sort());
+    const where = (test: (how: (typeof EPISODE_TABLES)[string]) => boolean) =>
+      Object.entries(EPISODE_TABLES)
+        .filter(([, how]) => test(how))
+        .map(([table]) => table)
+        .sort();
+    expect(Object.keys(COPIED_TABLES).sort()).toEqual(where((h) => h.fork));
+    expect([...BATCHED].sort()).toEqual(where((h) => h.purge === "batch"));
+    // The store's three tables are purged by key (purge.ts's purgeKey).
+    expect(where((h) => h.purge === "by key")).toEqual([
+      "store_entries",
+      "store_keys",
+      "store_objects"
+    ]);
   });
 });

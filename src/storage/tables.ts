@@ -166,6 +166,34 @@ const GROUP_OF: ReadonlyMap<string, readonly string[]> = new Map(
 /** Every table Roost makes: the rest of a session's database is the environment's own (`ctx.sql`). */
 export const ROOST_TABLE_NAMES: ReadonlySet<string> = new Set(GROUP_OF.keys());
 
+/**
+ * Every table whose rows belong to an episode (an `episode` column), and
+ * what becomes of an old episode's rows: `purge`, deleted in batches after
+ * a reset (purge.ts; the store's by key, objects before entries before
+ * keys); `fork`, copied by a fork (fork-copy.ts, for the current episode).
+ * The schema test fails when a table with an `episode` column is missing
+ * here, or when purge.ts or fork-copy.ts disagree with it.
+ */
+export const EPISODE_TABLES: Readonly<
+  Record<
+    string,
+    { purge: "by key" | "batch" | "at reset" | "never"; fork: boolean }
+  >
+> = {
+  store_keys: { purge: "by key", fork: true },
+  store_entries: { purge: "by key", fork: true },
+  store_objects: { purge: "by key", fork: true },
+  store_counters: { purge: "batch", fork: true },
+  hidden: { purge: "batch", fork: true },
+  state: { purge: "batch", fork: true },
+  transcript_runs: { purge: "batch", fork: true },
+  // One row per episode, dropped by the reset itself (run-rows.ts).
+  tree_data: { purge: "at reset", fork: true },
+  // A run's record outlives its episode; the log is trimmed by retention.
+  runs: { purge: "never", fork: false },
+  events: { purge: "never", fork: false }
+};
+
 /** Makes `table` (and the rest of its group) in its current layout, if it is not there. */
 export const makeTable = (sql: SqlStorage, table: string): void => {
   for (const statement of GROUP_OF.get(table) ?? []) sql.exec(statement);
