@@ -12,8 +12,8 @@ import { FIRST_CHUNK, type ForkStart } from "../session/fork";
 import type { RpcResult } from "../session/rpc";
 import { apiKeysConfigured } from "./api-keys";
 import type { RoostBindings } from "./env";
+import type { SessionStub } from "./gateway";
 import { signingKeys } from "./secrets";
-import type { SessionStub } from "./stub";
 import { signToken } from "./token";
 import { wsUrl } from "./ws-url";
 

@@ -18,8 +18,10 @@ import {
 import type { EventText } from "../storage/event-log";
 import { packEvents } from "./event-batches";
 import { dispatch } from "./operations";
+import { checkResumePoint } from "./operations/lifecycle";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
+import { socketSnapshot } from "./socket-snapshot";
 
 /** What each socket remembers across hibernation. */
 interface Attachment {
@@ -269,7 +271,7 @@ export class SocketHub {
 
   #snapshot(ws: WebSocket): void {
     this.flush();
-    const snapshot = this.#runtime.snapshot();
+    const snapshot = socketSnapshot(this.#runtime);
     this.#send(ws, { type: "session.snapshot", ...snapshot });
     ws.serializeAttachment({
       ...attachment(ws),
@@ -287,7 +289,7 @@ export class SocketHub {
     this.flush();
     const log = this.#runtime.events;
     try {
-      this.#runtime.checkResumePoint(after);
+      checkResumePoint(log, after);
     } catch (error) {
       if (error instanceof RoostError && error.code === "gone") {
         this.#send(ws, {

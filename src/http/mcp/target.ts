@@ -1,4 +1,4 @@
-/** @module What an MCP message reaches: one session, through the same RPCs as the HTTP routes. */
+/** @module What an MCP message reaches: one session, through the same operations as the HTTP routes. */
 
 import type { Environment } from "../../environment/define-environment";
 import type { Registry } from "../../environment/registry";
@@ -10,8 +10,7 @@ import {
   type StoreKeysResponse,
   type ToolInvocationResponse
 } from "../../protocol";
-import type { RpcResult } from "../../session/rpc";
-import type { SessionStub } from "../stub";
+import type { SessionGateway } from "../gateway";
 
 export interface McpTarget {
   environment(): Promise<Environment>;
@@ -28,43 +27,27 @@ export interface McpTarget {
   ): Promise<StoreEntriesResponse>;
 }
 
-/** Calls the session's object: `withSession` or `callSession` bound to one id. */
-export type SessionCaller = <T>(
-  call: (stub: SessionStub) => Promise<RpcResult<T>>,
-  options: { retry: boolean }
-) => Promise<T>;
-
 /**
  * Every lookup goes to the object, nothing is kept here: the transport is
  * stateless, so an evicted object serves the next message like the first.
+ * A tool call is sent once, like POST …/tools/:tool without an
+ * Idempotency-Key: the first attempt may have run the tool.
  */
 export const sessionTarget = (
   registry: Registry,
-  call: SessionCaller
+  session: SessionGateway
 ): McpTarget => ({
   environment: async () =>
-    registry.get(
-      (await call((s) => s.op("status", {}), { retry: true })).environment
-    ),
-  tools: async () =>
-    (await call((s) => s.op("tools", {}), { retry: true })).tools,
-  // Not retried, like POST …/tools/:tool without an Idempotency-Key: the
-  // first attempt may have run the tool.
-  callTool: (tool, args) =>
-    call((s) => s.op("call", { tool, arguments: args }), { retry: false }),
+    registry.get((await session.op("status", {})).environment),
+  tools: async () => (await session.op("tools", {})).tools,
+  callTool: (tool, args) => session.op("call", { tool, arguments: args }),
   storeKeys: (cursor) =>
-    call((s) => s.op("storeKeys", cursor === undefined ? {} : { cursor }), {
-      retry: true
-    }),
+    session.op("storeKeys", cursor === undefined ? {} : { cursor }),
   readKey: (tool, name, cursor) =>
-    call(
-      (s) =>
-        s.op("readStore", {
-          tool,
-          name,
-          limit: PAGE_LIMIT.max,
-          ...(cursor === undefined ? {} : { cursor })
-        }) as Promise<RpcResult<StoreEntriesResponse>>,
-      { retry: true }
-    )
+    session.op("readStore", {
+      tool,
+      name,
+      limit: PAGE_LIMIT.max,
+      ...(cursor === undefined ? {} : { cursor })
+    }) as Promise<StoreEntriesResponse>
 });

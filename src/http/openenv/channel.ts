@@ -17,24 +17,24 @@ import { RoostError } from "../../errors";
 import type { JsonObject, JsonValue } from "../../json";
 import {
   ActionSchema,
-  type OpenAITool,
   OpenEnvCallToolSchema,
   type OpenEnvFrame,
   OpenEnvListToolsSchema,
   OpenEnvMessageActionSchema,
   type OpenEnvResetData,
   type OpenEnvState,
-  type ResetResponse,
-  type SessionStatus,
-  type StepResponse
+  type SessionStatus
 } from "../../protocol";
-import type { RpcResult } from "../../session/rpc";
+import type {
+  OperationInput,
+  OperationName,
+  OperationOutput
+} from "../../session/operations";
 import type { AppEnv } from "../env";
+import { type StartedSession, startSession } from "../gateway";
 import { dispatchMcp } from "../mcp/dispatch";
 import { sessionTarget } from "../mcp/target";
-import { startSession } from "../routes/sessions";
 import { sessionCredential } from "../session-credential";
-import { callSession, type SessionStub } from "../stub";
 import {
   type Frame,
   frameText,
@@ -51,16 +51,10 @@ import {
   openEnvTools
 } from "./translate";
 
-export interface SessionRef {
-  sessionId: string;
-  token: string;
-  durableId: DurableObjectId;
-}
-
 export interface ChannelOptions {
   environment: Environment;
   /** Re-attach to this session instead of making one per socket. */
-  session?: SessionRef;
+  session?: StartedSession;
   /** The session outlives the socket (re-attached sockets always keep theirs). */
   keep: boolean;
   /** Refuse: answer the first frame with this error, then close. */
@@ -75,7 +69,7 @@ export class OpenEnvChannel {
   readonly #c: Context<AppEnv>;
   readonly #socket: WebSocket;
   readonly #options: ChannelOptions;
-  #session: SessionRef | undefined;
+  #session: StartedSession | undefined;
   #episodeId: string | null = null;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
@@ -172,13 +166,9 @@ export class OpenEnvChannel {
     if (this.#session === undefined) {
       await this.#create(named === undefined ? resolveTask(env, {}) : named);
     }
-    const reset = await this.#call<ResetResponse>(
-      (s) =>
-        s.op(
-          "reset",
-          named === undefined ? {} : { task: named as JsonValue }
-        ) as never,
-      false
+    const reset = await this.#op(
+      "reset",
+      named === undefined ? {} : { task: named as JsonValue }
     );
     const status = await this.#status();
     this.#episodeId =
@@ -201,10 +191,7 @@ export class OpenEnvChannel {
     if (data.type === "list_tools") {
       validated(OpenEnvListToolsSchema(), data);
       const status = await this.#status();
-      const { tools } = await this.#call<{ tools: OpenAITool[] }>(
-        (s) => s.op("tools", {}) as never,
-        true
-      );
+      const { tools } = await this.#op("tools", {});
       return observationFrame(
         { tools: openEnvTools(tools) },
         null,
@@ -216,22 +203,18 @@ export class OpenEnvChannel {
       // In order within a socket, and never reused by a re-attached one:
       // no status round trip on the hot path just to number a call.
       const id = `openenv_${this.#callPrefix}_${++this.#calls}`;
-      const step = await this.#call<StepResponse>(
-        (s) =>
-          s.op("step", {
-            action: {
-              role: "assistant",
-              tool_calls: [
-                {
-                  id,
-                  type: "function",
-                  function: { name: call.tool_name, arguments: call.arguments }
-                }
-              ]
+      const step = await this.#op("step", {
+        action: {
+          role: "assistant",
+          tool_calls: [
+            {
+              id,
+              type: "function",
+              function: { name: call.tool_name, arguments: call.arguments }
             }
-          }) as never,
-        false
-      );
+          ]
+        }
+      });
       return observationFrame(
         callToolObservation(call.tool_name, id, step),
         step.reward,
@@ -241,10 +224,7 @@ export class OpenEnvChannel {
     // Anything else is Roost's own step, an assistant message with tool_calls.
     validated(OpenEnvMessageActionSchema(), data);
     const action = validated(ActionSchema(), data);
-    const step = await this.#call<StepResponse>(
-      (s) => s.op("step", { action }) as never,
-      false
-    );
+    const step = await this.#op("step", { action });
     return observationFrame(
       {
         messages: step.observations as unknown as JsonObject[],
@@ -258,10 +238,7 @@ export class OpenEnvChannel {
   async #state(): Promise<OpenEnvState> {
     const session = this.#requireSession();
     const status = await this.#status();
-    const { state: values, next_cursor } = await this.#call<{
-      state: JsonObject;
-      next_cursor?: string;
-    }>((s) => s.op("readState", {}) as never, true);
+    const { state: values, next_cursor } = await this.#op("readState", {});
     const origin = new URL(this.#c.req.url).origin;
     return {
       episode_id:
@@ -284,10 +261,8 @@ export class OpenEnvChannel {
   async #mcp(data: JsonObject): Promise<JsonObject> {
     const request = mcpRequest(data);
     if (!request.ok) return request.answer;
-    const session = this.#requireSession();
-    const target = sessionTarget(this.#c.get("registry"), (call, options) =>
-      callSession(this.#c.env.SESSIONS, session.durableId, call, options)
-    );
+    const { session } = this.#requireSession();
+    const target = sessionTarget(this.#c.get("registry"), session);
     return (await dispatchMcp(
       request.message,
       target
@@ -306,7 +281,7 @@ export class OpenEnvChannel {
     this.#session = started;
   }
 
-  #requireSession(): SessionRef {
+  #requireSession(): StartedSession {
     if (this.#session === undefined) {
       throw new Refused(
         errorFrame(
@@ -319,17 +294,14 @@ export class OpenEnvChannel {
   }
 
   #status(): Promise<SessionStatus> {
-    return this.#call<SessionStatus>((s) => s.op("status", {}) as never, true);
+    return this.#op("status", {});
   }
 
-  #call<T>(
-    call: (stub: SessionStub) => Promise<RpcResult<T>>,
-    retry: boolean
-  ): Promise<T> {
-    const session = this.#requireSession();
-    return callSession(this.#c.env.SESSIONS, session.durableId, call, {
-      retry
-    });
+  #op<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>
+  ): Promise<OperationOutput<N>> {
+    return this.#requireSession().session.op(name, input);
   }
 
   /** Deletes the socket's own session unless it is kept. Best effort: the idle TTL is the backstop. */
@@ -337,12 +309,7 @@ export class OpenEnvChannel {
     const session = this.#session;
     if (session === undefined || this.#keeps()) return;
     this.#session = undefined;
-    await callSession(
-      this.#c.env.SESSIONS,
-      session.durableId,
-      (s) => s.op("destroy", {}) as never,
-      { retry: true }
-    ).catch(() => undefined);
+    await session.session.op("destroy", {}).catch(() => undefined);
   }
 
   #send(frame: Frame): void {

@@ -26,14 +26,13 @@ import {
   type AviaryStepResponse,
   AviaryStepResponseSchema,
   EnvironmentParamsSchema,
-  NameSchema,
-  type ResetResponse,
-  type StepResponse
+  NameSchema
 } from "../../protocol";
 import { apiKeyHeaderAuth } from "../auth";
 import { toAction, toAviaryMessages, toAviaryTools } from "../aviary/translate";
 import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
+import { gatewayTo, type SessionGateway, startSession } from "../gateway";
 import {
   CREATE_SECURITY,
   errors,
@@ -41,8 +40,6 @@ import {
   jsonRequest
 } from "../route-kit";
 import { provenSession, sessionCredential } from "../session-credential";
-import { callSession } from "../stub";
-import { startSession } from "./sessions";
 
 /**
  * Roost's error body, with FastAPI's `detail` beside it as Aviary's server
@@ -227,22 +224,26 @@ export const aviaryFlushRoute = onDefault.flush;
 const notFound = (envId: string) =>
   new RoostError("not_found", `Environment ${envId} not found.`);
 
-/** Runs `op` on the session `env_id` proves; a session gone or never proven is 404 alike. */
-const onSession = async <T>(
+/**
+ * The session `env_id` proves, whose refusals say "not found" as Aviary's
+ * server does: a session gone or never proven is 404 alike.
+ */
+const envSession = async (
   c: Context<AppEnv>,
-  envId: string,
-  call: Parameters<typeof callSession<T>>[2],
-  retry: boolean
-): Promise<T> => {
+  envId: string
+): Promise<SessionGateway> => {
   const proven = await provenSession(c, envId);
   if (proven === undefined) throw notFound(envId);
-  try {
-    return await callSession(c.env.SESSIONS, proven.durableId, call, { retry });
-  } catch (error) {
-    if (error instanceof RoostError && error.code === "not_found")
-      throw notFound(envId);
-    throw error;
-  }
+  const session = gatewayTo(c.env.SESSIONS, proven.durableId);
+  return {
+    ...session,
+    op: (name, input, key) =>
+      session.op(name, input, key).catch((error: unknown) => {
+        if (error instanceof RoostError && error.code === "not_found")
+          throw notFound(envId);
+        throw error;
+      })
+  };
 };
 
 /** The split a route names, if any (the default dataset's routes name none). */
@@ -312,12 +313,7 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
     // Every reset() of Aviary's client starts a new environment and never
     // closes the last: one that is never reset goes after the short
     // probation rather than the full idle TTL. Best effort, like MCP's.
-    await callSession(
-      c.env.SESSIONS,
-      started.durableId,
-      (s) => s.op("expectUse", {}),
-      { retry: true }
-    ).catch(() => undefined);
+    await started.session.op("expectUse", {}).catch(() => undefined);
     return c.json(
       {
         env_id: sessionCredential(started.sessionId, started.token)
@@ -327,12 +323,7 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
   }),
   defineRoute(set.reset, async (c) => {
     const { env_id } = c.req.valid("json");
-    const reset = await onSession<ResetResponse>(
-      c,
-      env_id,
-      (s) => s.op("reset", {}) as never,
-      false
-    );
+    const reset = await (await envSession(c, env_id)).op("reset", {});
     const answer: AviaryResetResponse = [
       toAviaryMessages(reset.observations),
       toAviaryTools(reset.tools)
@@ -341,12 +332,9 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
   }),
   defineRoute(set.step, async (c) => {
     const { env_id, action } = c.req.valid("json");
-    const step = await onSession<StepResponse>(
-      c,
-      env_id,
-      (s) => s.op("step", { action: toAction(action) }) as never,
-      false
-    );
+    const step = await (await envSession(c, env_id)).op("step", {
+      action: toAction(action)
+    });
     const answer: AviaryStepResponse = [
       toAviaryMessages(step.observations),
       step.reward,
@@ -357,7 +345,7 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
   }),
   defineRoute(set.close, async (c) => {
     const { env_id } = c.req.valid("json");
-    await onSession(c, env_id, (s) => s.op("destroy", {}) as never, true);
+    await (await envSession(c, env_id)).op("destroy", {});
     return c.json({ env_id }, 200);
   }),
   defineRoute(set.flush, (c) => c.json({ closed_env_ids: [] }, 200))

@@ -18,8 +18,9 @@ import {
 } from "../../protocol";
 import { CHAT_STREAM_PATH } from "../../session/chat-stream";
 import { jsonBody } from "../body";
-import { defineRoute, type RouteEntry, route } from "../define-route";
+import { defineRawRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
+import { RETRY_AFTER_SECONDS, runOperation, sessionOf } from "../gateway";
 import {
   errors,
   jsonRequest,
@@ -27,8 +28,6 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
-import { RETRY_AFTER_SECONDS } from "../stub";
 
 const common = { tags: ["chat"], security: SESSION_SECURITY };
 
@@ -83,12 +82,11 @@ const openStream = async (
   c: Context<AppEnv>,
   query: Record<string, string>
 ): Promise<Response> => {
-  const stub = c.env.SESSIONS.get(c.get("durableId"));
   const url = new URL(CHAT_STREAM_PATH, "https://session");
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   let response: Response;
   try {
-    response = await stub.fetch(url.toString());
+    response = await sessionOf(c).fetch(new Request(url));
   } catch (error) {
     // Opening a stream changes nothing, so the client may simply ask again.
     console.error("Roost: a chat stream could not be opened", error);
@@ -112,7 +110,7 @@ const openStream = async (
 };
 
 export const chatRoutes: readonly RouteEntry[] = [
-  defineRoute(chatRoute, async (c) => {
+  defineRawRoute(chatRoute, async (c) => {
     const request = c.req.valid("json");
     const prompt = chatPrompt(request);
     if (prompt === "") {
@@ -127,10 +125,10 @@ export const chatRoutes: readonly RouteEntry[] = [
       chat_id: request.id,
       ...(request.model === undefined ? {} : { model: request.model })
     });
-    return openStream(c, { run: run_id }) as never;
+    return openStream(c, { run: run_id });
   }),
-  defineRoute(chatStreamRoute, async (c) => {
+  defineRawRoute(chatStreamRoute, async (c) => {
     const { chat_id } = c.req.valid("param");
-    return openStream(c, { chat: chat_id }) as never;
+    return openStream(c, { chat: chat_id });
   })
 ];

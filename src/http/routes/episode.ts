@@ -9,6 +9,7 @@ import {
 } from "../../protocol";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
+import { runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
@@ -16,7 +17,6 @@ import {
   MUTATION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 export const resetRoute = route(
   {

@@ -12,13 +12,13 @@ import {
 import { admit } from "../auth";
 import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
+import { gatewayTo, runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 export const eventsRoute = route(
   {
@@ -95,13 +95,12 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
       "These credentials do not admit to this session."
     );
   }
-  const stub = c.env.SESSIONS.get(admitted.durableId);
-  return stub.fetch(c.req.raw);
+  return gatewayTo(c.env.SESSIONS, admitted.durableId).fetch(c.req.raw);
 });
 
 export const eventRoutes: readonly RouteEntry[] = [
   defineRoute(eventsRoute, async (c) => {
     const value = await runOperation(c, "events", c.req.valid("query"));
-    return c.json(value as never, 200);
+    return c.json(value, 200);
   })
 ];

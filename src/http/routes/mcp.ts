@@ -12,8 +12,20 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { createAuth } from "../auth";
-import { defineRoute, type RouteEntry, route } from "../define-route";
+import {
+  defineRawRoute,
+  defineRoute,
+  type RouteEntry,
+  route
+} from "../define-route";
 import type { AppEnv } from "../env";
+import {
+  gatewayTo,
+  type SessionGateway,
+  type StartedSession,
+  sessionOf,
+  startSession
+} from "../gateway";
 import { fromRoost, isSessionGone } from "../mcp/failure";
 import { sessionTarget } from "../mcp/target";
 import { noStream, readMcp, rpcError } from "../mcp/transport";
@@ -23,10 +35,7 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { withSession } from "../session-call";
 import { provenSession, sessionCredential } from "../session-credential";
-import { callSession } from "../stub";
-import { startSession } from "./sessions";
 
 const SESSION_PATH = "/v1/sessions/{id}/mcp";
 const ENVIRONMENT_PATH = "/v1/environments/{name}/mcp";
@@ -171,13 +180,13 @@ const UNKNOWN_HEADER = `Unknown ${MCP_SESSION_HEADER}: initialize again.`;
 /** The session the request's Mcp-Session-Id proves, or the error to answer. */
 const headerSession = async (
   c: Context<AppEnv>
-): Promise<{ id: DurableObjectId; header: string } | Response> => {
+): Promise<{ session: SessionGateway; header: string } | Response> => {
   const header = c.req.header(MCP_SESSION_HEADER);
   if (header === undefined) return unknownSession(400, MISSING_HEADER);
   const proven = await provenSession(c, header);
   return proven === undefined
     ? unknownSession(404, UNKNOWN_HEADER)
-    : { id: proven.durableId, header };
+    : { session: gatewayTo(c.env.SESSIONS, proven.durableId), header };
 };
 
 /** A session gone under an MCP client is a 404: it initializes again. */
@@ -196,19 +205,17 @@ const orGone = async (answer: () => Promise<Response>): Promise<Response> => {
 // The POST routes read JSON-RPC bodies through the MCP transport rather
 // than a zod validator, so they say so (readsBody).
 export const mcpRoutes: readonly RouteEntry[] = [
-  defineRoute(
+  defineRawRoute(
     mcpSessionRoute,
     async (c) => {
       const read = await readMcp(c.req.raw, c.get("limits"));
-      if (read.kind === "answered") return read.response as never;
-      if (read.kind === "accepted") return c.body(null, 202) as never;
+      if (read.kind === "answered") return read.response;
+      if (read.kind === "accepted") return c.body(null, 202);
       // A session that is gone throws on to Roost's own 404.
-      const target = sessionTarget(c.get("registry"), (call, options) =>
-        withSession(c, call, options)
-      );
-      return (await read.answer(target, {
+      const target = sessionTarget(c.get("registry"), sessionOf(c));
+      return await read.answer(target, {
         [MCP_SESSION_HEADER]: c.get("sessionId")
-      })) as never;
+      });
     },
     { readsBody: true }
   ),
@@ -221,13 +228,13 @@ export const mcpRoutes: readonly RouteEntry[] = [
     );
   }),
 
-  defineRoute(
+  defineRawRoute(
     mcpEnvironmentRoute,
     async (c) => {
       const { name } = c.req.valid("param");
       const environment = c.get("registry").get(name);
       const read = await readMcp(c.req.raw, c.get("limits"));
-      if (read.kind === "answered") return read.response as never;
+      if (read.kind === "answered") return read.response;
       const creates =
         read.kind === "request" &&
         read.method === "initialize" &&
@@ -235,41 +242,26 @@ export const mcpRoutes: readonly RouteEntry[] = [
       if (!creates) {
         // Notifications too: nothing is accepted for a session not proven.
         const found = await headerSession(c);
-        if (found instanceof Response) return found as never;
-        if (read.kind === "accepted") return c.body(null, 202) as never;
+        if (found instanceof Response) return found;
+        if (read.kind === "accepted") return c.body(null, 202);
         // Served as that session's /mcp, whichever environment it runs.
-        const target = sessionTarget(c.get("registry"), (call, options) =>
-          callSession(c.env.SESSIONS, found.id, call, options)
-        );
-        return (await orGone(() =>
+        const target = sessionTarget(c.get("registry"), found.session);
+        return await orGone(() =>
           read.answer(target, { [MCP_SESSION_HEADER]: found.header })
-        )) as never;
+        );
       }
-      if (read.kind !== "request") return c.body(null, 202) as never;
-      let started: Awaited<ReturnType<typeof startSession>> | undefined;
+      if (read.kind !== "request") return c.body(null, 202);
+      let started: StartedSession | undefined;
       try {
         started = await startSession(c, {
           environment: environment.name,
           // An MCP client has no way to give a task: the environment's default.
           task: resolveTask(environment, {})
         });
-        const { durableId } = started;
-        await callSession(c.env.SESSIONS, durableId, (s) => s.op("reset", {}), {
-          retry: false
-        });
+        await started.session.op("reset", {});
       } catch (error) {
         // Nothing half-made outlives a failed initialize.
-        if (started) {
-          const { durableId } = started;
-          await callSession(
-            c.env.SESSIONS,
-            durableId,
-            (s) => s.op("destroy", {}),
-            {
-              retry: true
-            }
-          ).catch(() => undefined);
-        }
+        await started?.session.op("destroy", {}).catch(() => undefined);
         if (!(error instanceof RoostError)) throw error;
         const rpc = fromRoost(error);
         return rpcError(
@@ -278,11 +270,9 @@ export const mcpRoutes: readonly RouteEntry[] = [
           `The session could not be started: ${rpc.message}`,
           read.id,
           rpc.data
-        ) as never;
+        );
       }
-      const target = sessionTarget(c.get("registry"), (call, options) =>
-        callSession(c.env.SESSIONS, started.durableId, call, options)
-      );
+      const target = sessionTarget(c.get("registry"), started.session);
       const answer = await read.answer(target, {
         [MCP_SESSION_HEADER]: sessionCredential(
           started.sessionId,
@@ -292,27 +282,18 @@ export const mcpRoutes: readonly RouteEntry[] = [
       // A client that initializes and never comes back (a curl, a probe)
       // must not leave a session for the full idle TTL. Best effort: the
       // session stands either way, so a failure here only keeps it longer.
-      await callSession(
-        c.env.SESSIONS,
-        started.durableId,
-        (s) => s.op("expectUse", {}),
-        {
-          retry: true
-        }
-      ).catch(() => undefined);
-      return answer as never;
+      await started.session.op("expectUse", {}).catch(() => undefined);
+      return answer;
     },
     { readsBody: true }
   ),
   defineRoute(mcpEnvironmentGetRoute, () => noStream(["POST", "DELETE"])),
-  defineRoute(mcpEnvironmentDeleteRoute, async (c) => {
+  defineRawRoute(mcpEnvironmentDeleteRoute, async (c) => {
     const found = await headerSession(c);
-    if (found instanceof Response) return found as never;
-    return (await orGone(async () => {
-      await callSession(c.env.SESSIONS, found.id, (s) => s.op("destroy", {}), {
-        retry: true
-      });
+    if (found instanceof Response) return found;
+    return await orGone(async () => {
+      await found.session.op("destroy", {});
       return new Response(null, { status: 204 });
-    })) as never;
+    });
   })
 ];

@@ -17,13 +17,18 @@ import {
   OpenEnvConnectResponseSchema,
   OpenEnvHealthSchema,
   OpenEnvMetadataSchema,
-  OpenEnvSchemaResponseSchema,
-  type SessionStatus
+  OpenEnvSchemaResponseSchema
 } from "../../protocol";
 import { apiKeysConfigured } from "../api-keys";
 import { createAuth } from "../auth";
-import { defineRoute, type RouteEntry, route } from "../define-route";
+import {
+  defineRawRoute,
+  defineRoute,
+  type RouteEntry,
+  route
+} from "../define-route";
 import type { AppEnv } from "../env";
+import { gatewayTo } from "../gateway";
 import { type ChannelOptions, openChannel } from "../openenv/channel";
 import { signConnect, verifyConnect } from "../openenv/connect";
 import { openEnvSchemas } from "../openenv/translate";
@@ -35,7 +40,6 @@ import {
 } from "../route-kit";
 import { signingKeys } from "../secrets";
 import { provenSession } from "../session-credential";
-import { callSession } from "../stub";
 
 const BASE = "/v1/environments/{name}/openenv";
 
@@ -86,12 +90,8 @@ const admit = async (
         "These credentials do not admit to this session.",
         CLOSE_CODES.forbidden
       );
-    const status = await callSession<SessionStatus>(
-      c.env.SESSIONS,
-      proven.durableId,
-      (s) => s.op("status", {}) as never,
-      { retry: true }
-    ).catch(() => undefined);
+    const session = gatewayTo(c.env.SESSIONS, proven.durableId);
+    const status = await session.op("status", {}).catch(() => undefined);
     if (status === undefined || status.environment !== environment.name)
       return refuse(
         `No ${environment.name} session ${proven.sessionId} exists (any more).`,
@@ -101,7 +101,7 @@ const admit = async (
     return {
       environment,
       keep: true,
-      session: { ...proven, token }
+      session: { sessionId: proven.sessionId, token, session }
     };
   }
   if (params.credential !== undefined) {
@@ -213,7 +213,7 @@ export const openEnvRoutes: readonly RouteEntry[] = [
     );
   }),
   ...BASES.flatMap((base) => [
-    defineRoute(socketRoute(base), async (c) => {
+    defineRawRoute(socketRoute(base), async (c) => {
       if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
         return c.json(
           {
@@ -225,10 +225,10 @@ export const openEnvRoutes: readonly RouteEntry[] = [
           },
           426,
           { Upgrade: "websocket" }
-        ) as never;
+        );
       }
       const options = await admit(c, c.req.param() as Params);
-      return (await openChannel(c, options)) as never;
+      return openChannel(c, options);
     }),
     defineRoute(
       infoRoute(base, "health", OpenEnvHealthSchema, "OpenEnv health"),
@@ -261,7 +261,7 @@ export const openEnvRoutes: readonly RouteEntry[] = [
         OpenEnvSchemaResponseSchema,
         "OpenEnv action, observation and state schemas"
       ),
-      (c) => c.json(openEnvSchemas(environmentOf(c)) as never, 200)
+      (c) => c.json(openEnvSchemas(environmentOf(c)), 200)
     )
   ])
 ];

@@ -10,6 +10,7 @@ import {
 } from "../../protocol";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
+import { runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
@@ -18,7 +19,6 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 const common = { tags: ["runs"], security: SESSION_SECURITY };
 

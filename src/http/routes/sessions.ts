@@ -1,27 +1,22 @@
 /** @module Creating a session, reading its status, and deleting it with all its storage. */
 
-import type { Context } from "hono";
 import { resolveTask } from "../../environment/task";
-import { RoostError } from "../../errors";
-import type { InitialState } from "../../protocol";
 import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
   DeleteSessionResponseSchema,
   ForkRequestSchema,
   ForkResponseSchema,
-  type Jurisdiction,
   SessionParamsSchema,
   SessionStatusSchema
 } from "../../protocol";
 import { IDEMPOTENCY_HEADER } from "../../session/operations";
-import type { SessionObject } from "../../session/session-object";
 import { checkInitialState } from "../../state/initial-state";
 import { apiKeyHeaderAuth, createAuth } from "../auth";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
-import type { AppEnv } from "../env";
 import { forkSession } from "../fork";
+import { runOperation, sessionStub, startSession } from "../gateway";
 import {
   CREATE_SECURITY,
   errors,
@@ -31,10 +26,6 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { signingKeys } from "../secrets";
-import { runOperation, withSession } from "../session-call";
-import { callSession, type SessionStub } from "../stub";
-import { signToken } from "../token";
 import { wsUrl } from "../ws-url";
 
 export const createSessionRoute = route(
@@ -91,72 +82,6 @@ export const deleteSessionRoute = route(
     })
   }
 );
-
-/** The namespace for a jurisdiction; local workerd has none, which is the caller's to know. */
-const inJurisdiction = (
-  namespace: DurableObjectNamespace<SessionObject>,
-  jurisdiction: Jurisdiction | undefined
-): DurableObjectNamespace<SessionObject> => {
-  if (jurisdiction === undefined) return namespace;
-  try {
-    return namespace.jurisdiction(jurisdiction);
-  } catch {
-    throw new RoostError(
-      "invalid_request",
-      `Sessions cannot be placed in jurisdiction "${jurisdiction}" here (local workerd has no jurisdictions); leave jurisdiction out.`,
-      { field: "jurisdiction" }
-    );
-  }
-};
-
-/**
- * Creates a session's object and signs its token: the one way sessions
- * come to be (POST /v1/sessions and the environment MCP endpoint).
- */
-export const startSession = async (
-  c: Context<AppEnv>,
-  init: {
-    environment: string;
-    task: unknown;
-    state?: InitialState;
-    jurisdiction?: Jurisdiction;
-    locationHint?: DurableObjectLocationHint;
-  }
-): Promise<{
-  sessionId: string;
-  token: string;
-  durableId: DurableObjectId;
-}> => {
-  const keys = await signingKeys(c.env);
-  const namespace = inJurisdiction(c.env.SESSIONS, init.jurisdiction);
-  const id = namespace.newUniqueId();
-  const sessionId = id.toString();
-  await callSession(
-    namespace,
-    id,
-    async (stub, attempt) => {
-      const created = await stub.op("create", {
-        sessionId,
-        environment: init.environment,
-        task: init.task,
-        ...(init.state === undefined ? {} : { state: init.state })
-      });
-      // A retry that finds the session made the first attempt count.
-      const ours =
-        !created.ok && attempt > 1 && created.error.code === "conflict";
-      return ours ? stub.op("status", {}) : created;
-    },
-    {
-      retry: true,
-      ...(init.locationHint ? { locationHint: init.locationHint } : {})
-    }
-  );
-  return {
-    sessionId,
-    token: await signToken(keys, sessionId),
-    durableId: id
-  };
-};
 
 export const forkSessionRoute = route(
   {
@@ -215,17 +140,7 @@ export const sessionRoutes: readonly RouteEntry[] = [
   ),
 
   defineRoute(deleteSessionRoute, async (c) => {
-    await withSession(
-      c,
-      async (stub, attempt) => {
-        const result = await stub.op("destroy", {});
-        // A retry that finds nothing means the first attempt deleted it.
-        const ours =
-          !result.ok && attempt > 1 && result.error.code === "not_found";
-        return ours ? { ok: true as const, value: undefined } : result;
-      },
-      { retry: true }
-    );
+    await runOperation(c, "destroy", {});
     return c.json(
       { session_id: c.get("sessionId"), deleted: true as const },
       200
@@ -234,13 +149,9 @@ export const sessionRoutes: readonly RouteEntry[] = [
 
   defineRoute(forkSessionRoute, async (c) => {
     const { count } = c.req.valid("json");
-    const source = c.env.SESSIONS.get(c.get("durableId")) as unknown as Pick<
-      SessionStub,
-      "op"
-    >;
     const forked = await forkSession(
       c.env,
-      source,
+      sessionStub(c.env.SESSIONS, c.get("durableId")),
       c.get("durableId"),
       count,
       c.req.url,

@@ -13,6 +13,7 @@ import {
 } from "../../protocol";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
+import { runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
@@ -21,7 +22,6 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 const common = { security: SESSION_SECURITY };
 

@@ -10,6 +10,7 @@ import {
 } from "../../protocol";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
+import { runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
@@ -17,7 +18,6 @@ import {
   MUTATION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 const KEY_PATH = "/v1/sessions/{id}/environment/{tool}/{name}";
 const ENTRY_PATH = `${KEY_PATH}/{index}`;

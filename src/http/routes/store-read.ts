@@ -11,13 +11,13 @@ import {
   StoreQuerySchema
 } from "../../protocol";
 import { defineRoute, type RouteEntry, route } from "../define-route";
+import { runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 export const storeReadRoute = route(
   {

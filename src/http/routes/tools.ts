@@ -7,6 +7,7 @@ import {
 } from "../../protocol";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
+import { runOperation } from "../gateway";
 import {
   errors,
   jsonContent,
@@ -14,7 +15,6 @@ import {
   MUTATION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
-import { runOperation } from "../session-call";
 
 export const toolCallRoute = route(
   {

@@ -1,6 +1,7 @@
 /** @module What an operation declares: its input, whether it writes, how an Idempotency-Key binds to it, its events, and one handler. */
 
 import type * as z from "zod";
+import type { ErrorCode } from "../../errors";
 import type { EventType } from "../../protocol";
 import type { IdempotencyKey } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
@@ -25,6 +26,17 @@ export interface Operation<I, O> {
     scope(input: I): string;
     hashed(input: I): unknown;
   };
+  /**
+   * How a mutation sent without an Idempotency-Key is made safe to send
+   * again after the platform broke the call (the first attempt may have
+   * committed): `"harmless"` when doing it twice is doing it once (a timer
+   * moved); `{ refused, answer }` when a second attempt that is refused with
+   * `refused` proves the first committed (create finds its session, delete
+   * finds none), answered then by operation `answer` (or with nothing).
+   * Without it, such a mutation is sent once. Reads and keyed mutations
+   * are always safe to send again.
+   */
+  readonly again?: "harmless" | { refused: ErrorCode; answer?: "status" };
   /** The event types it may emit, for documentation and tests. */
   readonly events: readonly EventType[];
   run(rt: SessionRuntime, input: I, idem?: IdempotencyKey): Promise<O> | O;

@@ -1,11 +1,12 @@
 /**
  * @module The operation table: every session operation declared once. The
  * Durable Object's RPC, HTTP, the session WebSocket and MCP all reach a
- * session through `dispatch`, so an idempotency key, a limit or a
- * precondition is enforced once, whatever the transport.
+ * session through `dispatch`, so an input check, an idempotency key, a
+ * limit or a precondition is enforced once, whatever the transport.
  */
 
-import { RoostError } from "../../errors";
+import { fromErrorBody, RoostError } from "../../errors";
+import { issuesToErrorBody } from "../../protocol/error-body";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 import type { Operation } from "./define";
@@ -103,22 +104,28 @@ export const bindKey = async <I>(
   };
 };
 
-/** Runs operation `name` on a session; `key` is the client's Idempotency-Key, if it sent one. */
+/**
+ * Runs operation `name` on a session; `key` is the client's
+ * Idempotency-Key, if it sent one. The input is parsed with the
+ * operation's schema here, whatever checked it before: an RPC caller, a
+ * socket frame and an HTTP body all meet the same contract, and a
+ * transport's stricter checks (its documented limits) come on top.
+ */
 export const dispatch = async <N extends OperationName>(
   rt: SessionRuntime,
   name: N,
   input: OperationInput<N>,
   key?: string
 ): Promise<OperationOutput<N>> => {
-  const idem =
-    key === undefined
-      ? undefined
-      : await bindKey(
-          OPERATIONS[name] as Operation<unknown, unknown>,
-          input,
-          key
-        );
-  return runBound(rt, name, input, idem);
+  const op = OPERATIONS[name] as Operation<unknown, unknown>;
+  if (op === undefined || !Object.hasOwn(OPERATIONS, name)) {
+    throw new RoostError("invalid_request", `Unknown operation "${name}".`);
+  }
+  const parsed = op.input().safeParse(input);
+  if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
+  const checked = parsed.data as OperationInput<N>;
+  const idem = key === undefined ? undefined : await bindKey(op, checked, key);
+  return runBound(rt, name, checked, idem);
 };
 
 /** Runs an operation with a key already bound (the typed RPC shorthands take one). */

@@ -1,14 +1,81 @@
 /** @module A session's lifecycle and log: create, status, probation, delete, and the event log read over HTTP. */
 
 import * as z from "zod";
+import { RoostError } from "../../errors";
 import {
+  type EventsResponse,
   EventsResponseSchema,
   InitialStateSchema,
   MaxBytesSchema,
   NameSchema,
+  type SessionStatus,
   SessionStatusSchema
 } from "../../protocol";
+import {
+  READ_BYTES,
+  ReadBudget,
+  truncatedField
+} from "../../protocol/read-budget";
+import type { EventLog } from "../../storage/event-log";
+import { markAwaitingUse } from "../../storage/first-use";
+import { SCHEMA_VERSION, schemaVersion } from "../../storage/schema";
+import {
+  insertSessionRow,
+  readSessionRow,
+  touchSession
+} from "../../storage/session-row";
+import { closeSession } from "../close";
+import type { SessionCore } from "../core";
 import { defineOperation } from "./define";
+
+/** Where the session stands; reading it counts as use. */
+export const sessionStatus = (core: SessionCore): SessionStatus => {
+  const row = core.requireRow();
+  core.seen(row);
+  return {
+    session_id: row.sessionId,
+    environment: row.environment,
+    episode: row.episode,
+    steps: row.steps,
+    reward: row.reward,
+    return: row.total,
+    done: row.done,
+    truncated: row.truncated,
+    status:
+      row.episode === 0
+        ? "created"
+        : row.done
+          ? "done"
+          : row.truncated
+            ? "truncated"
+            : "running",
+    created_at: new Date(row.createdAt).toISOString(),
+    last_used_at: new Date(core.lastUsed(row)).toISOString()
+  };
+};
+
+/**
+ * The one rule for a resume point, over HTTP and on the socket: a seq
+ * past the newest is a client's mistake (400); one whose next events were
+ * trimmed is `gone` (410).
+ */
+export const checkResumePoint = (log: EventLog, after: number): void => {
+  if (after > log.lastSeq) {
+    throw new RoostError(
+      "invalid_request",
+      `after=${after} is past this session's last seq, ${log.lastSeq}: resume from a seq you were sent.`,
+      { field: "after", last_seq: log.lastSeq }
+    );
+  }
+  const oldest = log.oldestSeq;
+  if (oldest > 0 && after < oldest - 1) {
+    throw new RoostError(
+      "gone",
+      `Events after ${after} are no longer retained; the oldest is ${oldest}. Read the session afresh (GET the snapshot routes) and continue from its last seq.`,
+      { oldest_seq: oldest }
+    );
+  }
+};
 
 export const create = defineOperation({
   input: () =>
@@ -20,8 +87,43 @@ export const create = defineOperation({
     }),
   output: SessionStatusSchema,
   mutates: true,
+  // The id is new, so a session already there is this request's own.
+  again: { refused: "conflict", answer: "status" },
   events: [],
-  run: (rt, init) => rt.create(init)
+  run: async ({ core }, init) => {
+    if (schemaVersion(core.sql) !== undefined) {
+      throw new RoostError("conflict", "This session already exists.");
+    }
+    core.registry.get(init.environment);
+    const now = core.now();
+    // One statement (and the table it makes on first use, tables.ts):
+    // the row, its idle timer and its schema version.
+    core.storage.transactionSync(() =>
+      insertSessionRow(
+        core.sql,
+        {
+          sessionId: init.sessionId,
+          environment: init.environment,
+          task: init.task,
+          ...(init.state === undefined ? {} : { initialState: init.state }),
+          episode: 0,
+          episodeTask: null,
+          steps: 0,
+          reward: 0,
+          total: 0,
+          done: false,
+          truncated: false,
+          createdAt: now,
+          lastUsedAt: now,
+          inflight: null
+        },
+        now + core.options.idleTtlMs,
+        SCHEMA_VERSION
+      )
+    );
+    await core.schedule.arm();
+    return sessionStatus(core);
+  }
 });
 
 export const status = defineOperation({
@@ -29,24 +131,51 @@ export const status = defineOperation({
   output: SessionStatusSchema,
   mutates: false,
   events: [],
-  run: (rt) => rt.status()
+  run: ({ core }) => sessionStatus(core)
 });
 
-/** A session a client opened unasked (MCP initialize): short TTL until used. */
+/**
+ * Puts a session a client opened unasked (MCP's initialize, Aviary's
+ * start) on probation: unless a later request uses it, it is deleted after
+ * `unusedTtlMs` idle instead of `idleTtlMs` (first-use.ts).
+ */
 export const expectUse = defineOperation({
   input: () => z.object({}),
   mutates: true,
+  again: "harmless",
   events: [],
-  run: (rt) => rt.expectUse()
+  run: async ({ core }) => {
+    core.requireRow();
+    const now = core.now();
+    core.storage.transactionSync(() => {
+      markAwaitingUse(core.sql);
+      touchSession(core.sql, now);
+      core.schedule.set("ttl", now + core.options.unusedTtlMs);
+    });
+    core.committed(readSessionRow(core.sql)!);
+    core.awaitingUse();
+    await core.schedule.arm();
+  }
 });
 
+/** Deletes every row and the alarm; later requests find no session (404). */
 export const destroy = defineOperation({
   input: () => z.object({}),
   mutates: true,
+  again: { refused: "not_found" },
   events: [],
-  run: (rt) => rt.destroy()
+  run: async (rt) => {
+    const core = rt.core;
+    core.requireRow();
+    await core.queue.run(() => closeSession(core, "deleted"));
+    rt.onGone();
+  }
 });
 
+/**
+ * The event log over HTTP: `limit` events and `max_bytes` at most after
+ * `after`, or from the oldest retained when `after` is absent.
+ */
 export const events = defineOperation({
   input: () =>
     z.object({
@@ -57,5 +186,20 @@ export const events = defineOperation({
   output: EventsResponseSchema,
   mutates: false,
   events: [],
-  run: (rt, q) => rt.readEvents(q.after, q.limit, q.max_bytes)
+  run: ({ core }, q): EventsResponse => {
+    core.seen(core.requireRow());
+    const log = core.events;
+    const after = q.after ?? Math.max(0, log.oldestSeq - 1);
+    checkResumePoint(log, after);
+    const budget = new ReadBudget(q.max_bytes ?? READ_BYTES.default);
+    // The log holds what the protocol's event schemas describe, as JSON.
+    const events = log
+      .page(after, q.limit, budget)
+      .map((e) => JSON.parse(e.text) as EventsResponse["events"][number]);
+    return {
+      events,
+      next_after: events.at(-1)?.seq ?? Math.max(after, 0),
+      ...truncatedField(budget)
+    };
+  }
 });

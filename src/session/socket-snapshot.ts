@@ -1,0 +1,48 @@
+/** @module What a new socket sees first: status, state and store keys within one read budget. */
+
+import type { JsonValue } from "../json";
+import type { SessionStatus } from "../protocol";
+import { READ_BYTES, ReadBudget } from "../protocol/read-budget";
+import type { KeyInfo } from "../store/types";
+import { sessionStatus } from "./operations/lifecycle";
+import { statePage } from "./operations/state-page";
+import type { SessionRuntime } from "./runtime";
+
+export interface SocketSnapshot {
+  status: SessionStatus;
+  state: Record<string, JsonValue>;
+  keys: KeyInfo[];
+  last_seq: number;
+  truncated?: true;
+  state_next_cursor?: string;
+  keys_next_cursor?: string;
+}
+
+/**
+ * Status, state and store keys with counts — never entries — within one
+ * read budget; what does not fit is named by cursors for the HTTP reads.
+ */
+export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
+  const status = sessionStatus(rt.core);
+  return rt.read((parts, env) => {
+    const budget = new ReadBudget(READ_BYTES.default);
+    const state = statePage(parts.state, env.state.keys(), 0, budget);
+    // A page always holds its first key, so the keys' cursor is never "from the start".
+    const keys = parts.environment.keyPage({
+      limit: 10_000,
+      maxBytes: Math.max(1, budget.left)
+    });
+    const stateCursor =
+      state.next === undefined ? undefined : String(state.next);
+    const keysCursor = keys.nextCursor;
+    return {
+      status,
+      state: state.values,
+      keys: keys.keys,
+      last_seq: rt.core.events.lastSeq,
+      ...(stateCursor || keysCursor ? { truncated: true as const } : {}),
+      ...(stateCursor ? { state_next_cursor: stateCursor } : {}),
+      ...(keysCursor ? { keys_next_cursor: keysCursor } : {})
+    };
+  });
+};
