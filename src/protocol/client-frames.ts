@@ -98,6 +98,29 @@ export const CancelFrameSchema = lazy(() =>
     .meta({ id: "CancelFrame", description: "Asks a run to stop." })
 );
 
+/**
+ * Any operation a client may run, by its name in the operation table,
+ * with the input its HTTP route or RPC takes: the frames above are the
+ * common ones by name, this reaches the rest (reads included) without a
+ * frame type of its own. An unknown name, or one only the server's own
+ * protocols use (creation, forks), is refused in the reply.
+ */
+export const OpFrameSchema = lazy(() =>
+  z
+    .strictObject({
+      type: z.literal("op"),
+      id: RequestIdSchema(),
+      idempotency_key: IdempotencyKeySchema().optional(),
+      op: z.string().min(1).max(64),
+      input: JsonObjectSchema().default({})
+    })
+    .meta({
+      id: "OpFrame",
+      description:
+        "Runs an operation by name (status, readState, messages, …): its reply's value is the operation's answer."
+    })
+);
+
 export const ResumeFrameSchema = lazy(() =>
   z
     .strictObject({
@@ -137,6 +160,7 @@ export const ClientFrameSchema = lazy(() =>
       CallFrameSchema(),
       ForkFrameSchema(),
       CancelFrameSchema(),
+      OpFrameSchema(),
       ResumeFrameSchema(),
       AckFrameSchema(),
       PingFrameSchema()

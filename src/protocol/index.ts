@@ -27,6 +27,7 @@ export {
   ClientFrameSchema,
   type ClientFrameType,
   IdempotencyKeySchema,
+  OpFrameSchema,
   PING_FRAME,
   PingFrameSchema,
   RequestIdSchema,

@@ -41,6 +41,7 @@ describe("parseClientFrame", () => {
       { type: "call", id: "3", tool: "search" },
       { type: "cancel", id: "4", run_id: "r1" },
       { type: "fork", id: "5", count: 3 },
+      { type: "op", id: "6", op: "readState", input: { keys: "count" } },
       { type: "resume", after: 17 },
       { type: "ack", seq: 17 },
       { type: "ping" }

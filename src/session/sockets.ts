@@ -17,7 +17,12 @@ import {
 } from "../protocol";
 import type { EventText } from "../storage/event-log";
 import { packEvents } from "./event-batches";
-import { dispatch } from "./operations";
+import {
+  dispatch,
+  OPERATIONS,
+  type OperationInput,
+  type OperationName
+} from "./operations";
 import { checkResumePoint } from "./operations/lifecycle";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
@@ -257,6 +262,23 @@ export class SocketHub {
         );
       case "cancel":
         return dispatch(rt, "cancelRun", { run_id: frame.run_id });
+      case "op": {
+        const name = frame.op as OperationName;
+        if (!Object.hasOwn(OPERATIONS, name) || OPERATIONS[name].internal) {
+          throw new RoostError(
+            "invalid_request",
+            `No operation "${frame.op}" is open to clients.`,
+            { field: "op" }
+          );
+        }
+        // dispatch parses the input with the operation's own schema.
+        return dispatch(
+          rt,
+          name,
+          frame.input as OperationInput<typeof name>,
+          key
+        );
+      }
       case "fork":
         if (this.#fork === undefined || origin === undefined) {
           throw new RoostError(

@@ -16,6 +16,12 @@ export interface Operation<I, O> {
   readonly input: () => z.ZodType<I>;
   /** What it answers, for documentation; the handler's type is the contract. */
   readonly output?: () => z.ZodType;
+  /**
+   * Reached only by the server's own protocols (creating a session,
+   * forking one), never by a client's socket frame: a client cannot name
+   * its session's id or write a fork's rows.
+   */
+  readonly internal?: true;
   /** Whether it writes: a mutation runs through the queue and the commit. */
   readonly mutates: boolean;
   /**

@@ -28,6 +28,7 @@ const forkKey = <I extends { count: number }>() => ({
 
 export const forkBegin = defineOperation({
   input: ForkRequestSchema,
+  internal: true,
   mutates: true,
   idempotency: forkKey<{ count: number }>(),
   events: [],
@@ -42,6 +43,7 @@ export const forkChunk = defineOperation({
       cursor: ForkCursorSchema(),
       maxBytes: z.number().int().positive().optional()
     }),
+  internal: true,
   mutates: false,
   events: [],
   run: (rt, { snap, cursor, maxBytes }) =>
@@ -56,6 +58,7 @@ export const forkEnd = defineOperation({
       /** The fork's answer, kept under its Idempotency-Key; absent when it failed. */
       response: z.unknown().optional()
     }),
+  internal: true,
   mutates: true,
   idempotency: forkKey<{ count: number; snap: string; response?: unknown }>(),
   events: [],
@@ -67,6 +70,7 @@ const Rows = lazy(() => z.array(z.array(z.custom<SqlStorageValue>())));
 
 export const importBegin = defineOperation({
   input: () => z.object({ sessionId: z.string(), origin: ForkOriginSchema() }),
+  internal: true,
   mutates: true,
   events: [],
   run: (rt, { sessionId, origin }) => beginImport(rt.core, sessionId, origin)
@@ -79,6 +83,7 @@ export const importChunk = defineOperation({
         z.object({ table: z.number().int().nonnegative(), rows: Rows() })
       )
     }),
+  internal: true,
   mutates: true,
   events: [],
   run: (rt, { parts }) => importRows(rt.core, parts)
@@ -86,6 +91,7 @@ export const importChunk = defineOperation({
 
 export const importEnd = defineOperation({
   input: () => z.object({}),
+  internal: true,
   mutates: true,
   events: ["forked"],
   run: (rt) => endImport(rt.core)
@@ -93,6 +99,7 @@ export const importEnd = defineOperation({
 
 export const importAbort = defineOperation({
   input: () => z.object({}),
+  internal: true,
   mutates: true,
   events: [],
   run: (rt) => abortImport(rt.core)

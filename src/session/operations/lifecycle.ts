@@ -86,6 +86,7 @@ export const create = defineOperation({
       state: InitialStateSchema().optional()
     }),
   output: SessionStatusSchema,
+  internal: true,
   mutates: true,
   // The id is new, so a session already there is this request's own.
   again: { refused: "conflict", answer: "status" },
@@ -141,6 +142,7 @@ export const status = defineOperation({
  */
 export const expectUse = defineOperation({
   input: () => z.object({}),
+  internal: true,
   mutates: true,
   again: "harmless",
   events: [],
