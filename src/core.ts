@@ -24,6 +24,7 @@ export {
 } from "./environment/index";
 export type {
   EpisodeSession,
+  EpisodeSessionOptions,
   EpisodeStatus
 } from "./environment/local-session";
 export {

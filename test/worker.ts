@@ -4,6 +4,7 @@ import { calculator } from "../examples/calculator/index";
 import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { story } from "../examples/story/index";
+import { tally } from "../src/environment/fixtures.case";
 import { createRoost } from "../src/roost";
 import {
   bulk,
@@ -31,7 +32,8 @@ const roost = createRoost({
     orchard,
     wide,
     toolbox,
-    quiz
+    quiz,
+    tally
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

@@ -43,21 +43,3 @@ export const episodeEnvironment = (
     toolSchemas: env.toolSchemas.filter((t) => keep.has(t.function.name))
   };
 };
-
-/** Whether `tool` is offered in the episode (it exists in the environment: checked first). */
-export const offeredInEpisode = (
-  tools: readonly string[] | undefined,
-  tool: string
-): boolean => tools === undefined || tools.includes(tool);
-
-/** The refusal of a direct call to a tool the episode's reset left out. */
-export const notOffered = (
-  env: Environment,
-  tool: string,
-  tools: readonly string[]
-): RoostError =>
-  new RoostError(
-    "not_found",
-    `Tool "${tool}" of ${env.name} is not offered in this episode; its reset chose: ${tools.join(", ") || "no tools"}.`,
-    { tool, episode_tools: [...tools] }
-  );

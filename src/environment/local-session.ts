@@ -1,7 +1,7 @@
 /** @module A session's episodes in memory (reset, step, call): the part of a local session that needs no decision model. */
 
-import { RoostError } from "../errors";
 import type { AssistantMessage, Message } from "../messages/schema";
+import { DEFAULT_LIMITS } from "../protocol/limits";
 import { type InitialState, seedState } from "../state/initial-state";
 import {
   MemoryStateBackend,
@@ -15,18 +15,17 @@ import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
 import type { Environment } from "./define-environment";
+import type { SessionParts, StepOutcome } from "./episode";
 import {
-  invokeTool,
-  runReset,
-  runStep,
-  type SessionParts,
-  type StepOutcome
-} from "./episode";
-import {
-  episodeEnvironment,
-  notOffered,
-  offeredInEpisode
-} from "./episode-tools";
+  callInEpisode,
+  checkToolCalls,
+  noEpisode,
+  openEpisode,
+  requireEpisode,
+  resetEpisode,
+  stepEpisode
+} from "./episode-machine";
+import { episodeEnvironment } from "./episode-tools";
 import { resolveTask } from "./task";
 
 export interface EpisodeStatus {
@@ -60,6 +59,11 @@ export interface EpisodeSession {
   call(tool: string, args?: Record<string, unknown>): Promise<CallOutcome>;
 }
 
+export interface EpisodeSessionOptions extends ExecuteOptions {
+  /** Tool calls one action may make, as a session's `limits.toolCallsPerAction` (default 64). */
+  toolCallsPerAction?: number;
+}
+
 /**
  * The same reset/step/call semantics a Durable Object session has, over
  * memory backends; nothing is persisted. `createLocalSession` (the
@@ -67,106 +71,61 @@ export interface EpisodeSession {
  */
 export const createEpisodeSession = (
   env: Environment,
-  options: ExecuteOptions = {}
+  options: EpisodeSessionOptions = {}
 ): EpisodeSession => {
+  const maxToolCalls =
+    options.toolCallsPerAction ?? DEFAULT_LIMITS.toolCallsPerAction;
   let parts = freshParts(env);
-  let task: unknown;
-  /** The subset the last reset chose; undefined offers every tool. */
-  let tools: string[] | undefined;
+  let rec = noEpisode();
   let calls = 0;
-  const status: EpisodeStatus = {
-    episode: 0,
-    steps: 0,
-    reward: 0,
-    return: 0,
-    done: false,
-    truncated: false
-  };
-  const running = () => status.episode > 0 && !status.done && !status.truncated;
   return {
     get parts() {
       return parts;
     },
     get status() {
-      return { ...status };
+      return {
+        episode: rec.episode,
+        steps: rec.steps,
+        reward: rec.reward,
+        return: rec.total,
+        done: rec.done,
+        truncated: rec.truncated
+      };
     },
     get task() {
-      return task;
+      return rec.episodeTask;
     },
     get episodeEnv() {
-      return episodeEnvironment(env, tools);
+      return episodeEnvironment(env, rec.episodeTools);
     },
     async reset(request = {}) {
-      const next = resolveTask(env, request);
+      const task = resolveTask(env, request);
       const nextParts = freshParts(env);
       // A bad task or state throws before anything changes.
       if (request.state !== undefined)
         seedState(nextParts.state, request.state);
-      // The environment's reset runs on the new parts; only once it
-      // succeeded does the session move to them, so a reset that throws
-      // (or chooses a tool the environment lacks) leaves the last episode
-      // as it was, as a Durable Object session's does.
-      const out = await runReset(env, nextParts, next, options);
-      task = next;
+      // The next episode is staged on a copy of the record and new parts,
+      // and kept only once the environment's reset succeeded, so a reset
+      // that throws (or chooses a tool the environment lacks) leaves the
+      // last episode as it was, as a Durable Object session's commit does.
+      const next = { ...rec };
+      openEpisode(next);
+      const out = await resetEpisode(env, next, nextParts, task, options);
+      rec = next;
       parts = nextParts;
-      tools = out.tools;
-      Object.assign(status, {
-        episode: status.episode + 1,
-        steps: 0,
-        reward: 0,
-        return: 0,
-        done: false,
-        truncated: false
-      });
-      return {
-        observations: out.observations,
-        tools: [...episodeEnvironment(env, tools).toolSchemas]
-      };
+      return out;
     },
     async step(action) {
-      if (!running()) {
-        throw new RoostError(
-          "episode_not_running",
-          status.episode === 0
-            ? "Reset the session before stepping."
-            : "The episode has ended; reset to start another."
-        );
-      }
-      const outcome = await runStep(
-        episodeEnvironment(env, tools),
-        parts,
-        task,
-        status.steps + 1,
-        action,
-        options
-      );
-      status.steps++;
-      status.reward = outcome.reward;
-      status.return += outcome.reward;
-      status.done = outcome.done;
-      status.truncated = outcome.truncated;
-      return outcome;
+      requireEpisode(rec, "running");
+      checkToolCalls(action, maxToolCalls);
+      return stepEpisode(env, rec, parts, action, options);
     },
     async call(tool, args = {}) {
-      if (status.episode === 0) {
-        throw new RoostError(
-          "episode_not_running",
-          "Reset the session before calling tools."
-        );
-      }
-      if (!env.tools.has(tool)) {
-        throw new RoostError(
-          "not_found",
-          `Environment ${env.name} has no tool "${tool}".`
-        );
-      }
-      if (tools !== undefined && !offeredInEpisode(tools, tool)) {
-        throw notOffered(env, tool, tools);
-      }
-      return invokeTool(
+      requireEpisode(rec, "episode");
+      return callInEpisode(
         env,
+        rec,
         parts,
-        task,
         { id: `direct_${++calls}`, tool, arguments: args },
         options
       );

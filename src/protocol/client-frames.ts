@@ -2,14 +2,8 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
-import {
-  ForkRequestSchema,
-  InitialStateSchema,
-  SPLIT_NEEDS_INDEX,
-  splitNeedsIndex,
-  TaskIndexSchema
-} from "./http-sessions";
-import { JsonObjectSchema, JsonValueSchema } from "./json-value";
+import { ForkRequestSchema, ResetRequestSchema } from "./http-sessions";
+import { JsonObjectSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema } from "./messages";
 
@@ -39,25 +33,14 @@ export const StepFrameSchema = lazy(() =>
     })
 );
 
+/** The HTTP reset body, its checks included, with a frame's own fields. */
 export const ResetFrameSchema = lazy(() =>
-  z
-    .strictObject({
+  ResetRequestSchema()
+    .extend({
       type: z.literal("reset"),
       id: RequestIdSchema(),
-      idempotency_key: IdempotencyKeySchema().optional(),
-      task: JsonValueSchema().optional(),
-      task_index: TaskIndexSchema().optional(),
-      split: NameSchema().optional(),
-      state: InitialStateSchema().optional()
+      idempotency_key: IdempotencyKeySchema().optional()
     })
-    .refine(
-      (body) => body.task === undefined || body.task_index === undefined,
-      {
-        message: 'Give "task" or "task_index", not both.',
-        path: ["task_index"]
-      }
-    )
-    .refine(splitNeedsIndex, SPLIT_NEEDS_INDEX)
     .meta({ id: "ResetFrame", description: "Resets the session." })
 );
 

@@ -4,7 +4,7 @@ import * as z from "zod";
 import type { ErrorBody, ErrorCode } from "../errors";
 import { ERROR_STATUS } from "../errors";
 import { lazy } from "../lazy";
-import { NAME_PATTERN } from "./limits";
+import { NAME_RE } from "../names";
 
 // Object.keys loses the key type; the table in errors.ts is the only source.
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
@@ -82,7 +82,7 @@ export const issuesToErrorBody = (
 const isNameIssue = (issue: z.core.$ZodIssue): boolean =>
   issue.code === "invalid_format" &&
   issue.format === "regex" &&
-  issue.pattern === NAME_PATTERN.toString();
+  issue.pattern === NAME_RE.toString();
 
 /**
  * A failed union reports every branch at the union's own path, so a NaN

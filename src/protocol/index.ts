@@ -1,5 +1,8 @@
 /** @module Every wire shape of Roost (HTTP bodies, WebSocket frames) as zod schemas; safe for browsers and Node. */
 
+// The one name rule is names.ts's; src/http still imports it from here
+// under this older name.
+export { NAME_RE as NAME_PATTERN } from "../names";
 export {
   AviaryEnvRequestSchema,
   AviaryFlushRequestSchema,
@@ -229,7 +232,6 @@ export {
   DEFAULT_LIMITS,
   type Limits,
   LimitsSchema,
-  NAME_PATTERN,
   type Name,
   NameSchema
 } from "./limits";

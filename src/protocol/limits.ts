@@ -1,7 +1,8 @@
-/** @module Size and rate limits (DESIGN "Limits") and the name rule every tool and result name follows. */
+/** @module Size and rate limits (DESIGN "Limits") and the schema of a name (its rule is names.ts's). */
 
 import * as z from "zod";
 import { lazy } from "../lazy";
+import { NAME_RE } from "../names";
 
 const MIB = 1024 * 1024;
 const KIB = 1024;
@@ -56,9 +57,6 @@ export const LimitsSchema = lazy(() =>
 );
 export type Limits = z.infer<ReturnType<typeof LimitsSchema>>;
 
-/** OpenAI's function-name rule, used for tool names, result names and environment names. */
-export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-
 /**
  * A tool, result or environment name. Issues it raises are recognised by
  * `issuesToErrorBody` and reported as `invalid_name` rather than `invalid_request`.
@@ -66,9 +64,6 @@ export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 export const NameSchema = lazy(() =>
   z
     .string()
-    .regex(
-      NAME_PATTERN,
-      "Names are 1 to 64 characters of letters, digits, _ and -."
-    )
+    .regex(NAME_RE, "Names are 1 to 64 characters of letters, digits, _ and -.")
 );
 export type Name = z.infer<ReturnType<typeof NameSchema>>;

@@ -13,6 +13,7 @@ import {
   PING_FRAME,
   PONG_FRAME,
   parseClientFrame,
+  ResetRequestSchema,
   type ServerFrame,
   ServerFrameSchema,
   selectSubprotocol
@@ -63,6 +64,33 @@ describe("parseClientFrame", () => {
     });
     const call = parseClientFrame('{"type":"call","id":"3","tool":"search"}');
     expect(call.ok && call.frame).toMatchObject({ arguments: {} });
+  });
+
+  it("accepts as a reset frame exactly the bodies POST …/reset accepts", () => {
+    const bodies = [
+      {},
+      { task: { topic: "x" } },
+      { task: null },
+      { task_index: 0 },
+      { task_index: 2, split: "train" },
+      { state: { count: 1 } },
+      { task: 1, task_index: 0 },
+      { split: "train" },
+      { task_index: -1 },
+      { task_index: 0, split: "not a name" },
+      { state: [] },
+      { topic: "x" }
+    ];
+    const accepted = bodies.map((body) => {
+      const frame = parseClientFrame(
+        JSON.stringify({ type: "reset", id: "1", ...body })
+      );
+      expect(frame.ok, JSON.stringify(body)).toBe(
+        ResetRequestSchema().safeParse(body).success
+      );
+      return frame.ok;
+    });
+    expect(accepted).toEqual([...Array(6).fill(true), ...Array(6).fill(false)]);
   });
 
   it("reads the exact ping frame and binary UTF-8 frames", () => {

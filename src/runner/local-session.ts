@@ -3,12 +3,12 @@
 import type { Environment } from "../environment/define-environment";
 import {
   createEpisodeSession,
-  type EpisodeSession
+  type EpisodeSession,
+  type EpisodeSessionOptions
 } from "../environment/local-session";
 import { RoostError } from "../errors";
 import type { EventFrame, EventType } from "../protocol";
 import type { RunOutcome } from "../protocol/http-runs";
-import type { ExecuteOptions } from "../tools/execute";
 import { addToHistory } from "../tree/tree-data";
 import type { DecisionModel, HistoryMessage, PromptTasks } from "../tree/types";
 import { type RunProgress, runPass } from "./loop";
@@ -80,7 +80,7 @@ interface TreeMemory {
  */
 export const createLocalSession = (
   env: Environment,
-  options: ExecuteOptions = {}
+  options: EpisodeSessionOptions = {}
 ): LocalSession => {
   const session = createEpisodeSession(env, options);
   let memory: TreeMemory = { episode: 0, tasks: [], errors: {}, history: [] };

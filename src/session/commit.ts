@@ -7,6 +7,11 @@
 
 import type { Environment } from "../environment/define-environment";
 import type { SessionParts } from "../environment/episode";
+import {
+  type EpisodeNeed,
+  openEpisode,
+  requireEpisode
+} from "../environment/episode-machine";
 import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
@@ -45,32 +50,13 @@ export interface MutationContext {
 }
 
 /** What each kind needs of the committed episode before it may run. */
-const NEEDS: Record<MutationKind, "nothing" | "episode" | "running"> = {
+const NEEDS: Record<MutationKind, EpisodeNeed> = {
   reset: "nothing",
   step: "running",
   call: "episode",
   edit: "episode",
   run: "episode",
   pass: "episode"
-};
-
-const checkPrecondition = (kind: MutationKind, row: SessionRow): void => {
-  const need = NEEDS[kind];
-  if (need === "nothing") return;
-  if (row.episode === 0) {
-    throw new RoostError(
-      "episode_not_running",
-      need === "running"
-        ? "Reset the session before stepping."
-        : "Reset the session first: it has no episode yet."
-    );
-  }
-  if (need === "running" && (row.done || row.truncated)) {
-    throw new RoostError(
-      "episode_not_running",
-      "The episode has ended; reset to start another."
-    );
-  }
 };
 
 export class Committer {
@@ -145,10 +131,10 @@ export class Committer {
       const stored = idempotency.lookup(core.sql, idem, core.now());
       if (stored !== undefined) return stored as T;
     }
-    checkPrecondition(kind, committed);
+    requireEpisode(committed, NEEDS[kind]);
     const row: SessionRow = { ...committed };
     const env = core.registry.get(row.environment);
-    if (kind === "reset") row.episode++;
+    if (kind === "reset") openEpisode(row);
     const inflight: Inflight = {
       kind,
       episode: row.episode,

@@ -1,14 +1,14 @@
 /** @module The episode's operations: reset, step, and a tool called directly. */
 
 import * as z from "zod";
-import { invokeTool, runReset, runStep } from "../../environment/episode";
 import {
-  episodeEnvironment,
-  notOffered,
-  offeredInEpisode
-} from "../../environment/episode-tools";
+  callInEpisode,
+  checkToolCalls,
+  resetEpisode,
+  stepEpisode
+} from "../../environment/episode-machine";
+import { episodeEnvironment } from "../../environment/episode-tools";
 import { resolveTask } from "../../environment/task";
-import { RoostError } from "../../errors";
 import {
   JsonObjectSchema,
   NameSchema,
@@ -62,22 +62,7 @@ export const reset = defineOperation({
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
       if (initial !== undefined) seedState(m.parts.state, initial);
-      const { observations, tools } = await runReset(m.env, m.parts, task, {
-        hooks: m.hooks
-      });
-      Object.assign(m.row, {
-        episodeTask: task,
-        episodeTools: tools,
-        steps: 0,
-        reward: 0,
-        total: 0,
-        done: false,
-        truncated: false
-      });
-      return {
-        observations,
-        tools: [...episodeEnvironment(m.env, tools).toolSchemas]
-      };
+      return resetEpisode(m.env, m.row, m.parts, task, { hooks: m.hooks });
     })
 });
 
@@ -89,32 +74,16 @@ export const step = defineOperation({
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
   run: (rt, { action }, idem) =>
     rt.commits.run("step", idem, async (m) => {
-      const max = rt.core.options.limits.toolCallsPerAction;
-      if ((action.tool_calls?.length ?? 0) > max) {
-        throw new RoostError(
-          "payload_too_large",
-          `An action may make at most ${max} tool calls.`,
-          { limit: "toolCallsPerAction", max }
-        );
-      }
-      const n = m.row.steps + 1;
-      const out = await runStep(
-        episodeEnvironment(m.env, m.row.episodeTools),
+      checkToolCalls(action, rt.core.options.limits.toolCallsPerAction);
+      const out = await stepEpisode(
+        m.env,
+        m.row,
         m.parts,
-        m.row.episodeTask,
-        n,
         action,
         rt.core.executeOptions(m.hooks)
       );
-      Object.assign(m.row, {
-        steps: n,
-        reward: out.reward,
-        total: m.row.total + out.reward,
-        done: out.done,
-        truncated: out.truncated
-      });
       m.emit("step", {
-        step: n,
+        step: m.row.steps,
         reward: out.reward,
         done: out.done,
         truncated: out.truncated
@@ -139,22 +108,11 @@ export const call = defineOperation({
   events: [...TOOL_EVENTS, ...WRITE_EVENTS],
   run: (rt, c, idem) =>
     rt.commits.run("call", idem, async (m) => {
-      if (!m.env.tools.has(c.tool)) {
-        throw new RoostError(
-          "not_found",
-          `Environment ${m.env.name} has no tool "${c.tool}".`,
-          { tool: c.tool }
-        );
-      }
-      const offered = m.row.episodeTools;
-      if (offered !== undefined && !offeredInEpisode(offered, c.tool)) {
-        throw notOffered(m.env, c.tool, offered);
-      }
       const id = `direct_${rt.core.events.lastAssigned + 1}`;
-      const out = await invokeTool(
+      const out = await callInEpisode(
         m.env,
+        m.row,
         m.parts,
-        m.row.episodeTask,
         { id, tool: c.tool, arguments: c.arguments },
         rt.core.executeOptions(m.hooks)
       );
