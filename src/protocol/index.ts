@@ -1,7 +1,6 @@
 /** @module Every wire shape of Roost (HTTP bodies, WebSocket frames) as zod schemas; safe for browsers and Node. */
 
-// The one name rule is names.ts's; src/http still imports it from here
-// under this older name.
+// The one name rule is names.ts's, published here under its public name.
 export { NAME_RE as NAME_PATTERN } from "../names";
 export {
   AviaryEnvRequestSchema,

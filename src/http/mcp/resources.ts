@@ -3,9 +3,9 @@
 import * as z from "zod";
 import { RoostError } from "../../errors";
 import { lazy } from "../../lazy";
+import { NAME_RE } from "../../names";
 import {
   JSONRPC_ERRORS,
-  NAME_PATTERN,
   ResourcesReadParamsSchema,
   STORE_RESOURCE_PREFIX
 } from "../../protocol";
@@ -33,8 +33,8 @@ const keyOf = (
     rest.length > 0 ||
     more.length > 0 ||
     cursor === null ||
-    !NAME_PATTERN.test(tool) ||
-    !NAME_PATTERN.test(name)
+    !NAME_RE.test(tool) ||
+    !NAME_RE.test(name)
   ) {
     throw invalidParams(
       `Not a Roost resource URI: ${uri.slice(0, 200)} (expected ${STORE_RESOURCE_PREFIX}<tool>/<name>, with ?cursor=<next_cursor> to read on).`

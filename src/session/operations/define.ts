@@ -51,3 +51,18 @@ export interface Operation<I, O> {
 /** Declares an operation; the identity, for inference. */
 export const defineOperation = <I, O>(op: Operation<I, O>): Operation<I, O> =>
   op;
+
+/** What running a tool may emit. */
+export const TOOL_EVENTS = [
+  "tool.started",
+  "result",
+  "update",
+  "tool.finished"
+] as const satisfies readonly EventType[];
+
+/** What a tool's writes, or an edit, may emit. */
+export const WRITE_EVENTS = [
+  "store.changed",
+  "state.changed",
+  "message"
+] as const satisfies readonly EventType[];

@@ -21,15 +21,7 @@ import {
   wireEntry
 } from "../../protocol";
 import { checkInitialState, seedState } from "../../state/initial-state";
-import { defineOperation } from "./define";
-
-const TOOL_EVENTS = [
-  "tool.started",
-  "result",
-  "update",
-  "tool.finished"
-] as const;
-const WRITE_EVENTS = ["store.changed", "state.changed", "message"] as const;
+import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
 
 export const reset = defineOperation({
   input: ResetRequestSchema,

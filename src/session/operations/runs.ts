@@ -7,14 +7,26 @@ import {
   RunRequestSchema,
   RunStatusSchema
 } from "../../protocol";
-import { defineOperation } from "./define";
+import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
+
+/**
+ * A run's events, emitted after its start answered, pass by pass: the
+ * prompt's message, the tree's choices, the tools it runs and their writes.
+ */
+const RUN_EVENTS = [
+  "tree.node",
+  "tree.decision",
+  "tree.completed",
+  ...TOOL_EVENTS,
+  ...WRITE_EVENTS
+] as const;
 
 export const startRun = defineOperation({
   input: RunRequestSchema,
   output: RunCreatedSchema,
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
-  events: ["message"],
+  events: RUN_EVENTS,
   run: (rt, request, idem) => rt.runs.start(request, idem)
 });
 
@@ -24,7 +36,7 @@ export const startChat = defineOperation({
   output: RunCreatedSchema,
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
-  events: ["message"],
+  events: RUN_EVENTS,
   run: (rt, { chat_id, ...request }, idem) =>
     rt.runs.start({ ...request, chatId: chat_id }, idem)
 });
