@@ -92,8 +92,12 @@ export class SocketHub {
     // A mutation's events are all ready once it settles: send them in the
     // same turn rather than a timer later.
     runtime.core.queue.onSettled = () => this.flush();
+    // A turn later, so a socket that asked for the delete itself (an `op`
+    // frame) gets its reply before the close.
     runtime.onGone = () =>
-      this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.");
+      setTimeout(() =>
+        this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.")
+      );
   }
 
   /** Accepts an upgrade the worker already authenticated. */
