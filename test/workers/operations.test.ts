@@ -7,11 +7,11 @@ import {
   type OperationName
 } from "../../src/session/operations";
 import {
-  call,
   events,
   newSession,
   ok,
-  type SessionApi
+  type SessionApi,
+  toolAction
 } from "./session-helpers";
 
 const run = async <N extends OperationName>(
@@ -43,7 +43,7 @@ describe("the operation table", () => {
     };
     await all("status", {});
     await all("reset", {});
-    await all("step", { action: call("note", { text: "a" }) });
+    await all("step", { action: toolAction("note", { text: "a" }) });
     await all("call", { tool: "bump", arguments: {} });
     await all("addEntry", { tool: "t", name: "k", objects: [{ a: 1 }] });
     await all("replaceEntry", {
