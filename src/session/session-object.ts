@@ -2,31 +2,19 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
-import type { JsonObject, JsonValue } from "../json";
-import type { AssistantMessage } from "../messages/schema";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
-import type { HandlerName } from "../state/handlers";
-import type { IdempotencyKey } from "../storage/idempotency";
 import { RowMeter } from "../storage/row-meter";
 import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
 import { createModelResolver } from "./models";
 import {
   dispatch,
   type OperationInput,
-  type OperationName,
-  runBound
+  type OperationName
 } from "./operations";
 import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
-
-export interface StoreWrite {
-  tool: string;
-  name: string;
-  objects: JsonObject[];
-  metadata?: JsonObject;
-}
 
 /**
  * The session Durable Object. Every RPC method answers `{ ok, value | error }`
@@ -123,86 +111,6 @@ export class SessionObject extends DurableObject {
    */
   op<N extends OperationName>(name: N, input: OperationInput<N>, key?: string) {
     return settle(() => dispatch(this.runtime, name, input, key));
-  }
-
-  // Typed shorthands over the same table, for tests and scripts that hold
-  // a stub; `idem` is a key already bound (scope and hash).
-  events(query: { after: number; limit: number }) {
-    return this.#bound("events", query);
-  }
-  create(init: { sessionId: string; environment: string; task: unknown }) {
-    return this.#bound("create", init);
-  }
-  status() {
-    return this.#bound("status", {});
-  }
-  expectUse() {
-    return this.#bound("expectUse", {});
-  }
-  reset(body: { task?: JsonValue }, idem?: IdempotencyKey) {
-    return this.#bound("reset", body, idem);
-  }
-  step(action: AssistantMessage, idem?: IdempotencyKey) {
-    return this.#bound("step", { action }, idem);
-  }
-  callTool(
-    call: { tool: string; arguments: JsonObject },
-    idem?: IdempotencyKey
-  ) {
-    return this.#bound("call", call, idem);
-  }
-  readStore(query: OperationInput<"readStore">) {
-    return this.#bound("readStore", query);
-  }
-  storeKeys(query: OperationInput<"storeKeys"> = {}) {
-    return this.#bound("storeKeys", query);
-  }
-  addEntry(w: StoreWrite, idem?: IdempotencyKey) {
-    return this.#bound("addEntry", w, idem);
-  }
-  replaceEntry(w: StoreWrite & { index?: number }, idem?: IdempotencyKey) {
-    return this.#bound("replaceEntry", w, idem);
-  }
-  removeEntry(
-    k: { tool: string; name: string; index?: number },
-    idem?: IdempotencyKey
-  ) {
-    return this.#bound("removeEntry", k, idem);
-  }
-  readState(query: OperationInput<"readState"> = {}) {
-    return this.#bound("readState", query);
-  }
-  patchState(
-    body: { key: string; value: JsonValue; handler?: HandlerName },
-    idem?: IdempotencyKey
-  ) {
-    return this.#bound("patchState", body, idem);
-  }
-  messages(query: OperationInput<"messages">) {
-    return this.#bound("messages", query);
-  }
-  frame(query: OperationInput<"frame"> = {}) {
-    return this.#bound("frame", query);
-  }
-  startRun(body: { prompt: string; model?: string }, idem?: IdempotencyKey) {
-    return this.#bound("startRun", body, idem);
-  }
-  readRun(runId: string, waitSeconds = 0) {
-    return this.#bound("readRun", { run_id: runId, wait: waitSeconds });
-  }
-  cancelRun(runId: string) {
-    return this.#bound("cancelRun", { run_id: runId });
-  }
-  destroy() {
-    return this.#bound("destroy", {});
-  }
-
-  #bound<N extends OperationName>(
-    name: N,
-    input: OperationInput<N>,
-    idem?: IdempotencyKey
-  ) {
-    return settle(() => runBound(this.runtime, name, input, idem));
   }
 
   override async alarm(): Promise<void> {

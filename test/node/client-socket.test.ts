@@ -9,7 +9,7 @@ import {
   type StatusDetail
 } from "../../src/client/index";
 import { createSignal } from "../shared/signal";
-import { FakeRoost, snapshot, stepEvent } from "./helpers/fake-roost";
+import { FakeRoost, snapshotFrame, stepEvent } from "./helpers/fake-roost";
 import { ManualClock } from "./helpers/manual-clock";
 
 // The client socket against an in-process `ws` server the test scripts:
@@ -102,7 +102,7 @@ describe("connectSession", () => {
     expect(server.protocols).toEqual(["roost.v1", "roost.token.v1.dev.tok"]);
     expect(server.url.pathname).toBe("/v1/sessions/s1/ws");
     expect(server.url.searchParams.has("after")).toBe(false);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     server.send(stepEvent(1, "reset"));
     server.send(stepEvent(2));
     server.send({
@@ -120,7 +120,7 @@ describe("connectSession", () => {
   it("reconnects after a drop with exponential backoff on the injected clock and resumes with ?after", async () => {
     const c = connect();
     const first = await fake.connection(0);
-    first.send(snapshot(0));
+    first.send(snapshotFrame(0));
     first.send(stepEvent(1));
     first.send(stepEvent(2));
     await c.until(() => c.seqs.length === 2);
@@ -166,7 +166,7 @@ describe("connectSession", () => {
     });
     const c = connect();
     const server = await fake.connection(0);
-    server.send(snapshot(2));
+    server.send(snapshotFrame(2));
     server.send({
       type: "batch",
       events: [stepEvent(1), stepEvent(3), stepEvent(4)]
@@ -184,7 +184,7 @@ describe("connectSession", () => {
   it("never delivers an event twice, whatever order repeats arrive in", async () => {
     const c = connect();
     const server = await fake.connection(0);
-    server.send(snapshot(5));
+    server.send(snapshotFrame(5));
     for (const seq of [3, 5, 6, 6, 4, 7, 6, 8]) server.send(stepEvent(seq));
     await c.until(() => c.seqs.includes(8));
     expect(c.seqs).toEqual([6, 7, 8]);
@@ -199,7 +199,7 @@ describe("connectSession", () => {
       }
     });
     const server = await fake.connection(0);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     for (const seq of [1, 2, 3, 4]) server.send(stepEvent(seq));
     expect(await server.next()).toEqual({ type: "ack", seq: 2 });
     expect(await server.next()).toEqual({ type: "ack", seq: 4 });
@@ -218,7 +218,7 @@ describe("connectSession", () => {
     });
     const c = connect();
     const server = await fake.connection(0);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     server.send(stepEvent(1));
     server.send(stepEvent(4));
     server.send(stepEvent(5));
@@ -242,7 +242,7 @@ describe("connectSession", () => {
     });
     const c = connect();
     const server = await fake.connection(0);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     server.send(stepEvent(1));
     server.send(stepEvent(5));
     await c.until(() => c.seqs.length === 5);
@@ -283,12 +283,12 @@ describe("connectSession", () => {
     });
     const c = connect();
     const server = await fake.connection(0);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     server.send(stepEvent(1));
     server.send(stepEvent(40));
     expect(await server.next()).toEqual({ type: "resume", after: 1 });
     server.send({ type: "resume.expired", after: 1, oldest_seq: 30 });
-    server.send(snapshot(41));
+    server.send(snapshotFrame(41));
     server.send(stepEvent(41));
     server.send(stepEvent(42));
     await c.until(() => c.seqs.includes(42));
@@ -320,7 +320,7 @@ describe("connectSession", () => {
   it("correlates replies with their requests by id", async () => {
     const c = connect();
     const server = await fake.connection(0);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     const step = c.socket.send({
       type: "step",
       action: { tool_calls: [] },
@@ -355,7 +355,7 @@ describe("connectSession", () => {
   it("sends unanswered requests again after a reconnect, with the same id and key", async () => {
     const c = connect();
     const first = await fake.connection(0);
-    first.send(snapshot(0));
+    first.send(snapshotFrame(0));
     const reply = c.socket.call("incr");
     const original = await first.next();
     first.socket.terminate();
@@ -376,7 +376,7 @@ describe("connectSession", () => {
   it("pings on the heartbeat and drops a socket that stays silent", async () => {
     const c = connect({ heartbeatMs: 1000 });
     const server = await fake.connection(0);
-    server.send(snapshot(0));
+    server.send(snapshotFrame(0));
     await c.until(() => c.snapshots.length === 1);
     clock.advance(1000);
     expect(await server.next()).toEqual({ type: "ping" });

@@ -10,7 +10,7 @@ import { ROOST_TABLE_NAMES } from "../../src/storage/tables";
 
 const ROOST_TABLES = [...ROOST_TABLE_NAMES];
 
-import { call, ok } from "./session-helpers";
+import { ok, toolAction } from "./session-helpers";
 
 type Sql = SqlStorage;
 
@@ -134,15 +134,19 @@ describe("RowMeter", () => {
     const { reset, step, second } = await metered(
       async (obj, _sql, m, sessionId) => {
         ok(
-          await obj.create({
+          await obj.op("create", {
             sessionId,
             environment: "counter",
             task: { target: 3 }
           })
         );
-        const reset = await m(async () => ok(await obj.reset({})));
-        const step = await m(async () => ok(await obj.step(call("incr"))));
-        const second = await m(async () => ok(await obj.step(call("incr"))));
+        const reset = await m(async () => ok(await obj.op("reset", {})));
+        const step = await m(async () =>
+          ok(await obj.op("step", { action: toolAction("incr") }))
+        );
+        const second = await m(async () =>
+          ok(await obj.op("step", { action: toolAction("incr") }))
+        );
         return { reset, step, second };
       }
     );
@@ -163,7 +167,7 @@ describe("RowMeter", () => {
     const created = await metered(async (obj, sql, m, sessionId) => {
       const c = await m(async () =>
         ok(
-          await obj.create({
+          await obj.op("create", {
             sessionId,
             environment: "counter",
             task: undefined

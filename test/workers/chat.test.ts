@@ -1,24 +1,17 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { RunStatus } from "../../src/protocol";
 import { flags } from "../fixtures/environments";
 import {
   call,
-  createSession,
+  createResetSession,
   errorOf,
   json,
   send,
   type TestSession
 } from "./helpers";
-import { abort, api } from "./session-helpers";
+import { abort, stubOf } from "./session-helpers";
 
 type Chunk = { type: string } & Record<string, unknown>;
-
-const forestSession = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "forest" });
-  await s.call("/reset", send("POST", {}));
-  return s;
-};
 
 /** The body useChat's DefaultChatTransport sends for one user message. */
 const chatBody = (prompt: string, chatId = "chat-1", extra = {}) => ({
@@ -64,7 +57,7 @@ const types = (chunks: Chunk[]) => chunks.map((c) => c.type);
 
 describe("POST /v1/sessions/:id/chat", () => {
   it("streams a run as UI message chunks: steps, text, tools, Results, decisions, finish", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const res = await chat(s, "multi");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
@@ -209,7 +202,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("streams a tool's error result, self-healing progress as transient data, and a text answer", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const chunks = await chunksOf(await chat(s, "heal"));
     const errored = chunks.find((c) => c.type === "tool-output-error");
     expect(errored).toMatchObject({
@@ -231,7 +224,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("opens a pass's step with a runIf tool that runs before any decision", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const chunks = await chunksOf(await chat(s, "auto"));
     expect(types(chunks)).toEqual([
       "start",
@@ -253,7 +246,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("ends a cancelled run's stream with finish, reason other", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const gate = `chat-cancel-${crypto.randomUUID()}`;
     const res = await chat(s, `gate:${gate}`, "cancelled");
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -291,7 +284,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("ends a failed run's stream with an error chunk", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const chunks = await chunksOf(await chat(s, "broken"));
     expect(types(chunks)).toEqual(["start", "data-tree", "error", "finish"]);
     expect(chunks[2]).toEqual({
@@ -305,7 +298,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("streams live while the run is going, and a reconnect replays it from the start", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const gate = `chat-${crypto.randomUUID()}`;
     const res = await chat(s, `gate:${gate}`, "live-chat");
     expect(res.status).toBe(200);
@@ -345,10 +338,10 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("survives the object being aborted mid-run: a reconnect takes back the lost pass and streams the rest", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const gate = `chat-abort-${crypto.randomUUID()}`;
     const res = await chat(s, `gate:${gate}`, "evicted");
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     await started(gate);
     await abort(stub);
     // The cut stream ends; a reconnecting client replaces what it said.
@@ -374,7 +367,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("answers 4xx JSON errors useChat shows: no text, no tree, a run going, bad bodies", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const noText = await s.call(
       "/chat",
       send("POST", {
@@ -404,8 +397,7 @@ describe("POST /v1/sessions/:id/chat", () => {
     const unknownModel = await chat(s, "multi", "c", { model: "gpt-nothing" });
     expect(unknownModel.status).toBe(400);
 
-    const counter = await createSession({ environment: "counter" });
-    await counter.call("/reset", send("POST", {}));
+    const counter = await createResetSession({ environment: "counter" });
     const noTree = await chat(counter, "hi");
     expect(noTree.status).toBe(400);
     expect((await errorOf(noTree)).message).toMatch(/no decision tree/);
@@ -431,7 +423,7 @@ describe("POST /v1/sessions/:id/chat", () => {
   });
 
   it("lets a browser on an allowed origin POST with a token and read the stream", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const preflight = await call(`/v1/sessions/${s.session_id}/chat`, {
       method: "OPTIONS",
       headers: {

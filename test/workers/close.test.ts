@@ -1,16 +1,21 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { closes } from "../fixtures/environments";
-import { call, err, inside, newSession, ok } from "./session-helpers";
+import {
+  err,
+  inside,
+  newResetSession,
+  ok,
+  toolAction
+} from "./session-helpers";
 
 // Aviary's Environment.close(): an environment's onClose runs once when its
 // session ends, deleted or expired, and never keeps a session alive.
 const closesOf = (label: string) => closes.filter((c) => c.label === label);
 
 const session = async (label: string) => {
-  const s = await newSession("closer", { label });
-  ok(await s.stub.reset({}));
-  ok(await s.stub.step(call("bump")));
+  const s = await newResetSession("closer", { label });
+  ok(await s.stub.step({ action: toolAction("bump") }));
   return s;
 };
 
@@ -31,9 +36,7 @@ describe("onClose", () => {
     await inside(stub, (instance) => {
       instance.runtime.now = () => Date.now() + 25 * 60 * 60 * 1000;
     });
-    expect(
-      await runDurableObjectAlarm(stub as unknown as DurableObjectStub)
-    ).toBe(true);
+    expect(await runDurableObjectAlarm(stub.raw)).toBe(true);
     expect(closesOf(label)).toEqual([{ label, reason: "expired", count: 1 }]);
     expect(err(await stub.status()).code).toBe("not_found");
   });

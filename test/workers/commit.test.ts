@@ -1,25 +1,21 @@
 // The commit protocol on its own, driven inside a real session object with
 // hand-written mutation bodies: what commits, what a failure leaves behind,
 // and which kinds of mutation the committed episode admits.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RoostError } from "../../src/errors";
 import type { MutationContext, MutationKind } from "../../src/session/commit";
-import type { SessionObject } from "../../src/session/session-object";
 import { readSessionRow } from "../../src/storage/session-row";
 import { SqliteStoreBackend } from "../../src/storage/store-backend";
 import { result } from "../../src/store/result";
 import {
   events,
+  inside,
+  newResetSession,
   newSession,
   ok,
   type SessionApi,
   snapshot
 } from "./session-helpers";
-
-/** Runs `fn` inside the session's object, with its runtime's committer. */
-const inside = <T>(stub: SessionApi, fn: (obj: SessionObject) => Promise<T>) =>
-  runInDurableObject(stub as unknown as DurableObjectStub<SessionObject>, fn);
 
 const mutate = <T>(
   stub: SessionApi,
@@ -37,15 +33,9 @@ const inflight = (stub: SessionApi) =>
     async (obj) => readSessionRow(obj.runtime.core.sql)?.inflight ?? null
   );
 
-const resetSession = async () => {
-  const session = await newSession();
-  ok(await session.stub.reset({}));
-  return session;
-};
-
 describe("Committer", () => {
   it("commits the body's writes and its onCommit writes together, then runs afterCommit", async () => {
-    const { stub } = await resetSession();
+    const { stub } = await newResetSession();
     const order: string[] = [];
     const outcome = await mutate(stub, "edit", async (m) => {
       m.parts.state.set("count", 7);
@@ -66,7 +56,7 @@ describe("Committer", () => {
   });
 
   it("leaves the session exactly as it was when the body throws, and marks its streamed events aborted", async () => {
-    const { stub } = await resetSession();
+    const { stub } = await newResetSession();
     const before = await snapshot(stub);
     const lastSeq = (await events(stub)).at(-1)!.seq;
     const outcome = await mutate(stub, "edit", async (m) => {
@@ -91,7 +81,7 @@ describe("Committer", () => {
   });
 
   it("rolls back everything when an onCommit write fails, and skips afterCommit", async () => {
-    const { stub } = await resetSession();
+    const { stub } = await newResetSession();
     const before = await snapshot(stub);
     let after = false;
     const outcome = await mutate(stub, "edit", async (m) => {
@@ -110,7 +100,7 @@ describe("Committer", () => {
   });
 
   it("keeps the entry counters an abandoned mutation handed out, so streamed ids are never reused", async () => {
-    const { stub } = await resetSession();
+    const { stub } = await newResetSession();
     const counter = await inside(stub, async (obj) => {
       const { core, commits } = obj.runtime;
       const episode = core.requireRow().episode;
@@ -165,7 +155,7 @@ describe("Committer", () => {
   });
 
   it("answers a repeated key with the stored response without running the body again", async () => {
-    const { stub } = await resetSession();
+    const { stub } = await newResetSession();
     const key = { scope: "edit", key: "k-1", hash: "h" };
     const runs = await inside(stub, async (obj) => {
       let ran = 0;

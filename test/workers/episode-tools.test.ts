@@ -1,26 +1,24 @@
 // Aviary's reset returns the tools of the episode: the toolbox fixture's
 // reset offers the tools its task names, and every transport sees only
 // those until the next reset chooses again.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type {
   ForkResponse,
   ResetResponse,
-  RunStatus,
-  StepResponse
+  RunStatus
 } from "../../src/protocol";
 import { calls, toolboxOffers } from "../fixtures/environments";
 import { createSignal } from "../shared/signal";
 import {
-  action,
   call,
   createSession,
   errorOf,
   json,
   send,
+  step,
   type TestSession
 } from "./helpers";
-import { abort, api } from "./session-helpers";
+import { abort, stubOf } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
 
 const names = (tools: { function: { name: string } }[]) =>
@@ -36,12 +34,6 @@ const reset = async (s: TestSession, body: object = {}) => {
   const res = await s.call("/reset", send("POST", body));
   expect(res.status).toBe(200);
   return json<ResetResponse>(res);
-};
-
-const step = async (s: TestSession, tool: string) => {
-  const res = await s.call("/step", send("POST", action(tool)));
-  expect(res.status).toBe(200);
-  return json<StepResponse>(res);
 };
 
 const runs = (tool: string) => calls.get(`toolbox.${tool}`) ?? 0;
@@ -190,7 +182,7 @@ describe("tools per reset", () => {
   it("keeps the episode's tools when the object is aborted", async () => {
     const s = await toolbox(["drill"]);
     await reset(s);
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     await abort(stub);
     expect(await mcpTools(s)).toEqual(["drill"]);
     expect((await step(s, "saw")).observations[0]).toMatchObject({

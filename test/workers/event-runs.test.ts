@@ -15,12 +15,13 @@ import { readSessionRow } from "../../src/storage/session-row";
 import { gate } from "../fixtures/environments";
 import {
   abort,
-  call,
   events,
   fresh,
   inside,
+  newResetSession,
   newSession,
-  ok
+  ok,
+  toolAction
 } from "./session-helpers";
 
 type Sql = SqlStorage;
@@ -39,11 +40,10 @@ const seqs = (log: EventLog, after: number, limit = 1000) =>
 
 describe("the event log's runs", () => {
   it("writes a step's events as one row, and resumes after every one of them", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
+    const { stub } = await newResetSession();
     const before = await inside(stub, (_o, s) => logRows(s.storage.sql));
-    ok(await stub.step(call("bump")));
-    ok(await stub.step(call("note", { text: "two" })));
+    ok(await stub.step({ action: toolAction("bump") }));
+    ok(await stub.step({ action: toolAction("note", { text: "two" }) }));
     const rows = await inside(stub, (_o, s) => logRows(s.storage.sql));
     // One more row per step, each holding several events.
     expect(rows).toHaveLength(before.length + 2);
@@ -67,16 +67,15 @@ describe("the event log's runs", () => {
   });
 
   it("streams a slow step's events before it commits, behind its in-flight mark", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
+    const { id, stub } = await newResetSession();
     // Nothing of a fast step is left in flight, and no mark was written.
-    ok(await stub.step(call("bump")));
+    ok(await stub.step({ action: toolAction("bump") }));
     const mark = () =>
       inside(stub, (_o, s) => readSessionRow(s.storage.sql)?.inflight ?? null);
     expect(await mark()).toBeNull();
     const name = `slow-${id}`;
     const last = (await events(stub)).at(-1)!.seq;
-    const pending = stub.step(call("wait", { gate: name }));
+    const pending = stub.step({ action: toolAction("wait", { gate: name }) });
     await inside(stub, () => gate(name).started);
     // The turn yielded while the tool waits: its events are durable and readable.
     const seen = await inside(stub, async (o) => {
@@ -163,10 +162,11 @@ describe("the event log's runs", () => {
   });
 
   it("marks aborted, after a restart, the events a slow step published before the object died", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
+    const { id, stub } = await newResetSession();
     const name = `died-${id}`;
-    const pending = stub.step(call("wait", { gate: name })).catch(() => null);
+    const pending = stub
+      .step({ action: toolAction("wait", { gate: name }) })
+      .catch(() => null);
     await inside(stub, () => gate(name).started);
     await inside(stub, () => new Promise((r) => setTimeout(r, 5)));
     await abort(stub);
@@ -186,8 +186,7 @@ describe("the event log's runs", () => {
   });
 
   it("reads the session row exactly after a restart, folds and checkpoints alike, however far retention trimmed", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
+    const { id, stub } = await newResetSession();
     await inside(stub, (o) => o.runtime.setLimits({ eventsRetained: 30 }));
     const table = () =>
       inside(stub, (_o, s) =>
@@ -202,10 +201,10 @@ describe("the event log's runs", () => {
     const reset = (await table()).as_of;
     let steps = 0;
     do {
-      ok(await stub.step(call("bump")));
+      ok(await stub.step({ action: toolAction("bump") }));
       steps++;
     } while ((await table()).as_of === reset && steps < 50);
-    ok(await stub.step(call("bump")));
+    ok(await stub.step({ action: toolAction("bump") }));
     steps++;
     expect(steps).toBeGreaterThan(2);
     expect(steps).toBeLessThan(50);
@@ -220,7 +219,7 @@ describe("the event log's runs", () => {
       reward: before.reward,
       return: before.return
     });
-    ok(await fresh(id).step(call("bump")));
+    ok(await fresh(id).step({ action: toolAction("bump") }));
     expect(ok(await fresh(id).status()).steps).toBe(steps + 1);
   });
 });
@@ -235,14 +234,17 @@ const tables = (sql: Sql) =>
 
 describe("the event log's edges", () => {
   it("keeps the newest commit however small the byte budget, so a restart never reuses a seq", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("bump")));
+    const { id, stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("bump") }));
     await inside(stub, (o) =>
       o.runtime.setLimits({ eventsRetainedBytes: 4096 })
     );
     // One step whose events pass the budget together (each alone would not).
-    ok(await stub.step(call("note", { text: "x".repeat(1500) })));
+    ok(
+      await stub.step({
+        action: toolAction("note", { text: "x".repeat(1500) })
+      })
+    );
     const seen = await inside(stub, (o) => o.runtime.core.events.lastSeq);
     const left = await inside(
       stub,
@@ -254,7 +256,7 @@ describe("the event log's edges", () => {
     expect(left).toBe(1);
     await abort(stub);
     const again = fresh(id);
-    ok(await again.step(call("bump")));
+    ok(await again.step({ action: toolAction("bump") }));
     const after = (await events(again)).map((e) => e.seq);
     expect(Math.min(...after.filter((s) => s > seen))).toBe(seen + 1);
     expect(after.filter((s) => s <= seen)).toEqual(
@@ -263,8 +265,7 @@ describe("the event log's edges", () => {
   });
 
   it("ends a cancelled run after the step in flight, outside what its abort covers", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
+    const { id, stub } = await newResetSession();
     const runId = `run-${crypto.randomUUID()}`;
     // A run the client asked to cancel (a cancel only raises the flag).
     await inside(stub, (o, s) =>
@@ -282,7 +283,9 @@ describe("the event log's edges", () => {
       })
     );
     const name = `finish-${id}`;
-    const pending = stub.step(call("wait", { gate: name })).catch(() => null);
+    const pending = stub
+      .step({ action: toolAction("wait", { gate: name }) })
+      .catch(() => null);
     await inside(stub, () => gate(name).started);
     // The alarm's drive while the step waits: it queues behind the step.
     await inside(stub, async (o) => {
@@ -314,9 +317,8 @@ describe("the event log's edges", () => {
   });
 
   it("makes in a fork's source none of the tables it never used", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("bump")));
+    const { stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("bump") }));
     const before = await inside(stub, (_o, s) => tables(s.storage.sql));
     const after = await inside(stub, async (o, s) => {
       await beginFork(o.runtime.core, undefined, () => {});

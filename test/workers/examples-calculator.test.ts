@@ -9,7 +9,15 @@ import {
 import { makeProblem, PROBLEM_COUNT } from "../../examples/calculator/problems";
 import { createLocalSession } from "../../src/index";
 import { toolCalls } from "../../src/messages/build";
-import { action, call, createSession, errorOf, json, send } from "./helpers";
+import {
+  action,
+  call,
+  createResetSession,
+  createSession,
+  errorOf,
+  json,
+  send
+} from "./helpers";
 
 describe("calculator parser", () => {
   it.each([
@@ -228,11 +236,10 @@ describe("calculator over HTTP", () => {
 
   it("ends with reward 0 for a wrong answer", async () => {
     const problem = makeProblem(42);
-    const s = await createSession({
+    const s = await createResetSession({
       environment: "calculator",
       task_index: 42
     });
-    await s.call("/reset", send("POST", {}));
     const submitted = await json<Step>(
       await s.call(
         "/step",

@@ -8,7 +8,7 @@ import { toolCalls } from "../../src/messages/build";
 import {
   action,
   call,
-  createSession,
+  createResetSession,
   json,
   send,
   type TestSession
@@ -26,15 +26,6 @@ interface Direct {
 }
 
 type Row = Record<string, string | number>;
-
-const ready = async (task?: Record<string, unknown>): Promise<TestSession> => {
-  const s = await createSession({
-    environment: "catalog",
-    ...(task ? { task } : {})
-  });
-  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
-  return s;
-};
 
 /** A direct call (not a step): the tool's content, parsed when it is JSON. */
 const direct = async (
@@ -56,7 +47,7 @@ const has = (text: string, words: string) =>
 
 describe("catalog over HTTP", () => {
   it("loads the tables at reset, stores the result with its metadata and records last_query", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const out = await json<Step>(
       await s.call(
         "/step",
@@ -103,7 +94,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("shows products as a table and messages as documents, with the rows stored whole", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const table = {
       payload_type: "table",
       mapping: {
@@ -171,7 +162,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("shows an aggregate's groups as a table without a mapping", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     await direct(s, "aggregate", {
       collection: "products",
       group_by: "animal"
@@ -184,7 +175,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("applies whitelisted filters with bound values", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const rows = rowsOf(
       await direct(s, "query", {
         collection: "products",
@@ -216,7 +207,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("treats text as plain characters and refuses columns outside the collection", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const injected = await direct(s, "query", {
       collection: "products",
       text: "%'); DROP TABLE catalog_products; --"
@@ -243,7 +234,10 @@ describe("catalog over HTTP", () => {
   });
 
   it("ranks products for the animal named in the user context first", async () => {
-    const s = await ready({ user_context: "a dog owner in Oslo" });
+    const s = await createResetSession({
+      environment: "catalog",
+      task: { user_context: "a dog owner in Oslo" }
+    });
     const state = await json<{ state: Record<string, unknown> }>(
       await s.call("/state")
     );
@@ -284,7 +278,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("counts and averages per group as the data says", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const out = await direct(s, "aggregate", {
       collection: "products",
       group_by: "animal"
@@ -348,7 +342,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("reloads the same rows on every reset", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     for (let i = 0; i < 2; i++) {
       expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
     }
@@ -362,7 +356,7 @@ describe("catalog over HTTP", () => {
   });
 
   it("keeps the raw rows and statement in the hidden store, out of every read", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const step = await s.call(
       "/step",
       send("POST", action("query", { collection: "products", text: "bed" }))
@@ -411,7 +405,7 @@ describe("catalog over HTTP", () => {
 
 describe("catalog without a session's SQLite", () => {
   it("searches again for a second prompt of the same session", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "catalog" });
     const ask = async (prompt: string) => {
       const started = await json<{ run_id: string }>(
         await s.call("/runs", send("POST", { prompt }))

@@ -9,14 +9,16 @@ import {
   action,
   authed,
   call,
+  createResetSession,
   createSession,
   errorOf,
   json,
   send,
+  step,
   type TestSession,
   withEnv
 } from "./helpers";
-import { abort, api, inside, ok } from "./session-helpers";
+import { abort, api, inside, ok, stubOf } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
 
 /** A caller for one copy, like `createSession`'s. */
@@ -29,12 +31,6 @@ const asSession = (copy: ForkResponse["sessions"][number]): TestSession => ({
       headers: authed(copy.token, init.headers)
     })
 });
-
-const step = async (s: TestSession, tool: string, args = {}) => {
-  const res = await s.call("/step", send("POST", action(tool, args)));
-  expect(res.status).toBe(200);
-  return json<{ observations: { content: unknown }[] }>(res);
-};
 
 const fork = async (s: TestSession, body: object, headers = {}) =>
   s.call("/fork", send("POST", body, { ...headers }));
@@ -57,16 +53,11 @@ const view = async (s: TestSession) => {
 };
 
 const rows = (sessionId: string, query: string) =>
-  inside(
-    api(env.SESSIONS.get(env.SESSIONS.idFromString(sessionId))),
-    (_, state) => state.storage.sql.exec(query).toArray()
+  inside(stubOf(sessionId), (_, state) =>
+    state.storage.sql.exec(query).toArray()
   );
 
 type Caller = Pick<ReturnType<typeof api>, "op">;
-
-/** The session's object, over RPC. */
-const stubOf = (sessionId: string) =>
-  api(env.SESSIONS.get(env.SESSIONS.idFromString(sessionId)));
 
 /** `real`, with `hook` run before each of its operations (to step, fail or abort between them). */
 const hooked = (
@@ -105,8 +96,7 @@ const snapshotsLeft = (id: string) =>
 
 /** A lab session mid-episode: store entries, state, hidden data and a transcript. */
 const midEpisode = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "lab" });
-  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+  const s = await createResetSession({ environment: "lab" });
   await step(s, "bump");
   await step(s, "note", { text: "shared" });
   await step(s, "secret");
@@ -255,8 +245,7 @@ describe("fork", () => {
   });
 
   it("copies the environment's own tables (ctx.sql) with their indexes, so a catalog copy answers queries", async () => {
-    const source = await createSession({ environment: "catalog" });
-    expect((await source.call("/reset", send("POST", {}))).status).toBe(200);
+    const source = await createResetSession({ environment: "catalog" });
     const tables = (id: string) =>
       rows(
         id,
@@ -291,8 +280,7 @@ describe("fork", () => {
   });
 
   it("copies how each entry is displayed: its payload type and mapping", async () => {
-    const source = await createSession({ environment: "catalog" });
-    await source.call("/reset", send("POST", {}));
+    const source = await createResetSession({ environment: "catalog" });
     await source.call(
       "/tools/query",
       send("POST", { arguments: { collection: "messages", text: "order" } })
@@ -365,8 +353,7 @@ describe("fork", () => {
   });
 
   it("keeps the order keys were first written in, so keys() reads alike in a copy", async () => {
-    const source = await createSession({ environment: "lab" });
-    expect((await source.call("/reset", send("POST", {}))).status).toBe(200);
+    const source = await createResetSession({ environment: "lab" });
     // notes before count, and a hidden key: rowid order, not key order.
     await step(source, "note", { text: "n" });
     await step(source, "bump");
@@ -612,7 +599,7 @@ describe("fork", () => {
     await inside(copy, (instance) => {
       instance.runtime.now = () => Date.now() + 6 * 60 * 1000;
     });
-    await runDurableObjectAlarm(copy as unknown as DurableObjectStub);
+    await runDurableObjectAlarm(copy.raw);
     const tables = await inside(copy, (_, state) =>
       state.storage.sql
         .exec("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -622,7 +609,7 @@ describe("fork", () => {
     await inside(stub, (instance) => {
       instance.runtime.now = () => Date.now() + 11 * 60 * 1000;
     });
-    await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
+    await runDurableObjectAlarm(stub.raw);
     expect(await snapshotsLeft(source.session_id)).toEqual([]);
     await step(source, "bump");
   });

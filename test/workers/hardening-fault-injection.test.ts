@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createSession, send } from "./helpers";
-import { abort, api } from "./session-helpers";
+import { createResetSession, send } from "./helpers";
+import { abort, stubOf } from "./session-helpers";
 import { follow } from "./ws-helpers";
 
 // Abort the object at pseudo-random points during a run of steps; the client
@@ -18,9 +17,8 @@ const prng = (seed: number) => () => {
 
 describe("fault injection", () => {
   it("keeps every acknowledged step exactly once across random aborts and retries", async () => {
-    const s = await createSession({ environment: "lab" });
-    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const s = await createResetSession({ environment: "lab" });
+    const stub = stubOf(s.session_id);
     const follower = await follow(s.session_id, s.token);
     const random = prng(7);
     let aborts = 0;

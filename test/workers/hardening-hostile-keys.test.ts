@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   action,
+  createResetSession,
   createSession,
   errorOf,
   json,
-  send,
-  type TestSession
+  send
 } from "./helpers";
 
 const HOSTILE = ["__proto__", "constructor", "prototype"] as const;
@@ -16,12 +16,6 @@ const raw = (method: string, text: string) => ({
   headers: { "Content-Type": "application/json" },
   body: text
 });
-
-const labSession = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "lab" });
-  await s.call("/reset", send("POST", {}));
-  return s;
-};
 
 const expectUnpolluted = () => {
   const probe: Record<string, unknown> = {};
@@ -34,8 +28,8 @@ describe("hostile keys through HTTP", () => {
   it.each(HOSTILE)(
     "stores %s as an ordinary tool and result name",
     async (key) => {
-      const s = await labSession();
-      const other = await labSession();
+      const s = await createResetSession({ environment: "lab" });
+      const other = await createResetSession({ environment: "lab" });
       const object = `{"${key}":{"polluted":true},"plain":1}`;
       const added = await s.call(
         `/environment/${key}/${key}`,
@@ -74,7 +68,7 @@ describe("hostile keys through HTTP", () => {
   it.each(HOSTILE)(
     "treats %s as an unknown tool in a step and on the tool route",
     async (key) => {
-      const s = await labSession();
+      const s = await createResetSession({ environment: "lab" });
       const step = await s.call("/step", send("POST", action(key)));
       expect(step.status).toBe(200);
       const out = await json<{ observations: { is_error?: boolean }[] }>(step);
@@ -96,7 +90,7 @@ describe("hostile keys through HTTP", () => {
   it.each(HOSTILE)(
     "refuses %s as a state key and changes nothing",
     async (key) => {
-      const s = await labSession();
+      const s = await createResetSession({ environment: "lab" });
       const before = await (await s.call("/state")).text();
       const res = await s.call(
         "/state",
@@ -137,7 +131,7 @@ describe("hostile keys through HTTP", () => {
   });
 
   it("keeps a __proto__ argument key in the transcript as the model sent it", async () => {
-    const s = await labSession();
+    const s = await createResetSession({ environment: "lab" });
     const step = await s.call(
       "/step",
       raw(
@@ -154,7 +148,7 @@ describe("hostile keys through HTTP", () => {
   });
 
   it("refuses names outside the documented character set on routes that carry them", async () => {
-    const s = await labSession();
+    const s = await createResetSession({ environment: "lab" });
     for (const bad of ["a.b", "a%20b", "a%2Fb", "x".repeat(65), "caf%C3%A9"]) {
       const tool = await s.call(
         `/tools/${bad}`,

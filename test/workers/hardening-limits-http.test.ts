@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   action,
-  createSession,
+  createResetSession,
   errorOf,
   json,
   readable,
@@ -12,12 +12,6 @@ import {
 // Limits a client can reach through HTTP, each answered with its name in
 // `details` and nothing changed.
 
-const labSession = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "lab" });
-  await s.call("/reset", send("POST", {}));
-  return s;
-};
-
 /** Runs `refused` and checks the session reads exactly as before. */
 const unchanged = async (s: TestSession, refused: () => Promise<void>) => {
   const before = await readable(s);
@@ -27,7 +21,7 @@ const unchanged = async (s: TestSession, refused: () => Promise<void>) => {
 
 describe("limits over HTTP", () => {
   it("refuses an action with more tool calls than toolCallsPerAction", async () => {
-    const s = await labSession();
+    const s = await createResetSession({ environment: "lab" });
     const bumps = (n: number) =>
       send("POST", {
         action: {
@@ -49,7 +43,7 @@ describe("limits over HTTP", () => {
   });
 
   it("refuses more objects in one entry than objectsPerResult", async () => {
-    const s = await labSession();
+    const s = await createResetSession({ environment: "lab" });
     await unchanged(s, async () => {
       const objects = Array.from({ length: 1001 }, (_, i) => ({ i }));
       const res = await s.call(
@@ -66,7 +60,7 @@ describe("limits over HTTP", () => {
   });
 
   it("refuses a string longer than stringBytes", async () => {
-    const s = await labSession();
+    const s = await createResetSession({ environment: "lab" });
     await unchanged(s, async () => {
       const res = await s.call(
         "/step",
@@ -80,7 +74,7 @@ describe("limits over HTTP", () => {
   });
 
   it("holds arguments sent as a JSON string to the depth limit once parsed", async () => {
-    const s = await labSession();
+    const s = await createResetSession({ environment: "lab" });
     const deep = `{"text":${"[".repeat(200)}${"]".repeat(200)}}`;
     const res = await s.call(
       "/step",
@@ -105,8 +99,7 @@ describe("hostile names a client picks", () => {
   it.each(["__proto__", "constructor", "toString", "hasOwnProperty"])(
     "answers 400 for a run naming the model %s",
     async (model) => {
-      const s = await createSession({ environment: "forest" });
-      await s.call("/reset", send("POST", {}));
+      const s = await createResetSession({ environment: "forest" });
       const res = await s.call("/runs", send("POST", { prompt: "x", model }));
       expect(res.status).toBe(400);
       expect((await errorOf(res)).code).toBe("invalid_request");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   action,
-  createSession,
+  createResetSession,
   errorOf,
   json,
   send,
@@ -11,11 +11,11 @@ import {
 } from "./helpers";
 import {
   abort,
-  api,
   fresh,
   inside,
   type SessionApi,
-  snapshot
+  snapshot,
+  stubOf
 } from "./session-helpers";
 
 const KIB = 1024;
@@ -24,9 +24,8 @@ const bulkSession = async (): Promise<{
   s: TestSession;
   stub: SessionApi;
 }> => {
-  const s = await createSession({ environment: "bulk" });
-  await s.call("/reset", send("POST", {}));
-  const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+  const s = await createResetSession({ environment: "bulk" });
+  const stub = stubOf(s.session_id);
   return { s, stub };
 };
 
@@ -195,10 +194,9 @@ describe("events retained by bytes", () => {
 
 describe("hidden data under limits", () => {
   it("is never part of what a refused step reports", async () => {
-    const s = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "lab" });
     await s.call("/step", send("POST", action("secret")));
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     await inside(stub, (o) => o.runtime.setLimits({ stagedBytesPerStep: 16 }));
     const res = await s.call("/step", send("POST", action("secret")));
     expect(res.status).toBe(413);

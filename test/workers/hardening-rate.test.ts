@@ -1,15 +1,12 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { action, createSession, errorOf, send } from "./helpers";
-import { api, inside } from "./session-helpers";
+import { action, createResetSession, errorOf, send } from "./helpers";
+import { inside, stubOf } from "./session-helpers";
 
 describe("per-session rate limit", () => {
   it("answers 429 with Retry-After past the rate, and only for that session", async () => {
-    const s = await createSession({ environment: "lab" });
-    const other = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
-    await other.call("/reset", send("POST", {}));
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const s = await createResetSession({ environment: "lab" });
+    const other = await createResetSession({ environment: "lab" });
+    const stub = stubOf(s.session_id);
     await inside(stub, (instance) => {
       instance.runtime.now = () => 1_000_000;
       instance.runtime.setRateLimit(5);

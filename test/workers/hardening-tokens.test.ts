@@ -1,11 +1,16 @@
 import { describe, expect, it, vi } from "vitest";
-import { action, call, createSession, send } from "./helpers";
+import {
+  action,
+  call,
+  createResetSession,
+  createSession,
+  send
+} from "./helpers";
 import { hasType, openSocket } from "./ws-helpers";
 
 describe("tokens", () => {
   it("never appear in event frames, the event log or session reads", async () => {
-    const s = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "lab" });
     await s.call("/step", send("POST", action("note", { text: "hello" })));
     const sock = await openSocket(s.session_id, s.token, "?after=0");
     sock.send({ type: "call", id: "c", tool: "bump", arguments: {} });

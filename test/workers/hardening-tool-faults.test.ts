@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSession, json, send } from "./helpers";
+import { createResetSession, json, send } from "./helpers";
 import { hasType, openSocket } from "./ws-helpers";
 
 const calls = (...modes: string[]) => ({
@@ -14,8 +14,7 @@ const calls = (...modes: string[]) => ({
 
 describe("tool faults", () => {
   it("turns throws, timeouts, unserializable returns and late yields into error messages; the session stays usable", async () => {
-    const s = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "lab" });
     const res = await s.call(
       "/step",
       send("POST", calls("throw", "slow", "bigint", "cycle", "late_yield"))
@@ -68,8 +67,7 @@ describe("tool faults", () => {
   it.each(["throw", "slow", "bigint", "cycle", "late_yield"])(
     "answers a direct call that fails by %s with is_error, over HTTP and the socket alike",
     async (mode) => {
-      const s = await createSession({ environment: "lab" });
-      await s.call("/reset", send("POST", {}));
+      const s = await createResetSession({ environment: "lab" });
       const res = await s.call(
         "/tools/faulty",
         send("POST", { arguments: { mode } })

@@ -7,7 +7,7 @@ import {
 } from "cloudflare:test";
 import type { ErrorBody } from "../../src/errors";
 import type { RoostBindings } from "../../src/http/env";
-import type { CreateSessionResponse } from "../../src/protocol";
+import type { CreateSessionResponse, StepResponse } from "../../src/protocol";
 import worker from "../worker";
 
 export const BASE = "https://roost.test";
@@ -125,7 +125,25 @@ export const createSession = async (
   };
 };
 
-/** An action calling one tool, as the step route takes it. */
+/**
+ * A session (counter by default) with its first episode running: created,
+ * then reset with an empty body.
+ */
+export const createResetSession = async (
+  body: Record<string, unknown> = { environment: "counter" },
+  via: Caller = call
+): Promise<TestSession> => {
+  const session = await createSession(body, via);
+  const response = await session.call("/reset", send("POST", {}));
+  if (response.status !== 200) {
+    throw new Error(
+      `reset failed: ${response.status} ${await response.text()}`
+    );
+  }
+  return session;
+};
+
+/** An action calling one tool, as the step route takes it (`toolAction` in session-helpers.ts is the RPC one). */
 export const action = (tool: string, args: Record<string, unknown> = {}) => ({
   action: {
     tool_calls: [
@@ -152,4 +170,17 @@ export const readable = async (s: TestSession): Promise<string> => {
     await read("/environment?limit=1000"),
     await read("/messages?limit=1000")
   ]);
+};
+
+/** Steps `s` with one tool call, expecting it to be taken. */
+export const step = async (
+  s: TestSession,
+  tool: string,
+  args: Record<string, unknown> = {}
+): Promise<StepResponse> => {
+  const response = await s.call("/step", send("POST", action(tool, args)));
+  if (response.status !== 200) {
+    throw new Error(`step failed: ${response.status} ${await response.text()}`);
+  }
+  return json<StepResponse>(response);
 };

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { action, createSession, errorOf, json, send } from "./helpers";
-
-const ready = async () => {
-  const session = await createSession();
-  const reset = await session.call("/reset", send("POST", {}));
-  expect(reset.status).toBe(200);
-  return session;
-};
+import { action, createResetSession, errorOf, json, send } from "./helpers";
 
 describe("Idempotency-Key", () => {
   it("returns the first response to a retry and 422 to the same key with another body", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const headers = { "Idempotency-Key": "step-1" };
     const first = await session.call("/step", {
       ...send("POST", action("incr")),
@@ -32,7 +25,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("scopes keys per route", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const headers = { "Idempotency-Key": "same" };
     const call1 = await session.call("/tools/incr", {
       ...send("POST", {}),
@@ -48,7 +41,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("answers a key that is empty, too long or not visible ASCII with 400", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     for (const key of ["a".repeat(256), "tab\there", "has space"]) {
       const res = await session.call("/step", {
         ...send("POST", action("incr")),

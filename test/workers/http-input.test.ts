@@ -1,23 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { action, call, createSession, errorOf, send, withEnv } from "./helpers";
-
-const ready = async () => {
-  const session = await createSession();
-  const reset = await session.call("/reset", send("POST", {}));
-  expect(reset.status).toBe(200);
-  return session;
-};
+import {
+  action,
+  call,
+  createResetSession,
+  createSession,
+  errorOf,
+  send,
+  withEnv
+} from "./helpers";
 
 describe("request bodies", () => {
   it("answers malformed JSON with 400 invalid_json", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const res = await session.call("/step", { method: "POST", body: "{oops" });
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe("invalid_json");
   });
 
   it("answers a body that is not JSON with 415, also on create", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const res = await session.call("/step", {
       method: "POST",
       headers: { "Content-Type": "text/plain" },
@@ -33,7 +34,7 @@ describe("request bodies", () => {
   });
 
   it("accepts JSON with a charset and +json media types", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     for (const type of [
       "application/json; charset=utf-8",
       "application/vnd.api+json"
@@ -84,7 +85,7 @@ describe("request bodies", () => {
   });
 
   it("answers JSON nested past the depth limit with 413", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const deep = `${"[".repeat(40)}${"]".repeat(40)}`;
     const res = await session.call("/state", {
       method: "PATCH",
@@ -95,7 +96,7 @@ describe("request bodies", () => {
   });
 
   it("answers a schema failure with 400 invalid_request naming the field", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const res = await session.call(
       "/step",
       send("POST", { action: { tool_calls: [{ id: 1 }] } })
@@ -110,7 +111,7 @@ describe("request bodies", () => {
   });
 
   it("answers a JSON body that is not an object with 400", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const res = await session.call("/step", { method: "POST", body: "[1,2]" });
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe("invalid_request");
@@ -146,7 +147,7 @@ describe("paths and queries", () => {
   });
 
   it("answers a bad index in a path or a query with 400", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const path = await session.call("/environment/incr/results/x", {
       method: "DELETE"
     });
@@ -160,14 +161,14 @@ describe("paths and queries", () => {
   });
 
   it("answers a bad tool name in a path with 400 invalid_name", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const res = await session.call("/tools/bad.name", send("POST", {}));
     expect(res.status).toBe(400);
     expect((await errorOf(res)).code).toBe("invalid_name");
   });
 
   it("answers a page limit out of range with 400", async () => {
-    const session = await ready();
+    const session = await createResetSession();
     const res = await session.call("/messages?limit=0");
     expect(res.status).toBe(400);
     expect((await errorOf(res)).message).toContain("limit");

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type CallInit, createSession, send } from "./helpers";
+import { type CallInit, createResetSession, send } from "./helpers";
 
 const raw = (method: string, body: string): CallInit => ({ method, body });
 
 describe("odd client input", () => {
   it("never produces a 500", async () => {
-    const session = await createSession({ environment: "lab" });
-    await session.call("/reset", send("POST", {}));
+    const session = await createResetSession({ environment: "lab" });
     const cases: [string, CallInit?][] = [
       ["/environment?cursor=garbage"],
       ["/environment?cursor=-1"],

@@ -1,19 +1,7 @@
 // Entries written over HTTP with a payload type and mapping: what a
 // frontend of a session reads back, streams and cannot get wrong.
 import { describe, expect, it } from "vitest";
-import {
-  createSession,
-  errorOf,
-  json,
-  send,
-  type TestSession
-} from "./helpers";
-
-const ready = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "counter" });
-  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
-  return s;
-};
+import { createResetSession, errorOf, json, send } from "./helpers";
 
 const rows = [
   { sku: "a1", title: "Kettle", price_eur: 30 },
@@ -28,7 +16,7 @@ type Entry = Record<string, unknown> & { objects: Record<string, unknown>[] };
 
 describe("payload_type and mapping over HTTP", () => {
   it("stores them with an added entry, returns them on every read and streams them", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     const added = await s.call(
       "/environment/shop/products",
       send("POST", { objects: rows, ...table })
@@ -63,7 +51,7 @@ describe("payload_type and mapping over HTTP", () => {
   });
 
   it("leaves them out of a plain entry, and a replacement keeps only what it sends", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     await s.call(
       "/environment/shop/products",
       send("POST", { objects: rows, ...table })
@@ -93,7 +81,7 @@ describe("payload_type and mapping over HTTP", () => {
   });
 
   it("refuses a bad mapping or payload type with 400 and stores nothing", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     for (const bad of [
       { mapping: { product: 5 } },
       { mapping: ["title"] },
@@ -114,7 +102,7 @@ describe("payload_type and mapping over HTTP", () => {
   });
 
   it("counts them in an Idempotency-Key's request: the same key with another type is refused", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     const headers = {
       "Content-Type": "application/json",
       "Idempotency-Key": "add-1"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   action,
-  createSession,
+  createResetSession,
   errorOf,
   json,
   send,
@@ -22,18 +22,12 @@ const strip = (value: unknown): unknown =>
         )
       : value;
 
-const ready = async (environment: string): Promise<TestSession> => {
-  const s = await createSession({ environment });
-  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
-  return s;
-};
-
 const store = async (s: TestSession) =>
   strip((await json<{ store: unknown }>(await s.call("/environment"))).store);
 
 describe("Elysia's environment examples over HTTP", () => {
   it("appends, adds, replaces, finds and removes exactly as documented", async () => {
-    const s = await ready("lab");
+    const s = await createResetSession({ environment: "lab" });
     const post = (tool: string, name: string, body: unknown) =>
       s.call(`/environment/${tool}/${name}`, send("POST", body));
     expect(
@@ -149,7 +143,7 @@ describe("Haystack's State examples over HTTP", () => {
       .state;
 
   it("merges lists, replaces the rest, honours a handler override and rejects bad values", async () => {
-    const s = await ready("lab");
+    const s = await createResetSession({ environment: "lab" });
     await patch(s, { key: "notes", value: ["1", "2"] });
     await patch(s, { key: "notes", value: ["3", "4"] });
     expect((await state(s)).notes).toEqual(["1", "2", "3", "4"]);
@@ -175,7 +169,7 @@ describe("Haystack's State examples over HTTP", () => {
   });
 
   it("feeds a tool's object result into state through outputsToState-like steps", async () => {
-    const s = await ready("lab");
+    const s = await createResetSession({ environment: "lab" });
     const out = await json<{ observations: { content: string }[] }>(
       await s.call("/step", send("POST", action("note", { text: "hello" })))
     );
@@ -186,7 +180,7 @@ describe("Haystack's State examples over HTTP", () => {
 
 describe("story example", () => {
   it("ends with reward 1 for a five-word story", async () => {
-    const s = await ready("story");
+    const s = await createResetSession({ environment: "story" });
     const res = await json<{ reward: number; done: boolean }>(
       await s.call(
         "/step",

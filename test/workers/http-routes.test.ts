@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { createSession, errorOf, json, send } from "./helpers";
-
-const lab = async () => {
-  const session = await createSession({ environment: "lab" });
-  expect((await session.call("/reset", send("POST", {}))).status).toBe(200);
-  return session;
-};
+import {
+  createResetSession,
+  createSession,
+  errorOf,
+  json,
+  send
+} from "./helpers";
 
 describe("POST /v1/sessions/:id/tools/:tool", () => {
   it("runs one tool with the session's context and returns what it stored", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const res = await session.call(
       "/tools/note",
       send("POST", { arguments: { text: "hi" } })
@@ -25,7 +25,7 @@ describe("POST /v1/sessions/:id/tools/:tool", () => {
   });
 
   it("reports bad arguments as an is_error answer, not an HTTP error", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const res = await session.call(
       "/tools/note",
       send("POST", { arguments: { text: 5 } })
@@ -35,7 +35,7 @@ describe("POST /v1/sessions/:id/tools/:tool", () => {
   });
 
   it("answers an unknown tool with 404 and a session without reset with 409", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const unknown = await session.call("/tools/nope", send("POST", {}));
     expect(unknown.status).toBe(404);
     const fresh = await createSession({ environment: "lab" });
@@ -47,7 +47,7 @@ describe("POST /v1/sessions/:id/tools/:tool", () => {
 
 describe("/v1/sessions/:id/environment", () => {
   it("adds, reads, replaces and removes entries", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const add = await session.call(
       "/environment/search/papers",
       send("POST", { objects: [{ title: "a" }], metadata: { q: "x" } })
@@ -113,7 +113,7 @@ describe("/v1/sessions/:id/environment", () => {
   });
 
   it("answers a missing key with 404 not_found and an index out of range with 404 index_out_of_range", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const missing = await session.call("/environment/search/none/0", {
       method: "DELETE"
     });
@@ -129,7 +129,7 @@ describe("/v1/sessions/:id/environment", () => {
   });
 
   it("refuses bad names, a name without a tool, and objects that are not objects", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const badName = await session.call(
       "/environment/search/bad%20name",
       send("POST", { objects: [] })

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { action, createSession, errorOf, json, send } from "./helpers";
-
-const lab = async () => {
-  const session = await createSession({ environment: "lab" });
-  expect((await session.call("/reset", send("POST", {}))).status).toBe(200);
-  return session;
-};
+import { action, createResetSession, errorOf, json, send } from "./helpers";
 
 describe("/v1/sessions/:id/state, /messages and /frame", () => {
   it("reads state without messages and patches a key with its handler", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const read = await json<{ state: Record<string, unknown> }>(
       await session.call("/state")
     );
@@ -28,7 +22,7 @@ describe("/v1/sessions/:id/state, /messages and /frame", () => {
   });
 
   it("answers an unknown key with 400 unknown_state_key and a wrong type with 400 invalid_state_value", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const unknown = await session.call(
       "/state",
       send("PATCH", { key: "nope", value: 1 })
@@ -54,7 +48,7 @@ describe("/v1/sessions/:id/state, /messages and /frame", () => {
   });
 
   it("pages the transcript", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     await session.call("/step", send("POST", action("bump")));
     const all = await json<{ messages: { role: string }[] }>(
       await session.call("/messages")
@@ -75,7 +69,7 @@ describe("/v1/sessions/:id/state, /messages and /frame", () => {
   });
 
   it("exports a frame", async () => {
-    const session = await lab();
+    const session = await createResetSession({ environment: "lab" });
     const res = await session.call("/frame");
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ info: { environment: "lab" } });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { call, createSession, errorOf, json, send } from "./helpers";
+import {
+  call,
+  createResetSession,
+  createSession,
+  errorOf,
+  json,
+  send
+} from "./helpers";
 import { hasType, openSocket } from "./ws-helpers";
 
 // Haystack's State(schema, data): a session and a reset may give the state
@@ -19,11 +26,10 @@ const stateOf = async (s: { call: typeof call }) =>
 
 describe("initial state", () => {
   it("seeds every reset from the state given at creation, unless the reset gives its own", async () => {
-    const s = await createSession({
+    const s = await createResetSession({
       environment: "lab",
       state: { count: 5, notes: ["seeded"] }
     });
-    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
     expect(await stateOf(s)).toMatchObject({ count: 5, notes: ["seeded"] });
     // Replaced, not merged: a list starts as given, not appended to its default.
     await s.call(
@@ -64,8 +70,7 @@ describe("initial state", () => {
   });
 
   it("refuses a bad state at reset and leaves the session exactly as it was", async () => {
-    const s = await createSession({ environment: "lab" });
-    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+    const s = await createResetSession({ environment: "lab" });
     await s.call("/state", send("PATCH", { key: "notes", value: "kept" }));
     const before = {
       status: await statusOf(s),

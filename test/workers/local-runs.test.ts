@@ -7,14 +7,7 @@ import {
 } from "../../src/index";
 import type { EventFrame, RunStatus } from "../../src/protocol";
 import { forest, toolbox, toolboxOffers } from "../fixtures/environments";
-import { createSession, json, send, type TestSession } from "./helpers";
-
-/** A forest session in a Durable Object, reset like the local one. */
-const forestSession = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "forest" });
-  await s.call("/reset", send("POST", {}));
-  return s;
-};
+import { createResetSession, json, send, type TestSession } from "./helpers";
 
 const sessionRun = async (s: TestSession, prompt: string) => {
   const started = await s.call("/runs", send("POST", { prompt }));
@@ -58,7 +51,10 @@ describe("createLocalSession(env).run: a tree in memory", () => {
     "giveup"
   ]) {
     it(`runs "${prompt}" exactly as a session does`, async () => {
-      const remote = await sessionRun(await forestSession(), prompt);
+      const remote = await sessionRun(
+        await createResetSession({ environment: "forest" }),
+        prompt
+      );
       const local = createLocalSession(forest);
       await local.reset();
       const events: LocalEvent[] = [];

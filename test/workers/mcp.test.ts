@@ -1,16 +1,16 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   authed,
   call,
-  createSession,
+  createResetSession,
   json,
   send,
   type TestSession,
   withEnv
 } from "./helpers";
-import { abort, api, inside } from "./session-helpers";
+import { abort, inside, stubOf } from "./session-helpers";
 
 interface RpcAnswer {
   jsonrpc: "2.0";
@@ -41,15 +41,9 @@ const answer = async (s: TestSession, body: unknown) => {
   return json<RpcAnswer>(res);
 };
 
-const counterSession = async () => {
-  const s = await createSession({ environment: "counter" });
-  await s.call("/reset", send("POST", {}));
-  return s;
-};
-
 describe("MCP on a session", () => {
   it("initializes, lists the tools and calls one, with the session's effects", async () => {
-    const s = await counterSession();
+    const s = await createResetSession();
     const res = await post(
       s,
       rpc("initialize", {
@@ -92,7 +86,7 @@ describe("MCP on a session", () => {
   });
 
   it("answers with JSON-RPC error codes", async () => {
-    const s = await counterSession();
+    const s = await createResetSession();
     expect((await answer(s, rpc("nope/nope"))).error?.code).toBe(-32601);
     expect(
       (await answer(s, rpc("tools/call", { name: "missing" }))).error?.code
@@ -165,8 +159,7 @@ describe("MCP on a session", () => {
   });
 
   it("reports a failing tool as an isError result", async () => {
-    const s = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "lab" });
     const called = await answer(
       s,
       rpc("tools/call", { name: "faulty", arguments: { mode: "throw" } })
@@ -181,8 +174,8 @@ describe("MCP on a session", () => {
   });
 
   it("needs the session's credentials, offers no stream, and is not ended from MCP", async () => {
-    const s = await counterSession();
-    const other = await counterSession();
+    const s = await createResetSession();
+    const other = await createResetSession();
     const path = `/v1/sessions/${s.session_id}/mcp`;
     expect((await call(path, send("POST", rpc("ping")))).status).toBe(401);
     expect(
@@ -207,8 +200,7 @@ describe("MCP on a session", () => {
   });
 
   it("serves the environment store as resources, never the hidden store", async () => {
-    const s = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "lab" });
     expect((await answer(s, rpc("resources/list"))).result?.resources).toEqual(
       []
     );
@@ -252,8 +244,7 @@ describe("MCP on a session", () => {
   });
 
   it("times a slow tool out as an isError result, and the session goes on", async () => {
-    const s = await createSession({ environment: "lab" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "lab" });
     const slow = await answer(
       s,
       rpc("tools/call", { name: "faulty", arguments: { mode: "slow" } })
@@ -268,11 +259,10 @@ describe("MCP on a session", () => {
   });
 
   it("hides parameters filled from state, and fills them", async () => {
-    const s = await createSession({
+    const s = await createResetSession({
       environment: "catalog",
       task: { user_context: "a cat owner" }
     });
-    await s.call("/reset", send("POST", {}));
     const listed = await answer(s, rpc("tools/list"));
     const query = listed.result?.tools?.find((t) => t.name === "query");
     expect(query).toBeDefined();
@@ -290,7 +280,7 @@ describe("MCP on a session", () => {
   });
 
   it("admits an API key as Bearer, like every session route", async () => {
-    const s = await counterSession();
+    const s = await createResetSession();
     const via = withEnv({ ROOST_API_KEYS: "key-a" });
     const path = `/v1/sessions/${s.session_id}/mcp`;
     const res = await via(
@@ -310,7 +300,7 @@ describe("MCP on a session", () => {
   });
 
   it("answers 404 once the session is deleted", async () => {
-    const s = await counterSession();
+    const s = await createResetSession();
     expect((await s.call("", { method: "DELETE" })).status).toBe(200);
     const res = await post(
       s,
@@ -320,9 +310,9 @@ describe("MCP on a session", () => {
   });
 
   it("keeps serving the same MCP client after the object is aborted", async () => {
-    const s = await counterSession();
+    const s = await createResetSession();
     await answer(s, rpc("tools/call", { name: "incr", arguments: {} }));
-    await abort(api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id))));
+    await abort(stubOf(s.session_id));
     const after = await answer(
       s,
       rpc("tools/call", { name: "incr", arguments: {} })
@@ -395,9 +385,6 @@ describe("MCP on an environment", () => {
 
   describe("a session nobody uses after initialize", () => {
     const MIN = 60_000;
-    /** A fresh stub each time: an aborted object's old stub stays broken. */
-    const stubOf = (sessionId: string) =>
-      api(env.SESSIONS.get(env.SESSIONS.idFromString(sessionId)));
     const initialized = async () => {
       const init = await envPost(rpc("initialize", {}));
       const mcpId = init.headers.get("Mcp-Session-Id")!;
@@ -408,7 +395,7 @@ describe("MCP on an environment", () => {
         await inside(stub, (instance) => {
           instance.runtime.now = () => Date.now() + ms;
         });
-        await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
+        await runDurableObjectAlarm(stub.raw);
       };
       // Read inside the object: any request would count as a use.
       const exists = () =>
@@ -444,14 +431,12 @@ describe("MCP on an environment", () => {
     });
 
     it("does not shorten the life of sessions created over HTTP", async () => {
-      const plain = await counterSession();
-      const stub = api(
-        env.SESSIONS.get(env.SESSIONS.idFromString(plain.session_id))
-      );
+      const plain = await createResetSession();
+      const stub = stubOf(plain.session_id);
       await inside(stub, (instance) => {
         instance.runtime.now = () => Date.now() + 11 * MIN;
       });
-      await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
+      await runDurableObjectAlarm(stub.raw);
       expect((await stub.status()).ok).toBe(true);
     });
   });

@@ -2,17 +2,16 @@
 // put back together to exactly what one large read gives, with entries
 // split into parts inside a key, and resume points checked alike over HTTP
 // and on the socket.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   call,
-  createSession,
+  createResetSession,
   errorOf,
   json,
   send,
   type TestSession
 } from "./helpers";
-import { abort, api, inside } from "./session-helpers";
+import { abort, inside, stubOf } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
 
 type Obj = Record<string, unknown>;
@@ -32,12 +31,6 @@ const object = (key: string, entry: number, i: number, kb = 2): Obj => ({
   i,
   pad: "x".repeat(kb * KIB - 64)
 });
-
-const ready = async (environment = "counter"): Promise<TestSession> => {
-  const s = await createSession({ environment });
-  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
-  return s;
-};
 
 /** Adds `entries` entries of `objects` objects of `kb` KiB under each key. */
 const fill = async (
@@ -112,7 +105,7 @@ const join = (parts: WireEntry[]): WireEntry[] => {
 
 describe("byte-bounded reads", () => {
   it("pages the whole store in parts that join to exactly one large read", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     await fill(s, ["a", "b", "c"], 3, 5);
     const whole = await json<{
       store: Record<string, Record<string, WireEntry[]>>;
@@ -136,7 +129,7 @@ describe("byte-bounded reads", () => {
   });
 
   it("reads one key from an entry and an object inside it, and one entry in parts", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     await fill(s, ["k"], 4, 6);
     const read = await pages<{ entries: WireEntry[] }>(
       s,
@@ -174,14 +167,14 @@ describe("byte-bounded reads", () => {
   });
 
   it("resumes a read from its cursor after the object was aborted between pages", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     await fill(s, ["a", "b"], 2, 5);
     const path = "/environment?limit=1000&max_bytes=6000";
     const first = await json<{
       store: Record<string, Record<string, WireEntry[]>>;
       next_cursor: string;
     }>(await s.call(path));
-    await abort(api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id))));
+    await abort(stubOf(s.session_id));
     const rest = await pages<{
       store: Record<string, Record<string, WireEntry[]>>;
     }>(s, "/environment?limit=1000&", 6000, first.next_cursor);
@@ -202,7 +195,7 @@ describe("byte-bounded reads", () => {
   });
 
   it("always makes progress: an object larger than the budget comes alone", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     await fill(s, ["big"], 1, 3, 8);
     const pieces: WireEntry[] = [];
     let cursor: string | undefined;
@@ -221,7 +214,7 @@ describe("byte-bounded reads", () => {
   });
 
   it("pages the keys in creation order", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     const names = Array.from(
       { length: 12 },
       (_, i) => `key_${i}_${"k".repeat(50)}`
@@ -246,7 +239,7 @@ describe("byte-bounded reads", () => {
   });
 
   it("pages the transcript and the event log by bytes, every item once and in order", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     for (let n = 0; n < 6; n++) {
       const res = await s.call(
         "/step",
@@ -302,7 +295,7 @@ describe("byte-bounded reads", () => {
   });
 
   it("pages the state by whole values, and the default frame says when it was cut", async () => {
-    const s = await ready("lab");
+    const s = await createResetSession({ environment: "lab" });
     const notes = Array.from({ length: 4 }, (_, i) => `${i}${"n".repeat(KIB)}`);
     const patched = await s.call(
       "/state",
@@ -328,7 +321,7 @@ describe("byte-bounded reads", () => {
   });
 
   it("refuses bad cursors and budgets with a 400 and one error shape", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     await fill(s, ["k"], 2, 2);
     for (const path of [
       "/environment?tool=t&name=k&cursor=1.x",
@@ -352,7 +345,7 @@ describe("byte-bounded reads", () => {
 
 describe("resume points, checked alike everywhere", () => {
   it("answers an `after` past the last seq with a 400 over HTTP", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     const last = (
       await json<{ events: { seq: number }[] }>(await s.call("/events?after=0"))
     ).events.at(-1)!.seq;
@@ -366,8 +359,8 @@ describe("resume points, checked alike everywhere", () => {
   });
 
   it("reads every retained event without `after`, and a 410 with an `after` before them", async () => {
-    const s = await ready();
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const s = await createResetSession();
+    const stub = stubOf(s.session_id);
     await inside(stub, (instance) => {
       instance.runtime.setLimits({ eventsRetained: 5 });
     });
@@ -405,7 +398,7 @@ describe("resume points, checked alike everywhere", () => {
   it.each(["abc", "-1", "1e3", "99999"])(
     "closes a socket opened with ?after=%s with a protocol.error and 4400",
     async (after) => {
-      const s = await ready();
+      const s = await createResetSession();
       const socket = await openSocket(s.session_id, s.token, `?after=${after}`);
       const closed = await socket.closed;
       expect(closed.code).toBe(4400);
@@ -417,7 +410,7 @@ describe("resume points, checked alike everywhere", () => {
   );
 
   it("answers a resume frame past the last seq in band and stays open", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     const socket = await openSocket(s.session_id, s.token);
     await socket.until((f) => f.some((x) => x.type === "session.snapshot"));
     socket.send({ type: "resume", after: 10_000 });
@@ -431,7 +424,7 @@ describe("resume points, checked alike everywhere", () => {
 
 describe("the socket's snapshot", () => {
   it("holds what fits of a large state and names where the rest is read", async () => {
-    const s = await ready("wide");
+    const s = await createResetSession({ environment: "wide" });
     const value = "w".repeat(250 * KIB);
     for (const key of ["a", "b", "c", "d", "e", "f"]) {
       const res = await s.call("/state", send("PATCH", { key, value }));
@@ -460,7 +453,7 @@ describe("the socket's snapshot", () => {
 
 describe("MCP resources", () => {
   it("reads a key larger than one page by following next_uri", async () => {
-    const s = await ready();
+    const s = await createResetSession();
     // Three entries of 1000 objects of 1 KiB: past the 1 MiB of one read.
     await fill(s, ["many"], 3, 900, 1);
     const seen: [number, number][] = [];

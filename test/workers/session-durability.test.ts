@@ -3,23 +3,23 @@ import { describe, expect, it } from "vitest";
 import { gate, HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   abort,
-  call,
   err,
   events,
   fresh,
   inside,
+  newResetSession,
   newSession,
   ok,
-  snapshot
+  snapshot,
+  toolAction
 } from "./session-helpers";
 
 describe("durability", () => {
   it("reloads exactly after the object is aborted between steps", async () => {
-    const { id, stub } = await newSession("lab", { label: "reload" });
-    ok(await stub.reset({}));
-    ok(await stub.step(call("bump")));
-    ok(await stub.step(call("note", { text: "first" })));
-    ok(await stub.step(call("finish", { reward: 2.5 })));
+    const { id, stub } = await newResetSession("lab", { label: "reload" });
+    ok(await stub.step({ action: toolAction("bump") }));
+    ok(await stub.step({ action: toolAction("note", { text: "first" }) }));
+    ok(await stub.step({ action: toolAction("finish", { reward: 2.5 }) }));
     const before = await snapshot(stub);
     expect(before.status).toMatchObject({
       steps: 3,
@@ -35,14 +35,15 @@ describe("durability", () => {
   });
 
   it("leaves nothing of a step that was in flight when the object died", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("note", { text: "kept" })));
+    const { id, stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("note", { text: "kept" }) }));
     const before = await snapshot(stub);
 
     // Gates live in the object's own context: workerd forbids settling a
     // promise across Durable Object contexts, so the test reaches in.
-    const pending = stub.step(call("wait", { gate: `mid-step-${id}` }));
+    const pending = stub.step({
+      action: toolAction("wait", { gate: `mid-step-${id}` })
+    });
     await inside(stub, () => gate(`mid-step-${id}`).started);
     const outcome = pending.then(
       () => "answered",
@@ -72,7 +73,9 @@ describe("durability", () => {
 
     // _REF_IDs streamed by the aborted step are never handed out again.
     await inside(again, () => gate(`after-${id}`).open());
-    const out = ok(await again.step(call("wait", { gate: `after-${id}` })));
+    const out = ok(
+      await again.step({ action: toolAction("wait", { gate: `after-${id}` }) })
+    );
     expect(out.observations[0]).toMatchObject({ content: "opened" });
     const entry: unknown = ok(
       await again.readStore({ tool: "wait", name: "before_wait", index: 0 })
@@ -83,11 +86,10 @@ describe("durability", () => {
   });
 
   it("serializes 20 concurrent steps: each step's messages stay together", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
+    const { stub } = await newResetSession();
     const outs = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        stub.step(call("note", { text: `n${i}` }))
+        stub.step({ action: toolAction("note", { text: `n${i}` }) })
       )
     );
     expect(outs.every((r) => r.ok)).toBe(true);
@@ -116,20 +118,24 @@ describe("durability", () => {
 
   it("answers a step before reset and after done with episode_not_running", async () => {
     const { stub } = await newSession();
-    expect(err(await stub.step(call("bump"))).code).toBe("episode_not_running");
+    expect(err(await stub.step({ action: toolAction("bump") })).code).toBe(
+      "episode_not_running"
+    );
     ok(await stub.reset({}));
-    ok(await stub.step(call("finish", { reward: 1 })));
-    expect(err(await stub.step(call("bump"))).code).toBe("episode_not_running");
+    ok(await stub.step({ action: toolAction("finish", { reward: 1 }) }));
+    expect(err(await stub.step({ action: toolAction("bump") })).code).toBe(
+      "episode_not_running"
+    );
   });
 
   it("makes a direct tool call change state without a transcript entry or reward", async () => {
     const { stub } = await newSession();
-    expect(err(await stub.callTool({ tool: "bump", arguments: {} })).code).toBe(
+    expect(err(await stub.call({ tool: "bump", arguments: {} })).code).toBe(
       "episode_not_running"
     );
     ok(await stub.reset({}));
     const out = ok(
-      await stub.callTool({ tool: "note", arguments: { text: "direct" } })
+      await stub.call({ tool: "note", arguments: { text: "direct" } })
     );
     expect(out).toMatchObject({
       content: "noted direct",
@@ -140,16 +146,15 @@ describe("durability", () => {
     expect(status).toMatchObject({ steps: 0, return: 0 });
     expect(messages.messages).toHaveLength(1);
     expect(state.state.notes).toEqual(["direct"]);
-    expect(
-      err(await stub.callTool({ tool: "missing", arguments: {} })).code
-    ).toBe("not_found");
+    expect(err(await stub.call({ tool: "missing", arguments: {} })).code).toBe(
+      "not_found"
+    );
   });
 
   it("resets in O(1) and purges the old episode's rows in the background", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
+    const { stub } = await newResetSession();
     for (let i = 0; i < 3; i++)
-      ok(await stub.step(call("note", { text: `x${i}` })));
+      ok(await stub.step({ action: toolAction("note", { text: `x${i}` }) }));
     ok(await stub.reset({ task: { label: "second" } }));
     const { status, store, state, messages } = await snapshot(stub);
     expect(status).toMatchObject({ episode: 2, steps: 0 });
@@ -159,9 +164,7 @@ describe("durability", () => {
       { role: "user", content: "Lab ready: second" }
     ]);
     // One alarm purges up to a batch (1 000 rows): enough for this episode.
-    expect(
-      await runDurableObjectAlarm(stub as unknown as DurableObjectStub)
-    ).toBe(true);
+    expect(await runDurableObjectAlarm(stub.raw)).toBe(true);
     const leftover = await inside(
       stub,
       (_i, s) =>
@@ -175,29 +178,27 @@ describe("durability", () => {
   });
 
   it("deletes everything after the idle TTL, checked by the alarm", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
+    const { stub } = await newResetSession();
     // Not idle yet: the alarm re-arms and the session stays.
     await inside(stub, (instance) => {
       instance.runtime.now = () => Date.now() + 60_000;
     });
-    await runDurableObjectAlarm(stub as unknown as DurableObjectStub);
+    await runDurableObjectAlarm(stub.raw);
     expect(ok(await stub.status()).episode).toBe(1);
     await inside(stub, (instance) => {
       instance.runtime.now = () => Date.now() + 25 * 60 * 60 * 1000;
     });
-    expect(
-      await runDurableObjectAlarm(stub as unknown as DurableObjectStub)
-    ).toBe(true);
+    expect(await runDurableObjectAlarm(stub.raw)).toBe(true);
     expect(err(await stub.status()).code).toBe("not_found");
   });
 
   it("deletes all storage on destroy; later requests get not_found", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
+    const { stub } = await newResetSession();
     ok(await stub.destroy());
     expect(err(await stub.status()).code).toBe("not_found");
-    expect(err(await stub.step(call("bump"))).code).toBe("not_found");
+    expect(err(await stub.step({ action: toolAction("bump") })).code).toBe(
+      "not_found"
+    );
     const tables = await inside(stub, (_i, s) =>
       s.storage.sql
         .exec(
@@ -209,10 +210,9 @@ describe("durability", () => {
   });
 
   it("never shows the hidden store in any read or event", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("secret")));
-    ok(await stub.callTool({ tool: "secret", arguments: {} }));
+    const { stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("secret") }));
+    ok(await stub.call({ tool: "secret", arguments: {} }));
     const outputs = [
       await snapshot(stub),
       ok(await stub.frame()),
@@ -229,8 +229,7 @@ describe("durability", () => {
 
 describe("large results", () => {
   it("streams a result bigger than an event row in ordered parts", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
+    const { stub } = await newResetSession();
     const big = "x".repeat(300_000);
     const objects = Array.from({ length: 8 }, (_, i) => ({ i, big }));
     const added = ok(
@@ -249,9 +248,10 @@ describe("large results", () => {
 
 describe("reads during a mutation", () => {
   it("answer while a step waits, and show only committed data", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
-    const pending = stub.step(call("wait", { gate: `reads-${id}` }));
+    const { id, stub } = await newResetSession();
+    const pending = stub.step({
+      action: toolAction("wait", { gate: `reads-${id}` })
+    });
     await inside(stub, () => gate(`reads-${id}`).started);
     // The step set count to 1000 and stored a result, but has not committed.
     expect(ok(await stub.status())).toMatchObject({ steps: 0 });

@@ -2,6 +2,12 @@
 
 import { env, runInDurableObject } from "cloudflare:test";
 import { toolCalls } from "../../src/messages/build";
+import {
+  OPERATIONS,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput
+} from "../../src/session/operations";
 import type { RpcResult } from "../../src/session/rpc";
 import type { SessionObject } from "../../src/session/session-object";
 
@@ -16,35 +22,64 @@ export const err = <T>(r: RpcResult<T>) => {
   return r.error;
 };
 
-/** The object's RPC methods: `op` and the typed shorthands over the same table. */
-export type SessionApi = Pick<
-  SessionObject,
-  | "op"
-  | "create"
-  | "status"
-  | "expectUse"
-  | "reset"
-  | "step"
-  | "callTool"
-  | "readStore"
-  | "storeKeys"
-  | "addEntry"
-  | "replaceEntry"
-  | "removeEntry"
-  | "readState"
-  | "patchState"
-  | "messages"
-  | "frame"
-  | "destroy"
-  | "events"
-  | "startRun"
-  | "readRun"
-  | "cancelRun"
-  | "fetch"
->;
+/** What the worker calls on a session's stub (as src/http/stub.ts's `SessionStub`). */
+type StubMethods = Pick<SessionObject, "op" | "fetch">;
 type Stub = DurableObjectStub<SessionObject>;
 
-export const api = (stub: Stub): SessionApi => stub as unknown as SessionApi;
+/**
+ * An operation's arguments: its input, which may be left out where an empty
+ * one is valid (status, the reads), then the client's raw Idempotency-Key,
+ * which the object binds to the operation as it would a header's.
+ */
+type OperationArgs<N extends OperationName> =
+  Record<never, never> extends OperationInput<N>
+    ? [input?: OperationInput<N>, key?: string]
+    : [input: OperationInput<N>, key?: string];
+
+/** Every operation of the table by its name: `s.step({ action }, key)` is `op("step", { action }, key)`. */
+export type SessionOps = {
+  [N in OperationName]: (
+    ...args: OperationArgs<N>
+  ) => Promise<RpcResult<OperationOutput<N>>>;
+};
+
+/**
+ * A session object over RPC: its operations by name, `op` and `fetch` as
+ * the worker calls them, and `raw`, the stub itself, for the pool's helpers
+ * (`runInDurableObject`, `runDurableObjectAlarm`), which check its type.
+ */
+export type SessionApi = SessionOps & StubMethods & { readonly raw: Stub };
+
+/**
+ * Types a stub by the operation table. A Proxy, so a new operation needs no
+ * change here; names outside the table answer `undefined`, or `await`ing
+ * the wrapper (a `then` lookup) would send an operation named "then".
+ */
+export const api = (stub: Stub): SessionApi => {
+  const methods = stub as unknown as StubMethods;
+  return new Proxy({} as SessionApi, {
+    get: (_target, name) => {
+      if (name === "raw") return stub;
+      // Called through the stub, not bound: its methods are RPC stubs, not plain functions.
+      if (name === "op") {
+        return (...args: Parameters<StubMethods["op"]>) => methods.op(...args);
+      }
+      if (name === "fetch") {
+        return (...args: Parameters<StubMethods["fetch"]>) =>
+          methods.fetch(...args);
+      }
+      if (typeof name !== "string" || !Object.hasOwn(OPERATIONS, name)) {
+        return undefined;
+      }
+      return (input: unknown = {}, key?: string) =>
+        methods.op(name as OperationName, input as never, key);
+    }
+  });
+};
+
+/** The object of a session made over HTTP, through a fresh stub: an aborted object's old stub stays broken. */
+export const stubOf = (sessionId: string): SessionApi =>
+  api(env.SESSIONS.get(env.SESSIONS.idFromString(sessionId)));
 
 export const newSession = async (environment = "lab", task?: unknown) => {
   const id = env.SESSIONS.newUniqueId();
@@ -53,10 +88,18 @@ export const newSession = async (environment = "lab", task?: unknown) => {
   return { id, stub };
 };
 
+/** A new session with its first episode running. */
+export const newResetSession = async (environment = "lab", task?: unknown) => {
+  const session = await newSession(environment, task);
+  ok(await session.stub.reset({}));
+  return session;
+};
+
 /** A fresh stub for the same object: after an abort it reaches a new instance. */
 export const fresh = (id: DurableObjectId) => api(env.SESSIONS.get(id));
 
-export const call = (name: string, args: Record<string, unknown> = {}) =>
+/** An action calling one tool, as the step operation takes it (`action` in helpers.ts is the HTTP body's). */
+export const toolAction = (name: string, args: Record<string, unknown> = {}) =>
   toolCalls({ name, arguments: args });
 
 /** Everything a client can read, for before/after comparisons. */
@@ -73,7 +116,7 @@ export const snapshot = async (stub: SessionApi) => {
 
 /** Every event of the log, read inside the object (a row holds a run of them). */
 export const events = (stub: SessionApi) =>
-  runInDurableObject(stub as unknown as DurableObjectStub, (_instance, state) =>
+  runInDurableObject(stub.raw, (_instance, state) =>
     state.storage.sql
       .exec<{ data: string }>("SELECT data FROM events ORDER BY seq")
       .toArray()
@@ -90,12 +133,9 @@ export const events = (stub: SessionApi) =>
 
 /** Aborts the object as a crash would; the call itself rejects. */
 export const abort = async (stub: SessionApi) => {
-  await runInDurableObject(
-    stub as unknown as DurableObjectStub,
-    (_instance, state) => {
-      state.abort("test abort");
-    }
-  ).then(
+  await runInDurableObject(stub.raw, (_instance, state) => {
+    state.abort("test abort");
+  }).then(
     () => {
       throw new Error("abort() should have rejected");
     },
@@ -108,7 +148,7 @@ export const inside = <R>(
   stub: SessionApi,
   fn: (instance: SessionObject, state: DurableObjectState) => R | Promise<R>
 ): Promise<R> =>
-  runInDurableObject(stub as unknown as DurableObjectStub, (instance, state) =>
+  runInDurableObject(stub.raw, (instance, state) =>
     fn(instance as unknown as SessionObject, state)
   );
 

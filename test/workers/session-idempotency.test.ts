@@ -1,39 +1,45 @@
 import { describe, expect, it } from "vitest";
 import { calls, gate } from "../fixtures/environments";
-import { call, err, inside, newSession, ok, snapshot } from "./session-helpers";
+import {
+  err,
+  inside,
+  newResetSession,
+  ok,
+  snapshot,
+  toolAction
+} from "./session-helpers";
 
-const key = (k: string, hash = "h1") => ({ scope: "step", key: k, hash });
-
+// The keys are the client's, as a header or a frame carries them: the object
+// binds each to its operation's scope and a hash of the request's body.
 describe("Idempotency-Key", () => {
   it("returns the stored response to a retry without running the tools again", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
-    const action = call("bump", { key: "idem-retry" });
-    const first = ok(await stub.step(action, key("k1")));
-    const retry = ok(await stub.step(action, key("k1")));
+    const { stub } = await newResetSession();
+    const action = toolAction("bump", { key: "idem-retry" });
+    const first = ok(await stub.step({ action }, "k1"));
+    const retry = ok(await stub.step({ action }, "k1"));
     expect(retry).toEqual(first);
     expect(calls.get("idem-retry")).toBe(1);
     expect(ok(await stub.status()).steps).toBe(1);
   });
 
   it("refuses the same key with a different body (422) and changes nothing", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("bump"), key("k2", "body-a")));
+    const { stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("bump") }, "k2"));
     const before = await snapshot(stub);
-    expect(err(await stub.step(call("bump"), key("k2", "body-b"))).code).toBe(
-      "idempotency_mismatch"
-    );
+    expect(
+      err(
+        await stub.step({ action: toolAction("bump", { key: "other" }) }, "k2")
+      ).code
+    ).toBe("idempotency_mismatch");
     expect(await snapshot(stub)).toEqual(before);
   });
 
   it("makes a retry that arrives while the first is running wait for it", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
-    const action = call("wait", { gate: `idem-${id}` });
-    const first = stub.step(action, key("k3"));
+    const { id, stub } = await newResetSession();
+    const action = toolAction("wait", { gate: `idem-${id}` });
+    const first = stub.step({ action }, "k3");
     await inside(stub, () => gate(`idem-${id}`).started);
-    const second = stub.step(action, key("k3"));
+    const second = stub.step({ action }, "k3");
     await inside(stub, () => gate(`idem-${id}`).open());
     const [a, b] = await Promise.all([first, second]);
     expect(ok(b)).toEqual(ok(a));
@@ -41,14 +47,10 @@ describe("Idempotency-Key", () => {
   });
 
   it("scopes keys per route", async () => {
-    const { stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("bump"), key("shared")));
+    const { stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("bump") }, "shared"));
     const direct = ok(
-      await stub.callTool(
-        { tool: "bump", arguments: {} },
-        { scope: "tools/bump", key: "shared", hash: "h1" }
-      )
+      await stub.call({ tool: "bump", arguments: {} }, "shared")
     );
     expect(direct.content).toBe("count=2");
   });

@@ -8,19 +8,18 @@ import { createEnvironmentStore } from "../../src/store/environment-store";
 import { flags } from "../fixtures/environments";
 import {
   abort,
-  call,
   fresh,
   inside,
-  newSession,
+  newResetSession,
   ok,
-  recordOldVersion
+  recordOldVersion,
+  toolAction
 } from "./session-helpers";
 
 describe("a session of older code", () => {
   it("is migrated when its object wakes, with its episode and store intact", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("note", { text: "kept" })));
+    const { id, stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("note", { text: "kept" }) }));
     // Turn it into what version 1 left: no run tables, version 1 recorded.
     await inside(stub, (_o, state) => {
       const sql = state.storage.sql;
@@ -65,9 +64,8 @@ const versionOf = (fragment: string): number => {
 
 describe("a session from before payload types", () => {
   it("gains the display columns; its entries read as plain results and new ones keep their type", async () => {
-    const { id, stub } = await newSession();
-    ok(await stub.reset({}));
-    ok(await stub.step(call("note", { text: "old" })));
+    const { id, stub } = await newResetSession();
+    ok(await stub.step({ action: toolAction("note", { text: "old" }) }));
     // What the version before left: store_entries without the two columns.
     const version = versionOf("store_entries ADD COLUMN payload_type");
     await inside(stub, (_o, state) => {
@@ -133,10 +131,11 @@ describe("a session from before payload types", () => {
 
 describe("a session from before chat runs", () => {
   it("gains the chat columns; its old runs read as before and a chat run keeps its chat", async () => {
-    const { id, stub } = await newSession("forest");
-    ok(await stub.reset({}));
+    const { id, stub } = await newResetSession("forest");
     const { run_id } = ok(await stub.startRun({ prompt: "multi" }));
-    expect(ok(await stub.readRun(run_id, 20)).state).toBe("completed");
+    expect(ok(await stub.readRun({ run_id, wait: 20 })).state).toBe(
+      "completed"
+    );
     // What the version before left: runs without the two columns.
     const version = versionOf("runs ADD COLUMN chat_id");
     await inside(stub, (_o, state) => {
@@ -151,7 +150,7 @@ describe("a session from before chat runs", () => {
     });
     await abort(stub);
     const woken = fresh(id);
-    expect(ok(await woken.readRun(run_id))).toMatchObject({
+    expect(ok(await woken.readRun({ run_id }))).toMatchObject({
       state: "completed",
       prompt: "multi"
     });
@@ -175,8 +174,7 @@ describe("a session from before chat runs", () => {
 
 describe("a session from before tools per reset", () => {
   it("gains episode_tools and offers every tool", async () => {
-    const { id, stub } = await newSession("toolbox");
-    ok(await stub.reset({}));
+    const { id, stub } = await newResetSession("toolbox");
     // What the version before it left: no episode_tools column.
     const version = versionOf("session ADD COLUMN episode_tools") - 1;
     await inside(stub, (_o, state) => {
@@ -186,11 +184,13 @@ describe("a session from before tools per reset", () => {
     });
     await abort(stub);
     const woken = fresh(id);
-    const out = ok(await woken.step(call("drill")));
+    const out = ok(await woken.step({ action: toolAction("drill") }));
     expect(out.observations[0]).toMatchObject({ content: "used the drill" });
     const reset = ok(await woken.reset({ task: { tools: ["saw"] } }));
     expect(reset.tools.map((t) => t.function.name)).toEqual(["saw"]);
-    expect(ok(await woken.step(call("drill"))).observations[0]).toMatchObject({
+    expect(
+      ok(await woken.step({ action: toolAction("drill") })).observations[0]
+    ).toMatchObject({
       content: "Invalid tool call: drill"
     });
   });

@@ -4,7 +4,7 @@ import {
   EnvironmentsResponseSchema,
   EventFrameSchema
 } from "../../src/protocol";
-import { call, createSession, json, send } from "./helpers";
+import { call, createResetSession, json, send } from "./helpers";
 import { hasType, openSocket } from "./ws-helpers";
 
 // The tree as a frontend reads it: drawn from the environment listing, and
@@ -80,8 +80,7 @@ describe("the tree as data", () => {
   });
 
   it("streams tree.node as a run arrives at each node, before the decision there", async () => {
-    const s = await createSession({ environment: "orchard" });
-    await s.call("/reset", send("POST", {}));
+    const s = await createResetSession({ environment: "orchard" });
     const sock = await openSocket(s.session_id, s.token);
     const res = await s.call("/runs", send("POST", { prompt: "apples" }));
     const { run_id } = await json<{ run_id: string }>(res);

@@ -3,20 +3,14 @@ import { describe, expect, it, vi } from "vitest";
 import type { RunStatus } from "../../src/protocol";
 import { flags, seenRequests } from "../fixtures/environments";
 import {
-  createSession,
+  createResetSession,
   errorOf,
   json,
   send,
   type TestSession
 } from "./helpers";
-import { abort, api, inside } from "./session-helpers";
+import { abort, api, inside, stubOf } from "./session-helpers";
 import { hasType, openSocket } from "./ws-helpers";
-
-const forestSession = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "forest" });
-  await s.call("/reset", send("POST", {}));
-  return s;
-};
 
 const start = async (s: TestSession, prompt: string): Promise<string> => {
   const res = await s.call("/runs", send("POST", { prompt }));
@@ -48,7 +42,7 @@ const tasks = (r: RunStatus) =>
 
 describe("decision-tree runs", () => {
   it("walks branches over passes and ends on an end-capable tool", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "multi");
     expect(r).toMatchObject({
       state: "completed",
@@ -83,7 +77,7 @@ describe("decision-tree runs", () => {
   });
 
   it("keeps each run's tasks apart when a prompt is asked again", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const first = await run(s, "multi");
     const second = await run(s, "multi");
     // The second run starts from nothing done: its own three tasks.
@@ -94,7 +88,7 @@ describe("decision-tree runs", () => {
   });
 
   it("reports a text answer marked impossible as impossible", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "giveup");
     expect(r).toMatchObject({
       state: "completed",
@@ -105,7 +99,7 @@ describe("decision-tree runs", () => {
   });
 
   it("retries the environment's own model after a retryable error", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "hiccup:once");
     expect(r).toMatchObject({
       state: "completed",
@@ -115,7 +109,7 @@ describe("decision-tree runs", () => {
   });
 
   it("asks no model at a node with one option that needs no inputs, and shows branches with the tools they lead to", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const before = seenRequests.length;
     const r = await run(s, "single");
     expect(r).toMatchObject({ outcome: "ended", final_text: "finished" });
@@ -138,7 +132,7 @@ describe("decision-tree runs", () => {
   });
 
   it("forces a final answer after exactly recursionLimit passes", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "limit");
     expect(r.outcome).toBe("recursion_limit");
     expect(r.passes).toBe(4);
@@ -151,7 +145,7 @@ describe("decision-tree runs", () => {
   });
 
   it("keeps going after a yielded error, shows it to the model, and clears it on success", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "heal");
     expect(tasks(r)).toEqual([
       "1:grove",
@@ -174,14 +168,14 @@ describe("decision-tree runs", () => {
   });
 
   it("re-asks a model that names an option that is not offered, with feedback", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "unknown");
     expect(r.outcome).toBe("answered");
     expect(r.final_text).toMatch(/corrected: "probe" is not an option at root/);
   });
 
   it("fails the run with a clear error when the model keeps naming unknown options; the session stays usable", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "lost");
     expect(r.state).toBe("failed");
     expect(r.error).toMatchObject({ code: "model_error" });
@@ -191,7 +185,7 @@ describe("decision-tree runs", () => {
   });
 
   it("fails the run when the model errors, without a 500 anywhere", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "broken");
     expect(r.state).toBe("failed");
     expect(r.error).toMatchObject({
@@ -203,7 +197,7 @@ describe("decision-tree runs", () => {
   });
 
   it("lists unavailable tools with their reason, and offers them once available", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "locked");
     expect(r.outcome).toBe("ended");
     expect(r.final_text).toBe("unlocked");
@@ -220,7 +214,7 @@ describe("decision-tree runs", () => {
   });
 
   it("ends on impossible with a final answer", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "impossible");
     expect(r.outcome).toBe("impossible");
     expect(r.passes).toBe(1);
@@ -228,14 +222,14 @@ describe("decision-tree runs", () => {
   });
 
   it("runs runIf tools before deciding", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const r = await run(s, "auto");
     expect(tasks(r)).toEqual(["1:auto", "1:text_response"]);
     expect(r.final_text).toBe("auto ran 1 time(s)");
   });
 
   it("continues the conversation on a second prompt, with the store kept", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     await run(s, "multi");
     const second = await run(s, "echo");
     // user + assistant turns of the first run, then the second prompt.
@@ -262,7 +256,7 @@ describe("decision-tree runs", () => {
   });
 
   it("streams tree.decision, update, result and tree.completed frames", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const sock = await openSocket(s.session_id, s.token);
     const runId = await start(s, "multi");
     const frames = await sock.until(hasType("tree.completed"));
@@ -279,7 +273,7 @@ describe("decision-tree runs", () => {
   });
 
   it("refuses a second run while one is going, and runs on environments without a tree", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const id = `second-${crypto.randomUUID()}`;
     const first = await start(s, `gate:${id}`);
     await started(id);
@@ -289,8 +283,7 @@ describe("decision-tree runs", () => {
     flags.open.add(id);
     expect((await finished(s, first)).outcome).toBe("answered");
 
-    const counter = await createSession({ environment: "counter" });
-    await counter.call("/reset", send("POST", {}));
+    const counter = await createResetSession({ environment: "counter" });
     const none = await counter.call("/runs", send("POST", { prompt: "hi" }));
     expect(none.status).toBe(400);
     const unknown = await s.call(
@@ -302,7 +295,7 @@ describe("decision-tree runs", () => {
   });
 
   it("cancels between passes", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const id = `cancel-${crypto.randomUUID()}`;
     const runId = await start(s, `gate:${id}`);
     await started(id);
@@ -317,7 +310,7 @@ describe("decision-tree runs", () => {
   });
 
   it("cancels over the WebSocket", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const id = `ws-cancel-${crypto.randomUUID()}`;
     const runId = await start(s, `gate:${id}`);
     await started(id);
@@ -334,7 +327,7 @@ describe("decision-tree runs", () => {
   });
 
   it("survives the object being aborted mid-run: the run finishes", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const id = `abort-${crypto.randomUUID()}`;
     const runId = await start(s, `gate:${id}`);
     const objectId = env.SESSIONS.idFromString(s.session_id);
@@ -351,14 +344,14 @@ describe("decision-tree runs", () => {
   });
 
   it("is cancelled by a reset", async () => {
-    const s = await forestSession();
+    const s = await createResetSession({ environment: "forest" });
     const id = `reset-${crypto.randomUUID()}`;
     const runId = await start(s, `gate:${id}`);
     await started(id);
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     // Queued behind the waiting pass before the gate opens.
     await inside(stub, (o) => {
-      void o.reset({}).catch(() => {});
+      void o.op("reset", {}).catch(() => {});
     });
     flags.open.add(id);
     expect((await finished(s, runId)).state).toBe("cancelled");

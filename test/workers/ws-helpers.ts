@@ -83,7 +83,8 @@ export const openSocket = async (
   };
 };
 
-export const events = (frames: Frame[]) =>
+/** The frames that are events of the log (those with a seq); session-helpers.ts's `events` reads the log itself. */
+export const eventFrames = (frames: Frame[]) =>
   frames.filter((f) => typeof f.seq === "number");
 export const hasType = (type: string) => (frames: Frame[]) =>
   frames.some((f) => f.type === type);

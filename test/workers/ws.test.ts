@@ -1,46 +1,29 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EventFrameSchema, ServerFrameSchema } from "../../src/protocol";
 import { gate, HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   action,
   call,
-  createSession,
+  createResetSession,
   json,
   send,
-  type TestSession,
+  step,
   withEnv
 } from "./helpers";
-import { abort, api, inside } from "./session-helpers";
+import { abort, inside, stubOf } from "./session-helpers";
 import {
   countType,
-  events,
+  eventFrames,
   type Frame,
   hasType,
   openSocket
 } from "./ws-helpers";
 
-const ready = async (): Promise<TestSession> => {
-  const s = await createSession({ environment: "lab" });
-  expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
-  return s;
-};
-
-const step = async (
-  s: TestSession,
-  tool: string,
-  args: Record<string, unknown> = {}
-) => {
-  const res = await s.call("/step", send("POST", action(tool, args)));
-  expect(res.status).toBe(200);
-  return res.json();
-};
-
-const seqs = (frames: Frame[]) => events(frames).map((f) => f.seq);
+const seqs = (frames: Frame[]) => eventFrames(frames).map((f) => f.seq);
 
 describe("session WebSocket", () => {
   it("opens with a snapshot of keys and counts, echoing roost.v1", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     await step(s, "note", { text: "a" });
     const sock = await openSocket(s.session_id, s.token);
     expect(sock.protocol).toBe("roost.v1");
@@ -57,14 +40,14 @@ describe("session WebSocket", () => {
   });
 
   it("streams each result before the step frame, the same to every socket", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const a = await openSocket(s.session_id, s.token);
     const b = await openSocket(s.session_id, s.token);
     await a.until(hasType("session.snapshot"));
     await b.until(hasType("session.snapshot"));
     await step(s, "triple");
-    const fa = events(await a.until(hasType("step")));
-    const fb = events(await b.until(hasType("step")));
+    const fa = eventFrames(await a.until(hasType("step")));
+    const fb = eventFrames(await b.until(hasType("step")));
     expect(fa).toEqual(fb);
     const types = fa.map((f) => f.type);
     const results = fa.filter((f) => f.type === "result");
@@ -89,14 +72,14 @@ describe("session WebSocket", () => {
   });
 
   it("sends a step's events as one batch message; ?batch=0 gets one event per message", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const batched = await openSocket(s.session_id, s.token);
     const single = await openSocket(s.session_id, s.token, "?batch=0");
     await batched.until(hasType("session.snapshot"));
     await single.until(hasType("session.snapshot"));
     await step(s, "triple");
-    const fb = events(await batched.until(hasType("step")));
-    const fs = events(await single.until(hasType("step")));
+    const fb = eventFrames(await batched.until(hasType("step")));
+    const fs = eventFrames(await single.until(hasType("step")));
     expect(fb).toEqual(fs);
     expect(fb.length).toBeGreaterThan(5);
     // Snapshot, then the whole step in one message.
@@ -121,11 +104,11 @@ describe("session WebSocket", () => {
   });
 
   it("streams what is ready while a tool still runs, and the rest when the step ends", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);
     await sock.until(hasType("session.snapshot"));
     const id = `stream-${s.session_id}`;
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     const pending = s.call("/step", send("POST", action("wait", { gate: id })));
     await inside(stub, () => gate(id).started);
     const early = await sock.until(hasType("result"));
@@ -133,7 +116,7 @@ describe("session WebSocket", () => {
     expect(early.some((f) => f.type === "step")).toBe(false);
     await inside(stub, () => gate(id).open());
     expect((await pending).status).toBe(200);
-    const all = events(await sock.until(hasType("step")));
+    const all = eventFrames(await sock.until(hasType("step")));
     const list = seqs(all) as number[];
     expect(list).toEqual(list.map((_, i) => list[0]! + i));
     expect(all.filter((f) => f.type === "result")).toHaveLength(1);
@@ -141,7 +124,7 @@ describe("session WebSocket", () => {
   });
 
   it("answers a socket request after the events it caused, and resumes from inside a batch", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);
     await sock.until(hasType("session.snapshot"));
     sock.send({ type: "step", id: "r1", ...action("triple") });
@@ -155,23 +138,23 @@ describe("session WebSocket", () => {
       );
     expect(at("step")).toBeGreaterThan(0);
     expect(at("reply")).toBeGreaterThan(at("step"));
-    const stepped = events(sock.frames);
+    const stepped = eventFrames(sock.frames);
     sock.ws.close();
 
     // Any event boundary is a resume point, also one inside a batch.
     const middle = stepped[2]!.seq!;
     const again = await openSocket(s.session_id, s.token, `?after=${middle}`);
-    const replayed = events(await again.until(hasType("step")));
+    const replayed = eventFrames(await again.until(hasType("step")));
     expect(replayed).toEqual(stepped.slice(3));
     again.ws.close();
   });
 
   it("replays exactly the missed frames after a reconnect, by ?after and by resume", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const first = await openSocket(s.session_id, s.token);
     const [snap] = await first.until(hasType("session.snapshot"));
     await step(s, "bump");
-    const live = events(await first.until(hasType("step")));
+    const live = eventFrames(await first.until(hasType("step")));
     const lastSeen = live.at(-1)!.seq!;
     first.ws.close();
 
@@ -182,7 +165,7 @@ describe("session WebSocket", () => {
     ).json()) as { events: Frame[] };
 
     const again = await openSocket(s.session_id, s.token, `?after=${lastSeen}`);
-    const replayed = events(await again.until(countType("step", 2)));
+    const replayed = eventFrames(await again.until(countType("step", 2)));
     expect(replayed).toEqual(missed.events);
     expect(replayed[0]!.seq).toBe(lastSeen + 1);
     expect(again.frames.some((f) => f.type === "session.snapshot")).toBe(false);
@@ -190,21 +173,22 @@ describe("session WebSocket", () => {
     // The same on an open socket, from the snapshot's seq.
     again.send({ type: "resume", after: snap!.last_seq as number });
     const all = await again.until(
-      (f) => events(f).length >= replayed.length + live.length + replayed.length
+      (f) =>
+        eventFrames(f).length >= replayed.length + live.length + replayed.length
     );
-    const resumed = events(all).slice(replayed.length);
+    const resumed = eventFrames(all).slice(replayed.length);
     expect(seqs(resumed)).toEqual([...seqs(live), ...seqs(replayed)]);
     again.ws.close();
   });
 
   it("loses nothing across an abort: reconnect and resume see every committed step", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     await step(s, "note", { text: "before" });
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     await abort(stub);
     await step(s, "note", { text: "after" });
     const sock = await openSocket(s.session_id, s.token, "?after=0");
-    const frames = events(await sock.until(countType("step", 2)));
+    const frames = eventFrames(await sock.until(countType("step", 2)));
     const notes = frames
       .filter((f) => f.type === "result")
       .map((f) => (f.objects as { text: string }[])[0]!.text);
@@ -215,7 +199,7 @@ describe("session WebSocket", () => {
   });
 
   it("answers step, reset and call frames with replies like the HTTP routes", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);
     await sock.until(hasType("session.snapshot"));
     sock.send({ type: "step", id: "r1", action: action("bump").action });
@@ -256,7 +240,7 @@ describe("session WebSocket", () => {
   });
 
   it("shares Idempotency-Keys with HTTP: a step sent over the socket is not run again over HTTP", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);
     await sock.until(hasType("session.snapshot"));
     const bump = action("bump", { key: "b" }).action;
@@ -304,7 +288,7 @@ describe("session WebSocket", () => {
   });
 
   it("keeps the socket open after bad frames, and answers ping with pong", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);
     await sock.until(hasType("session.snapshot"));
     sock.send("not json");
@@ -334,8 +318,8 @@ describe("session WebSocket", () => {
   });
 
   it("refuses bad credentials in band: 4401 without a token, 4403 with another session's", async () => {
-    const a = await ready();
-    const b = await ready();
+    const a = await createResetSession({ environment: "lab" });
+    const b = await createResetSession({ environment: "lab" });
     const none = await openSocket(a.session_id, undefined);
     expect(none.protocol).toBe("roost.v1");
     expect((await none.closed).code).toBe(4401);
@@ -357,7 +341,7 @@ describe("session WebSocket", () => {
   });
 
   it("never puts the hidden store in a frame", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);
     await sock.until(hasType("session.snapshot"));
     await step(s, "secret");
@@ -373,7 +357,7 @@ describe("session WebSocket", () => {
   });
 
   it("serves /events with 410 once the asked-for events were trimmed", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     await step(s, "bump");
     const all = (await (await s.call("/events?after=0")).json()) as {
       events: Frame[];
@@ -381,7 +365,7 @@ describe("session WebSocket", () => {
     };
     expect(all.events.length).toBeGreaterThan(3);
     expect(all.next_after).toBe(all.events.at(-1)!.seq);
-    const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+    const stub = stubOf(s.session_id);
     // Retention drops whole rows; the first row left starts at `oldest`.
     const oldest = await inside(stub, (_i, state) => {
       const sql = state.storage.sql;
@@ -416,7 +400,7 @@ describe("session WebSocket", () => {
 
 describe("slow readers", () => {
   it("closes a socket that acks and falls too far behind with 4408; the others keep streaming", async () => {
-    const s = await ready();
+    const s = await createResetSession({ environment: "lab" });
     const slow = await openSocket(s.session_id, s.token);
     const fast = await openSocket(s.session_id, s.token);
     const [snap] = await slow.until(hasType("session.snapshot"));
@@ -428,7 +412,9 @@ describe("slow readers", () => {
     for (let i = 0; i < 8; i++) await step(s, "note", { text: `n${i}` });
     expect((await slow.closed).code).toBe(4408);
     const fastFrames = await fast.until(countType("step", 8));
-    expect(events(fastFrames).filter((f) => f.type === "step")).toHaveLength(8);
+    expect(
+      eventFrames(fastFrames).filter((f) => f.type === "step")
+    ).toHaveLength(8);
     fast.ws.close();
   });
 });

@@ -125,19 +125,5 @@ export const dispatch = async <N extends OperationName>(
   if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
   const checked = parsed.data as OperationInput<N>;
   const idem = key === undefined ? undefined : await bindKey(op, checked, key);
-  return runBound(rt, name, checked, idem);
-};
-
-/** Runs an operation with a key already bound (the typed RPC shorthands take one). */
-export const runBound = async <N extends OperationName>(
-  rt: SessionRuntime,
-  name: N,
-  input: OperationInput<N>,
-  idem?: IdempotencyKey
-): Promise<OperationOutput<N>> => {
-  const op = OPERATIONS[name] as unknown as Operation<
-    OperationInput<N>,
-    OperationOutput<N>
-  >;
-  return op.run(rt, input, idem);
+  return (await op.run(rt, checked, idem)) as OperationOutput<N>;
 };

@@ -149,7 +149,8 @@ export const stepEvent = (seq: number, type = "step") =>
       }
     : { seq, type, episode: 1, at: AT };
 
-export const snapshot = (lastSeq: number) => ({
+/** A session.snapshot frame whose log ends at `lastSeq`. */
+export const snapshotFrame = (lastSeq: number) => ({
   type: "session.snapshot",
   status: {
     session_id: "s1",
