@@ -157,6 +157,8 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions/{id}/fork",
       "POST /v1/sessions/{id}/reset",
       "POST /v1/sessions/{id}/step",
+      // Beyond DESIGN: what reset answered, for a client that lost it.
+      "GET /v1/sessions/{id}/tools",
       "POST /v1/sessions/{id}/tools/{tool}",
       "GET /v1/sessions/{id}/environment",
       // Beyond DESIGN: the counts a viewer's tree shows (the inspector's).

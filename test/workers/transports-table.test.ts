@@ -131,7 +131,7 @@ const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
   tools: {
     environment: "lab",
     input: () => ({}),
-    http: "the tools come with reset's answer",
+    http: { send: get("/tools") },
     mcp: {
       method: "tools/list",
       params: () => ({}),

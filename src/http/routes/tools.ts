@@ -1,10 +1,12 @@
-/** @module Direct tool invocation: one tool with the session's context, not a step. */
+/** @module The episode's tools: listed, and one called directly with the session's context, not as a step. */
 
 import {
+  SessionParamsSchema,
   ToolInvocationRequestSchema,
   ToolInvocationResponseSchema,
   ToolParamsSchema
 } from "../../protocol";
+import { tools } from "../../session/operations/episode";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
 import { runOperation } from "../gateway";
@@ -13,8 +15,28 @@ import {
   jsonContent,
   jsonRequest,
   MUTATION_ERRORS,
+  SESSION_ERRORS,
   SESSION_SECURITY
 } from "../route-kit";
+
+export const toolListRoute = route(
+  {
+    method: "get",
+    path: "/v1/sessions/{id}/tools",
+    tags: ["tools"],
+    summary: "The episode's tools",
+    description:
+      "The tools the running episode offers, in OpenAI's format: all of the environment's, or the subset its reset chose; what reset answered, for a client that did not keep it.",
+    security: SESSION_SECURITY
+  },
+  {
+    request: () => ({ params: SessionParamsSchema() }),
+    responses: () => ({
+      200: jsonContent(tools.output!(), "The tools."),
+      ...errors(...SESSION_ERRORS)
+    })
+  }
+);
 
 export const toolCallRoute = route(
   {
@@ -43,6 +65,9 @@ export const toolCallRoute = route(
 );
 
 export const toolRoutes: readonly RouteEntry[] = [
+  defineRoute(toolListRoute, async (c) =>
+    c.json(await runOperation(c, "tools", {}), 200)
+  ),
   defineRoute(toolCallRoute, async (c) => {
     const { tool } = c.req.valid("param");
     const body = c.req.valid("json");
