@@ -148,7 +148,7 @@ const send = async <N extends OperationName>(
 
 /**
  * A bare stub, for a caller with a policy of its own: a fork sends every
- * call once and abandons all its copies on any failure (fork.ts).
+ * call once and abandons all its copies on any failure (fork-driver.ts).
  */
 export const sessionStub = (
   namespace: DurableObjectNamespace<SessionObject>,

@@ -5,7 +5,7 @@ import { purgeEpisodesBefore } from "../storage/purge";
 import type { SessionRow } from "../storage/session-row";
 import { closeSession } from "./close";
 import type { SessionCore } from "./core";
-import { expireImport, expireSnapshots } from "./fork";
+import { expireImport, expireSnapshots } from "./fork-sides";
 import type { TimerKind } from "./schedule";
 import type { TreeRuns } from "./tree-runs";
 

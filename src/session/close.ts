@@ -3,7 +3,7 @@
  * then every row deleted. Delete and TTL expiry both end here.
  */
 
-import { contextOf, type SessionParts } from "../environment/episode";
+import { contextOf, type SessionParts } from "../environment/hook-calls";
 import type { StateDefinition } from "../state/define-state";
 import { committedParts } from "../storage/episode-parts";
 import { withinTime } from "../timeout";

@@ -6,12 +6,12 @@
  */
 
 import type { Environment } from "../environment/define-environment";
-import type { SessionParts } from "../environment/episode";
 import {
   type EpisodeNeed,
   openEpisode,
   requireEpisode
 } from "../environment/episode-machine";
+import type { SessionParts } from "../environment/hook-calls";
 import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";

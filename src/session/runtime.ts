@@ -6,7 +6,7 @@
  */
 
 import type { Environment } from "../environment/define-environment";
-import type { SessionParts } from "../environment/episode";
+import type { SessionParts } from "../environment/hook-calls";
 import type { Registry } from "../environment/registry";
 import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";

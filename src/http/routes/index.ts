@@ -3,11 +3,11 @@
 import type { RouteEntry } from "../define-route";
 import { aviaryRoutes } from "./aviary";
 import { chatRoutes } from "./chat";
-import { episodeRoutes } from "./episode";
 import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
 import { openEnvRoutes } from "./openenv";
+import { episodeRoutes } from "./reset-step";
 import { runRoutes } from "./runs";
 import { sessionRoutes } from "./sessions";
 import { stateRoutes } from "./state";

@@ -1,6 +1,6 @@
 /**
  * @module Forking as operations. Each side is a handful of internal steps
- * a driver (http/fork.ts) calls in order; no route or frame reaches them
+ * a driver (http/fork-driver.ts) calls in order; no route or frame reaches them
  * directly, and the import steps act only on objects a fork just made.
  */
 
@@ -17,7 +17,7 @@ import {
   ForkOriginSchema,
   importChunk as importRows,
   forkChunk as readForkChunk
-} from "../fork";
+} from "../fork-sides";
 import { defineOperation } from "./define";
 
 /** A retry of a fork with the same key and count gets the same copies. */

@@ -3,7 +3,7 @@
  * current episode between two mutations and serves the snapshot in chunks
  * while it goes on serving steps; a copy takes the chunks under an import
  * marker and holds no session (404 everywhere) until its last one commits.
- * Whoever drives the fork (http/fork.ts) moves the chunks between them.
+ * Whoever drives the fork (http/fork-driver.ts) moves the chunks between them.
  */
 
 import * as z from "zod";
