@@ -222,7 +222,7 @@ const MISSING = /no such table: (?:main\.)?(\w+)/;
  * cached, so a table made inside a transaction that rolled back is simply
  * made again by the next statement that needs it; a statement that needs
  * no missing table pays nothing. Installed once per object, on its own
- * storage (session/core.ts); an environment's own tables are untouched.
+ * storage (session/shared.ts); an environment's own tables are untouched.
  */
 export const makeTablesOnFirstUse = (sql: SqlStorage): void => {
   const exec = sql.exec;

@@ -47,7 +47,7 @@ export const reset = defineOperation({
       // 400 that leaves no trace, not even an aborted reset in the log.
       if (initial !== undefined) {
         checkInitialState(m.env.state, initial, {
-          maxValueBytes: rt.core.options.limits.stateValueBytes
+          maxValueBytes: rt.shared.options.limits.stateValueBytes
         });
       }
       m.emit("reset", {});
@@ -66,13 +66,13 @@ export const step = defineOperation({
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
   run: (rt, { action }, idem) =>
     rt.commits.run("step", idem, async (m) => {
-      checkToolCalls(action, rt.core.options.limits.toolCallsPerAction);
+      checkToolCalls(action, rt.shared.options.limits.toolCallsPerAction);
       const out = await stepEpisode(
         m.env,
         m.row,
         m.parts,
         action,
-        rt.core.executeOptions(m.hooks)
+        rt.shared.executeOptions(m.hooks)
       );
       m.emit("step", {
         step: m.row.steps,
@@ -100,13 +100,13 @@ export const call = defineOperation({
   events: [...TOOL_EVENTS, ...WRITE_EVENTS],
   run: (rt, c, idem) =>
     rt.commits.run("call", idem, async (m) => {
-      const id = `direct_${rt.core.events.lastAssigned + 1}`;
+      const id = `direct_${rt.shared.events.lastAssigned + 1}`;
       const out = await callInEpisode(
         m.env,
         m.row,
         m.parts,
         { id, tool: c.tool, arguments: c.arguments },
-        rt.core.executeOptions(m.hooks)
+        rt.shared.executeOptions(m.hooks)
       );
       return {
         content: out.message.content,
