@@ -1,4 +1,4 @@
-/** @module Every route of the API, in DESIGN's order: the one list the app registers, the route table lists and the OpenAPI document shows. */
+/** @module Every route of the API, in the order the OpenAPI document shows them: the one list the app registers, the route table lists and the OpenAPI document shows. */
 
 import type { RouteEntry } from "../define-route";
 import { aviaryRoutes } from "./aviary";
