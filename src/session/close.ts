@@ -28,8 +28,8 @@ export const closeSession = async (
   reason: "deleted" | "expired"
 ): Promise<void> => {
   const row = shared.requireRow();
-  const env = shared.registry.get(row.environment);
-  if (env.onClose !== undefined && !closedAlready(shared)) {
+  const environment = shared.registry.get(row.environment);
+  if (environment.onClose !== undefined && !closedAlready(shared)) {
     shared.sql.exec(
       "INSERT INTO meta (key, value) VALUES (?, '1')",
       CLOSED_KEY
@@ -38,22 +38,22 @@ export const closeSession = async (
     const parts: SessionParts = committedParts(
       shared.sql,
       row.episode,
-      env.state as StateDefinition<never>,
+      environment.state as StateDefinition<never>,
       shared.storageOptions
     );
     try {
       await withinTime(
         () =>
-          env.onClose!({
+          environment.onClose!({
             reason,
             // No hooks: a session that is going away streams nothing.
             ctx: contextOf(parts, row.episodeTask, {}) as never
           }),
-        env.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
+        environment.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
       );
     } catch (error) {
       console.error(
-        `Roost: onClose of ${env.name} failed (${reason}); deleting the session anyway:`,
+        `Roost: onClose of ${environment.name} failed (${reason}); deleting the session anyway:`,
         error
       );
     }

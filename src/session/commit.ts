@@ -39,7 +39,7 @@ export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 export interface MutationContext {
   /** The session row as this mutation will commit it. */
   row: SessionRow;
-  env: Environment;
+  environment: Environment;
   parts: SessionParts;
   hooks: ExecutionHooks;
   emit: Emit;
@@ -133,7 +133,7 @@ export class Committer {
     }
     requireEpisode(committed, NEEDS[kind]);
     const row: SessionRow = { ...committed };
-    const env = shared.registry.get(row.environment);
+    const environment = shared.registry.get(row.environment);
     if (kind === "reset") openEpisode(row);
     const inflight: Inflight = {
       kind,
@@ -146,7 +146,7 @@ export class Committer {
     const staged = stagedParts(
       shared.sql,
       row.episode,
-      env.state as StateDefinition<never>,
+      environment.state as StateDefinition<never>,
       shared.storageOptions,
       {
         // Kept for the mark: ids handed out must outlive an abort once seen.
@@ -171,7 +171,7 @@ export class Committer {
     try {
       response = await body({
         row,
-        env,
+        environment,
         parts: staged.parts,
         hooks: toolHooks(emit),
         emit,

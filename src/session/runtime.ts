@@ -106,19 +106,19 @@ export class SessionRuntime {
 
   /** Runs `fn` over what was committed (reads bypass the queue). */
   read<T>(
-    fn: (parts: SessionParts, env: Environment, row: SessionRow) => T
+    fn: (parts: SessionParts, environment: Environment, row: SessionRow) => T
   ): T {
     const shared = this.shared;
     const row = shared.requireRow();
     shared.seen(row);
-    const env = shared.registry.get(row.environment);
+    const environment = shared.registry.get(row.environment);
     const parts = committedParts(
       shared.sql,
       row.episode,
-      env.state as StateDefinition<never>,
+      environment.state as StateDefinition<never>,
       shared.storageOptions
     );
-    return fn(parts, env, row);
+    return fn(parts, environment, row);
   }
 
   /** Whether this object holds a session (a probe creates nothing). */

@@ -24,9 +24,9 @@ export interface SocketSnapshot {
  */
 export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
   const status = sessionStatus(rt.shared);
-  return rt.read((parts, env) => {
+  return rt.read((parts, environment) => {
     const budget = new ReadBudget(READ_BYTES.default);
-    const state = statePage(parts.state, env.state.keys(), 0, budget);
+    const state = statePage(parts.state, environment.state.keys(), 0, budget);
     // A page always holds its first key, so the keys' cursor is never "from the start".
     const keys = parts.environment.keyPage({
       limit: 10_000,

@@ -90,14 +90,14 @@ export class TreeRuns {
       this.#refuseWhileRunning();
     }
     return this.#commits.run("run", idem, async (m) => {
-      if (m.env.tree === undefined) {
+      if (m.environment.tree === undefined) {
         throw new RoostError(
           "invalid_request",
-          `Environment ${m.env.name} defines no decision tree; runs need one.`
+          `Environment ${m.environment.name} defines no decision tree; runs need one.`
         );
       }
       this.#refuseWhileRunning();
-      const { name } = this.#models(request.model, m.env);
+      const { name } = this.#models(request.model, m.environment);
       const now = shared.now();
       // Every event of the run comes after this: its stream replays from here.
       const firstSeq = shared.events.lastAssigned + 1;
@@ -288,18 +288,18 @@ export class TreeRuns {
 
   async #pass(m: MutationContext, run: RunRow): Promise<void> {
     const shared = this.#shared;
-    const tree = m.env.tree;
+    const tree = m.environment.tree;
     if (tree === undefined) {
       throw new RoostError(
         "invalid_request",
-        `Environment ${m.env.name} no longer defines a decision tree.`
+        `Environment ${m.environment.name} no longer defines a decision tree.`
       );
     }
-    const { model } = this.#models(run.model, m.env);
+    const { model } = this.#models(run.model, m.environment);
     const rows = readTreeRows(shared.sql, run.episode);
     const result = await runPass({
       // Tools the episode's reset left out are never offered.
-      env: episodeEnvironment(m.env, m.row.episodeTools),
+      env: episodeEnvironment(m.environment, m.row.episodeTools),
       tree,
       parts: m.parts,
       task: m.row.episodeTask,

@@ -34,7 +34,7 @@ export const reset = defineOperation({
       // The creation task is the default; either way it goes through the
       // environment's schema, so defaults apply to an omitted task too.
       const task = resolveTask(
-        m.env,
+        m.environment,
         request.task_index === undefined
           ? { task: request.task === undefined ? m.row.task : request.task }
           : {
@@ -46,7 +46,7 @@ export const reset = defineOperation({
       // Checked before anything is written or streamed: a bad state is a
       // 400 that leaves no trace, not even an aborted reset in the log.
       if (initial !== undefined) {
-        checkInitialState(m.env.state, initial, {
+        checkInitialState(m.environment.state, initial, {
           maxValueBytes: rt.shared.options.limits.stateValueBytes
         });
       }
@@ -54,7 +54,9 @@ export const reset = defineOperation({
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
       if (initial !== undefined) seedState(m.parts.state, initial);
-      return resetEpisode(m.env, m.row, m.parts, task, { hooks: m.hooks });
+      return resetEpisode(m.environment, m.row, m.parts, task, {
+        hooks: m.hooks
+      });
     })
 });
 
@@ -68,7 +70,7 @@ export const step = defineOperation({
     rt.commits.run("step", idem, async (m) => {
       checkToolCalls(action, rt.shared.options.limits.toolCallsPerAction);
       const out = await stepEpisode(
-        m.env,
+        m.environment,
         m.row,
         m.parts,
         action,
@@ -102,7 +104,7 @@ export const call = defineOperation({
     rt.commits.run("call", idem, async (m) => {
       const id = `direct_${rt.shared.events.lastAssigned + 1}`;
       const out = await callInEpisode(
-        m.env,
+        m.environment,
         m.row,
         m.parts,
         { id, tool: c.tool, arguments: c.arguments },
@@ -123,7 +125,7 @@ export const tools = defineOperation({
   mutates: false,
   events: [],
   run: (rt) =>
-    rt.read((_parts, env, row) => ({
-      tools: [...episodeEnvironment(env, row.episodeTools).toolSchemas]
+    rt.read((_parts, environment, row) => ({
+      tools: [...episodeEnvironment(environment, row.episodeTools).toolSchemas]
     }))
 });
