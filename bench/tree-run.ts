@@ -37,7 +37,7 @@ const runOn = (api: Api, session: BenchSession) => async () => {
 const CALLS_PER_STEP = 64;
 
 /**
- * Grows the transcript to about `count` messages the only way it grows:
+ * Grows the transcript to about `count` messages by
  * steps. Each makes 64 no-op calls, so it adds 65 messages (the call and
  * the tool messages).
  */

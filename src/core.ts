@@ -5,6 +5,11 @@
  * script) can use it; `roost-edge` adds the Workers host, `createRoost`.
  */
 
+export type {
+  EpisodeSession,
+  EpisodeSessionOptions,
+  EpisodeStatus
+} from "./environment/episode-session";
 export {
   createRegistry,
   type Dataset,
@@ -22,11 +27,6 @@ export {
   type StepContext,
   type StepResult
 } from "./environment/index";
-export type {
-  EpisodeSession,
-  EpisodeSessionOptions,
-  EpisodeStatus
-} from "./environment/local-session";
 export {
   ERROR_STATUS,
   type ErrorBody,

@@ -1,4 +1,4 @@
-/** @module The one error type of Roost and the one table mapping its codes to HTTP statuses. */
+/** @module RoostError, behind every `{ error: { code, message } }` answer, and the one table mapping its codes to HTTP statuses. */
 
 /** Every error code Roost returns, with its HTTP status. */
 export const ERROR_STATUS = {
@@ -37,7 +37,8 @@ export interface ErrorBody {
 }
 
 /**
- * The only error that crosses module boundaries. Its `code` decides the HTTP
+ * The error behind every error answer (a decision model's failure is a
+ * ModelError first, runner/model-error.ts). Its `code` decides the HTTP
  * status; its message says what went wrong and, where it can, what to do.
  *
  * @example

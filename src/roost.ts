@@ -4,7 +4,7 @@ import type { Environment } from "./environment/define-environment";
 import { createRegistry } from "./environment/registry";
 import { createApp } from "./http/app";
 import type { RoostBindings } from "./http/env";
-import { socketFork } from "./http/fork";
+import { socketFork } from "./http/fork-driver";
 import type { RoostApp } from "./http/route-kit";
 import { type RoostOptions, resolveOptions } from "./session/options";
 import {

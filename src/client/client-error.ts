@@ -1,4 +1,4 @@
-/** @module The one error the client throws: the server's `{error}` body, or what went wrong on the way. */
+/** @module The error the client's requests and sockets throw: the server's `{error}` body, or what went wrong on the way. */
 
 import type { ErrorCode } from "../errors";
 

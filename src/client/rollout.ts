@@ -3,9 +3,9 @@
 import type { JsonValue } from "../json";
 import { MAX_FORK_COUNT } from "../protocol";
 import { RoostClientError } from "./client-error";
-import { datasetOf, runEpisode, runGroup } from "./episode";
 import { createClient } from "./http";
 import type { Policy } from "./policy";
+import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
 import { returnStats, succeeded, summariseGroups } from "./rollout-stats";
 import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
 import type { FetchLike } from "./transport";

@@ -28,6 +28,7 @@ import { EventSequencer } from "./event-sequencer";
 import { closeErrorCode, decodeFrame } from "./frame-decode";
 import { Heartbeat } from "./heartbeat";
 import { PendingRequests, type SocketRequest } from "./pending-requests";
+import type { MutationOptions } from "./session-client";
 import type {
   ConnectOptions,
   SocketStatus,
@@ -126,7 +127,13 @@ export class SessionSocket {
     return reply;
   }
 
-  async step(action: ActionInput, idempotencyKey?: string) {
+  /**
+   * One step. `options` is `RoostSession.step`'s (`{ idempotencyKey }`);
+   * a bare key string is the older form, still taken.
+   */
+  async step(action: ActionInput, options: MutationOptions | string = {}) {
+    const idempotencyKey =
+      typeof options === "string" ? options : options.idempotencyKey;
     const value = await this.send({
       type: "step",
       action,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { counter } from "../../examples/counter/index";
 import { toolCalls } from "../messages/build";
-import { createEpisodeSession } from "./local-session";
+import { createEpisodeSession } from "./episode-session";
 
 // Aviary's CounterEnv, ported: reset gives the observation and two tools;
 // ten incr calls give reward 1 and done.

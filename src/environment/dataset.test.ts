@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { dataset, generated } from "./dataset";
 import { defineEnvironment } from "./define-environment";
-import { createEpisodeSession } from "./local-session";
+import { createEpisodeSession } from "./episode-session";
 import { createRegistry } from "./registry";
 
 const quiz = defineEnvironment({

@@ -5,7 +5,7 @@ import { type ErrorBody, RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import { contentText, toolCalls } from "../messages/build";
 import type { AssistantMessage, Message } from "../messages/schema";
-import type { EpisodeSession, EpisodeStatus } from "./local-session";
+import type { EpisodeSession, EpisodeStatus } from "./episode-session";
 
 /**
  * One session of the `tally` environment (fixtures.case.ts), its answers

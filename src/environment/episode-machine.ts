@@ -13,14 +13,14 @@ import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
 import type { Environment } from "./define-environment";
+import { episodeEnvironment } from "./episode-tools";
 import {
   invokeTool,
   runReset,
   runStep,
   type SessionParts,
   type StepOutcome
-} from "./episode";
-import { episodeEnvironment } from "./episode-tools";
+} from "./hook-calls";
 
 /** Where an episode stands. A session row has these fields among others. */
 export interface EpisodeRecord {

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { toolCalls } from "../messages/build";
 import { defineState } from "../state/define-state";
 import { defineEnvironment } from "./define-environment";
-import { createEpisodeSession } from "./local-session";
+import { createEpisodeSession } from "./episode-session";
 
 // Aviary's reset() -> (observations, tools), in memory.
 const workshop = defineEnvironment({

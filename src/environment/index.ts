@@ -19,7 +19,7 @@ export {
   runStep,
   type SessionParts,
   type StepOutcome
-} from "./episode";
+} from "./hook-calls";
 export {
   createRegistry,
   type EnvironmentInfo,

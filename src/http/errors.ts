@@ -32,7 +32,11 @@ const fromHttpException = (error: HTTPException): RoostError => {
   return new RoostError(code, message);
 };
 
-/** Writes a RoostError as the response; the only place an error body is built. */
+/**
+ * Writes a RoostError as the response, its status and headers from its code.
+ * The socket routes' 426s and MCP's and OpenEnv's own error shapes are
+ * written where they are answered.
+ */
 export const errorResponse = (c: Context<AppEnv>, error: RoostError) => {
   const retryAfter = retryAfterOf(error.details);
   if (retryAfter !== undefined) c.header("Retry-After", String(retryAfter));

@@ -1,8 +1,10 @@
 /**
- * @module The worker's one way to a session: operations by name, each sent
+ * @module The worker's way to a session: operations by name, each sent
  * again after a platform error only when its entry in the operation table
  * says that is safe, and the start of a session. Every transport (HTTP
- * routes, MCP, OpenEnv, Aviary, chat) calls sessions through here.
+ * routes, MCP, OpenEnv, Aviary, chat) calls sessions through here; a fork's
+ * driver (fork-driver.ts) does not, sending each call once, to the source
+ * through `sessionStub` and to the copies through stubs of its own.
  */
 
 import type { Context } from "hono";
@@ -148,7 +150,7 @@ const send = async <N extends OperationName>(
 
 /**
  * A bare stub, for a caller with a policy of its own: a fork sends every
- * call once and abandons all its copies on any failure (fork.ts).
+ * call once and abandons all its copies on any failure (fork-driver.ts).
  */
 export const sessionStub = (
   namespace: DurableObjectNamespace<SessionObject>,

@@ -44,7 +44,7 @@ const MESSAGE_ISSUES = 3;
 /**
  * Turns a failed parse into an ErrorBody whose message names the fields.
  * Issues that are all about the name rule become `invalid_name`, the code
- * DESIGN gives bad tool and result names; anything else is `invalid_request`.
+ * for a bad tool or result name; anything else is `invalid_request`.
  *
  * @example
  * const parsed = StepRequestSchema.safeParse(body);

@@ -1,7 +1,7 @@
 /** @module The external store behind `useSession`: one socket of the client, its events folded into a `SessionView`. */
 
 import { createClient } from "../client/http";
-import type { RoostSession } from "../client/session-client";
+import type { MutationOptions, RoostSession } from "../client/session-client";
 import { connectSession, type SessionSocket } from "../client/socket";
 import type { ConnectOptions, SnapshotFrame } from "../client/socket-options";
 import type { JsonObject, JsonValue } from "../json";
@@ -105,12 +105,16 @@ export class SessionStore {
     this.#socket = undefined;
   }
 
-  step(action: ActionInput, idempotencyKey?: string) {
-    return this.#live().step(action, idempotencyKey);
+  step(action: ActionInput, options?: MutationOptions | string) {
+    return this.#live().step(action, options);
   }
 
-  async reset(task?: JsonValue, state?: Record<string, JsonValue>) {
-    const response = await this.#live().reset(task, state);
+  async reset(
+    task?: JsonValue,
+    state?: Record<string, JsonValue>,
+    pick?: { taskIndex: number; split?: string }
+  ) {
+    const response = await this.#live().reset(task, state, pick);
     // Committed now: the new episode's defaults can be read.
     await this.#readState();
     return response;

@@ -34,12 +34,23 @@ export interface UseSessionOptions extends StoreOptions {
 export interface SessionHandle<E = undefined>
   extends Omit<SessionView, "state"> {
   state: SessionState<E> | undefined;
-  /** A step over the socket (resent with its idempotency key after a reconnect). */
-  step(action: ActionInput, idempotencyKey?: string): Promise<StepResponse>;
-  /** A new episode; `state` seeds its state. */
+  /**
+   * A step over the socket (resent with its idempotency key after a
+   * reconnect). `options` is `RoostSession.step`'s (`{ idempotencyKey }`);
+   * a bare key string is the older form, still taken.
+   */
+  step(
+    action: ActionInput,
+    options?: MutationOptions | string
+  ): Promise<StepResponse>;
+  /**
+   * A new episode; `state` seeds its state, and `pick` takes the task from
+   * the dataset, or from a named split, instead of `task` (as the socket's).
+   */
   reset(
     task?: JsonValue,
-    state?: Record<string, JsonValue>
+    state?: Record<string, JsonValue>,
+    pick?: { taskIndex: number; split?: string }
   ): Promise<ResetResponse>;
   /** Runs one tool directly: no step, no transcript entry. */
   call<T extends ToolName<E>>(
@@ -108,8 +119,8 @@ export const useSession = <E = undefined>(
 
   const actions = useMemo<Actions>(
     () => ({
-      step: (action, key) => store.step(action, key),
-      reset: (task, state) => store.reset(task, state),
+      step: (action, options) => store.step(action, options),
+      reset: (task, state, pick) => store.reset(task, state, pick),
       call: (tool, args) => store.call(tool, args),
       run: (prompt, runOptions) => store.session.startRun(prompt, runOptions),
       fork: (count) => store.fork(count)

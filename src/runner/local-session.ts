@@ -5,7 +5,7 @@ import {
   createEpisodeSession,
   type EpisodeSession,
   type EpisodeSessionOptions
-} from "../environment/local-session";
+} from "../environment/episode-session";
 import { RoostError } from "../errors";
 import type { EventFrame, EventType } from "../protocol";
 import type { RunOutcome } from "../protocol/http-runs";

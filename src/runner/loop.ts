@@ -1,8 +1,8 @@
 /** @module One pass of a decision tree (Elysia's tree pass): decide, run, record — over any session parts. */
 
 import type { Environment } from "../environment/define-environment";
-import type { SessionParts } from "../environment/episode";
 import { createEpisodeControl } from "../environment/episode-control";
+import type { SessionParts } from "../environment/hook-calls";
 import { RoostError } from "../errors";
 import { cloneJson, type JsonObject } from "../json";
 import type { Emit } from "../protocol";

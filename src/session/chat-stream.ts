@@ -74,7 +74,7 @@ const runStream = (
         controller.close();
       };
       send(t.start());
-      const log = runtime.core.events;
+      const log = runtime.shared.events;
       const first = run.firstSeq ?? 1;
       const oldest = log.oldestSeq;
       if (oldest > first) {
@@ -98,7 +98,7 @@ const runStream = (
         cursor = page.at(-1)!.seq;
       }
       if (!t.done) {
-        const latest = readRun(runtime.core.sql, run.runId);
+        const latest = readRun(runtime.shared.sql, run.runId);
         if (latest !== undefined && !isActive(latest)) {
           send(t.end(latest.state, latest.error));
         }
@@ -131,17 +131,17 @@ export const serveChatStream = (
   url: URL
 ): Response => {
   try {
-    const core = runtime.core;
-    core.seen(core.requireRow());
+    const shared = runtime.shared;
+    shared.seen(shared.requireRow());
     const runId = url.searchParams.get("run");
     const chatId = url.searchParams.get("chat");
     let run: RunRow | undefined;
     if (runId !== null) {
-      run = readRun(core.sql, runId);
+      run = readRun(shared.sql, runId);
       if (run === undefined)
         throw new RoostError("not_found", `No run "${runId}" in this session.`);
     } else if (chatId !== null) {
-      run = activeChatRun(core.sql, chatId);
+      run = activeChatRun(shared.sql, chatId);
       if (run === undefined) return new Response(null, { status: 204 });
     } else {
       throw new RoostError("invalid_request", "Name a run or a chat.");

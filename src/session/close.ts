@@ -3,19 +3,19 @@
  * then every row deleted. Delete and TTL expiry both end here.
  */
 
-import { contextOf, type SessionParts } from "../environment/episode";
+import { contextOf, type SessionParts } from "../environment/hook-calls";
 import type { StateDefinition } from "../state/define-state";
 import { committedParts } from "../storage/episode-parts";
 import { withinTime } from "../timeout";
-import type { SessionCore } from "./core";
+import type { SessionShared } from "./shared";
 
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
 /** Marks that the hook ran, so a retry after the object died mid-delete skips it. */
 const CLOSED_KEY = "closed";
 
-const closedAlready = (core: SessionCore): boolean =>
-  core.sql.exec("SELECT 1 FROM meta WHERE key = ?", CLOSED_KEY).toArray()
+const closedAlready = (shared: SessionShared): boolean =>
+  shared.sql.exec("SELECT 1 FROM meta WHERE key = ?", CLOSED_KEY).toArray()
     .length > 0;
 
 /**
@@ -24,37 +24,40 @@ const closedAlready = (core: SessionCore): boolean =>
  * session's storage and alarm. A failing hook never keeps a session alive.
  */
 export const closeSession = async (
-  core: SessionCore,
+  shared: SessionShared,
   reason: "deleted" | "expired"
 ): Promise<void> => {
-  const row = core.requireRow();
-  const env = core.registry.get(row.environment);
-  if (env.onClose !== undefined && !closedAlready(core)) {
-    core.sql.exec("INSERT INTO meta (key, value) VALUES (?, '1')", CLOSED_KEY);
-    await core.storage.sync();
+  const row = shared.requireRow();
+  const environment = shared.registry.get(row.environment);
+  if (environment.onClose !== undefined && !closedAlready(shared)) {
+    shared.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, '1')",
+      CLOSED_KEY
+    );
+    await shared.storage.sync();
     const parts: SessionParts = committedParts(
-      core.sql,
+      shared.sql,
       row.episode,
-      env.state as StateDefinition<never>,
-      core.storageOptions
+      environment.state as StateDefinition<never>,
+      shared.storageOptions
     );
     try {
       await withinTime(
         () =>
-          env.onClose!({
+          environment.onClose!({
             reason,
             // No hooks: a session that is going away streams nothing.
             ctx: contextOf(parts, row.episodeTask, {}) as never
           }),
-        env.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
+        environment.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
       );
     } catch (error) {
       console.error(
-        `Roost: onClose of ${env.name} failed (${reason}); deleting the session anyway:`,
+        `Roost: onClose of ${environment.name} failed (${reason}); deleting the session anyway:`,
         error
       );
     }
   }
-  await core.storage.deleteAll();
-  core.forget();
+  await shared.storage.deleteAll();
+  shared.forget();
 };

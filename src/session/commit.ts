@@ -6,12 +6,12 @@
  */
 
 import type { Environment } from "../environment/define-environment";
-import type { SessionParts } from "../environment/episode";
 import {
   type EpisodeNeed,
   openEpisode,
   requireEpisode
 } from "../environment/episode-machine";
+import type { SessionParts } from "../environment/hook-calls";
 import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
@@ -29,8 +29,8 @@ import {
 } from "../storage/session-row";
 import { SqliteStoreBackend } from "../storage/store-backend";
 import type { ExecutionHooks } from "../tools/types";
-import type { SessionCore } from "./core";
 import { TokenBucket } from "./rate-limit";
+import type { SessionShared } from "./shared";
 import { toolHooks } from "./tool-events";
 
 export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
@@ -39,7 +39,7 @@ export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 export interface MutationContext {
   /** The session row as this mutation will commit it. */
   row: SessionRow;
-  env: Environment;
+  environment: Environment;
   parts: SessionParts;
   hooks: ExecutionHooks;
   emit: Emit;
@@ -60,7 +60,7 @@ const NEEDS: Record<MutationKind, EpisodeNeed> = {
 };
 
 export class Committer {
-  readonly #core: SessionCore;
+  readonly #shared: SessionShared;
   /** Keyed mutations in progress: a retry meanwhile gets the first's answer. */
   readonly #running = new Map<
     string,
@@ -68,8 +68,8 @@ export class Committer {
   >();
   #bucket: TokenBucket | undefined;
 
-  constructor(core: SessionCore) {
-    this.#core = core;
+  constructor(shared: SessionShared) {
+    this.#shared = shared;
   }
 
   /** Sets (or, with `undefined`, removes) the per-session rate of mutating calls. */
@@ -77,7 +77,7 @@ export class Committer {
     this.#bucket =
       perSecond === undefined
         ? undefined
-        : new TokenBucket(perSecond, this.#core.now());
+        : new TokenBucket(perSecond, this.#shared.now());
   }
 
   /**
@@ -89,13 +89,13 @@ export class Committer {
     idem: IdempotencyKey | undefined,
     body: (m: MutationContext) => Promise<T>
   ): Promise<T> {
-    const core = this.#core;
-    core.requireRow();
+    const shared = this.#shared;
+    shared.requireRow();
     if (idem === undefined) {
       this.throttle();
-      return core.queue.run(() => this.commit(kind, undefined, body));
+      return shared.queue.run(() => this.commit(kind, undefined, body));
     }
-    const stored = idempotency.lookup(core.sql, idem, core.now());
+    const stored = idempotency.lookup(shared.sql, idem, shared.now());
     if (stored !== undefined) return stored as T;
     const id = `${idem.scope}\u0000${idem.key}`;
     const running = this.#running.get(id);
@@ -109,7 +109,7 @@ export class Committer {
       return running.done as Promise<T>;
     }
     this.throttle();
-    const done = core.queue.run(() => this.commit(kind, idem, body));
+    const done = shared.queue.run(() => this.commit(kind, idem, body));
     this.#running.set(id, { hash: idem.hash, done });
     try {
       return await done;
@@ -124,30 +124,30 @@ export class Committer {
     idem: IdempotencyKey | undefined,
     body: (m: MutationContext) => Promise<T>
   ): Promise<T> {
-    const core = this.#core;
-    const committed = core.requireRow();
+    const shared = this.#shared;
+    const committed = shared.requireRow();
     if (idem !== undefined) {
       // It may have committed while this request waited in the queue.
-      const stored = idempotency.lookup(core.sql, idem, core.now());
+      const stored = idempotency.lookup(shared.sql, idem, shared.now());
       if (stored !== undefined) return stored as T;
     }
     requireEpisode(committed, NEEDS[kind]);
     const row: SessionRow = { ...committed };
-    const env = core.registry.get(row.environment);
+    const environment = shared.registry.get(row.environment);
     if (kind === "reset") openEpisode(row);
     const inflight: Inflight = {
       kind,
       episode: row.episode,
-      firstSeq: core.events.lastAssigned + 1,
+      firstSeq: shared.events.lastAssigned + 1,
       ...(kind === "step" ? { step: row.steps + 1 } : {}),
       counters: {}
     };
-    const emit: Emit = (type, data) => core.emit(row.episode, type, data);
+    const emit: Emit = (type, data) => shared.emit(row.episode, type, data);
     const staged = stagedParts(
-      core.sql,
+      shared.sql,
       row.episode,
-      env.state as StateDefinition<never>,
-      core.storageOptions,
+      environment.state as StateDefinition<never>,
+      shared.storageOptions,
       {
         // Kept for the mark: ids handed out must outlive an abort once seen.
         onCounter: (tool, name, value) => {
@@ -161,17 +161,17 @@ export class Committer {
     let response: T;
     let written: PendingEvent[] = [];
     // The mark is written only if an event is published before the
-    // commit (session/core.ts): a mutation that commits within its turn
+    // commit (session/shared.ts): a mutation that commits within its turn
     // leaves nothing behind to repair, so it costs no row of its own.
     let marked = false;
-    core.hold(() => {
-      writeInflight(core.sql, inflight);
+    shared.hold(() => {
+      writeInflight(shared.sql, inflight);
       marked = true;
     });
     try {
       response = await body({
         row,
-        env,
+        environment,
         parts: staged.parts,
         hooks: toolHooks(emit),
         emit,
@@ -180,8 +180,8 @@ export class Committer {
       });
       // A tool may have caught the refusal; the mutation is refused anyway.
       if (staged.meter.exceeded !== undefined) throw staged.meter.exceeded;
-      row.lastUsedAt = core.now();
-      core.storage.transactionSync(() => {
+      row.lastUsedAt = shared.now();
+      shared.storage.transactionSync(() => {
         staged.flush();
         for (const write of commits) write();
         // The mutation's events, as one row (or what is left of them),
@@ -189,31 +189,31 @@ export class Committer {
         // must be written anyway: a reset changes more than a step does,
         // and a written in-flight mark must be cleared.
         const fold =
-          kind !== "reset" && !marked && core.events.pending
+          kind !== "reset" && !marked && shared.events.pending
             ? foldOf(row)
             : undefined;
-        written = core.events.flush(fold);
+        written = shared.events.flush(fold);
         this.#bookkeeping(kind, row, idem, response, fold !== undefined);
       });
     } catch (error) {
       staged.discard();
       // The commit's transaction rolled back: its events were not written.
-      if (written.length > 0) core.events.unflush(written);
+      if (written.length > 0) shared.events.unflush(written);
       written = [];
       try {
-        core.storage.transactionSync(() => {
+        shared.storage.transactionSync(() => {
           this.abandon(inflight, committed.episode);
-          written = core.events.flush();
+          written = shared.events.flush();
         });
       } finally {
-        core.release(written);
+        shared.release(written);
       }
       throw error;
     }
-    core.committed(row);
-    core.release(written);
+    shared.committed(row);
+    shared.release(written);
     for (const fn of after) fn();
-    await core.schedule.arm();
+    await shared.schedule.arm();
     return response;
   }
 
@@ -225,27 +225,27 @@ export class Committer {
     response: unknown,
     folded: boolean
   ): void {
-    const core = this.#core;
-    const now = core.now();
+    const shared = this.#shared;
+    const now = shared.now();
     if (kind === "reset" && row.episode > 1) {
-      dropTreeRowsBefore(core.sql, row.episode);
+      dropTreeRowsBefore(shared.sql, row.episode);
       // Only a later reset leaves an old episode to purge. The idle timer
       // is not moved per commit: the alarm re-checks last use when it fires.
-      core.schedule.set("purge", now);
+      shared.schedule.set("purge", now);
     }
     // Writes the table, which clears the in-flight mark too.
-    if (!folded) writeEpisode(core.sql, row, core.events.lastSeq);
+    if (!folded) writeEpisode(shared.sql, row, shared.events.lastSeq);
     if (idem !== undefined) {
-      idempotency.record(core.sql, idem, response, now);
+      idempotency.record(shared.sql, idem, response, now);
       // The earliest record expires first: an existing timer stays right.
-      core.schedule.setIfAbsent(
+      shared.schedule.setIfAbsent(
         "idempotency",
         now + idempotency.IDEMPOTENCY_TTL_MS
       );
     }
-    const limits = core.options.limits;
+    const limits = shared.options.limits;
     const trim = () =>
-      core.events.trim(
+      shared.events.trim(
         limits.eventsRetained,
         limits.eventsRetainedBytes,
         row.asOf ?? 0
@@ -253,7 +253,7 @@ export class Committer {
     if (trim().held && folded) {
       // Retention reached the table's checkpoint: write it, so the rows
       // between may go (about once per retained log's worth of events).
-      writeEpisode(core.sql, row, core.events.lastSeq);
+      writeEpisode(shared.sql, row, shared.events.lastSeq);
       trim();
     }
   }
@@ -264,24 +264,24 @@ export class Committer {
    * were already streamed and must not be reused.
    */
   abandon(inflight: Inflight, episode: number): void {
-    const core = this.#core;
-    const store = new SqliteStoreBackend(core.sql, inflight.episode);
+    const shared = this.#shared;
+    const store = new SqliteStoreBackend(shared.sql, inflight.episode);
     for (const [key, value] of Object.entries(inflight.counters)) {
       const [tool, name] = key.split("\u0000") as [string, string];
       store.setEntryCounter(tool, name, value);
     }
-    if (core.events.lastAssigned >= inflight.firstSeq) {
-      core.emit(episode, "step.aborted", {
+    if (shared.events.lastAssigned >= inflight.firstSeq) {
+      shared.emit(episode, "step.aborted", {
         first_seq: inflight.firstSeq,
         ...(inflight.step === undefined ? {} : { step: inflight.step })
       });
     }
-    writeInflight(core.sql, null);
+    writeInflight(shared.sql, null);
   }
 
   /** Retries of stored responses are free; everything that may run costs a token. */
   throttle(): void {
-    const taken = this.#bucket?.take(this.#core.now());
+    const taken = this.#bucket?.take(this.#shared.now());
     if (taken !== undefined && !taken.ok) {
       throw new RoostError(
         "rate_limited",

@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, type Limits, LimitsSchema } from "../protocol/limits";
 import type { ModelFactory } from "./models";
 
 export interface RoostOptions {
-  /** Size and rate limits; each falls back to DESIGN's default. */
+  /** Size and rate limits; each falls back to its default in `LimitsSchema` (protocol/limits.ts). */
   limits?: Partial<Limits>;
   /** Idle time after which a session and all its storage are deleted (default 24 h). */
   idleTtlMs?: number;

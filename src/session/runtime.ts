@@ -1,12 +1,12 @@
 /**
  * @module A session's running parts, assembled once per object: storage and
- * its caches (core), the commit path, tree runs, the event listeners, waking
+ * its caches (shared.ts), the commit path, tree runs, the event listeners, waking
  * (recover) and the alarm. The session's logic is the operations'
  * (operations/), which run against it.
  */
 
 import type { Environment } from "../environment/define-environment";
-import type { SessionParts } from "../environment/episode";
+import type { SessionParts } from "../environment/hook-calls";
 import type { Registry } from "../environment/registry";
 import { type Limits, LimitsSchema } from "../protocol/limits";
 import type { StateDefinition } from "../state/define-state";
@@ -17,14 +17,14 @@ import { readSessionRow, type SessionRow } from "../storage/session-row";
 import { SqliteTranscriptBackend } from "../storage/state-backend";
 import { runAlarm } from "./alarm";
 import { Committer } from "./commit";
-import { SessionCore } from "./core";
 import { createModelResolver, type ModelResolver } from "./models";
 import type { ResolvedOptions } from "./options";
+import { SessionShared } from "./shared";
 import { TreeRuns } from "./tree-runs";
 
 export class SessionRuntime {
   /** Storage, options and the event log, shared by everything below. */
-  readonly core: SessionCore;
+  readonly shared: SessionShared;
   readonly commits: Committer;
   readonly runs: TreeRuns;
   /** The socket layer's listener (one), then any number of chat streams'. */
@@ -37,10 +37,10 @@ export class SessionRuntime {
     options: ResolvedOptions,
     models: ModelResolver = createModelResolver({})
   ) {
-    this.core = new SessionCore(storage, registry, options);
-    this.commits = new Committer(this.core);
-    this.runs = new TreeRuns(this.core, this.commits, models);
-    this.core.onEvent = (event) => {
+    this.shared = new SessionShared(storage, registry, options);
+    this.commits = new Committer(this.shared);
+    this.runs = new TreeRuns(this.shared, this.commits, models);
+    this.shared.onEvent = (event) => {
       this.#onEvent(event);
       for (const listener of this.#listeners) listener(event);
     };
@@ -49,10 +49,10 @@ export class SessionRuntime {
 
   /** Injectable clock: tests move time instead of waiting. */
   get now(): () => number {
-    return this.core.now;
+    return this.shared.now;
   }
   set now(clock: () => number) {
-    this.core.now = clock;
+    this.shared.now = clock;
   }
 
   /** Called with every event after it is written (the socket layer listens). */
@@ -76,9 +76,12 @@ export class SessionRuntime {
 
   /** Overrides some limits in this object only, until it restarts (tests tighten them). */
   setLimits(limits: Partial<Limits>): void {
-    const core = this.core;
-    const merged = LimitsSchema().parse({ ...core.options.limits, ...limits });
-    core.options = { ...core.options, limits: merged };
+    const shared = this.shared;
+    const merged = LimitsSchema().parse({
+      ...shared.options.limits,
+      ...limits
+    });
+    shared.options = { ...shared.options, limits: merged };
   }
 
   /**
@@ -88,55 +91,55 @@ export class SessionRuntime {
    * else was written before its commit.
    */
   recover(): void {
-    const core = this.core;
-    const version = schemaVersion(core.sql);
+    const shared = this.shared;
+    const version = schemaVersion(shared.sql);
     if (version === undefined) return;
     // A session older code created gets the tables this code added.
     if (version !== SCHEMA_VERSION)
-      core.storage.transactionSync(() => migrate(core.sql));
-    const row = readSessionRow(core.sql);
+      shared.storage.transactionSync(() => migrate(shared.sql));
+    const row = readSessionRow(shared.sql);
     if (row?.inflight == null) return;
-    core.storage.transactionSync(() =>
+    shared.storage.transactionSync(() =>
       this.commits.abandon(row.inflight!, row.episode)
     );
   }
 
   /** Runs `fn` over what was committed (reads bypass the queue). */
   read<T>(
-    fn: (parts: SessionParts, env: Environment, row: SessionRow) => T
+    fn: (parts: SessionParts, environment: Environment, row: SessionRow) => T
   ): T {
-    const core = this.core;
-    const row = core.requireRow();
-    core.seen(row);
-    const env = core.registry.get(row.environment);
+    const shared = this.shared;
+    const row = shared.requireRow();
+    shared.seen(row);
+    const environment = shared.registry.get(row.environment);
     const parts = committedParts(
-      core.sql,
+      shared.sql,
       row.episode,
-      env.state as StateDefinition<never>,
-      core.storageOptions
+      environment.state as StateDefinition<never>,
+      shared.storageOptions
     );
-    return fn(parts, env, row);
+    return fn(parts, environment, row);
   }
 
   /** Whether this object holds a session (a probe creates nothing). */
   exists(): boolean {
-    return this.core.loadRow() !== undefined;
+    return this.shared.loadRow() !== undefined;
   }
 
   /** The event log, for replays. */
   get events(): EventLog {
-    return this.core.events;
+    return this.shared.events;
   }
 
   /** The committed transcript, read a page at a time. */
   readTranscript<T>(fn: (transcript: SqliteTranscriptBackend) => T): T {
-    const core = this.core;
-    const row = core.requireRow();
-    core.seen(row);
-    return fn(new SqliteTranscriptBackend(core.sql, row.episode));
+    const shared = this.shared;
+    const row = shared.requireRow();
+    shared.seen(row);
+    return fn(new SqliteTranscriptBackend(shared.sql, row.episode));
   }
 
   alarm(openSockets: number): Promise<void> {
-    return runAlarm(this.core, this.runs, openSockets);
+    return runAlarm(this.shared, this.runs, openSockets);
   }
 }

@@ -13,9 +13,9 @@ export type TimerKind =
   | "idempotency"
   | "events"
   | "run"
-  /** A fork's snapshot past its time (fork.ts). */
+  /** A fork's snapshot past its time (fork-sides.ts). */
   | "fork"
-  /** A copy half-made and abandoned (fork.ts). */
+  /** A copy half-made and abandoned (fork-sides.ts). */
   | "import";
 
 export class Schedule {

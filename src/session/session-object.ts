@@ -119,7 +119,7 @@ export class SessionObject extends DurableObject {
 }
 
 /**
- * Drives a fork of `source` (http/fork.ts does): given to the class, so a
+ * Drives a fork of `source` (http/fork-driver.ts does): given to the class, so a
  * socket's `fork` request runs the same fork as the HTTP route.
  */
 export type ForkDriver = (

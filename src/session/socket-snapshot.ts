@@ -23,10 +23,10 @@ export interface SocketSnapshot {
  * read budget; what does not fit is named by cursors for the HTTP reads.
  */
 export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
-  const status = sessionStatus(rt.core);
-  return rt.read((parts, env) => {
+  const status = sessionStatus(rt.shared);
+  return rt.read((parts, environment) => {
     const budget = new ReadBudget(READ_BYTES.default);
-    const state = statePage(parts.state, env.state.keys(), 0, budget);
+    const state = statePage(parts.state, environment.state.keys(), 0, budget);
     // A page always holds its first key, so the keys' cursor is never "from the start".
     const keys = parts.environment.keyPage({
       limit: 10_000,
@@ -39,7 +39,7 @@ export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
       status,
       state: state.values,
       keys: keys.keys,
-      last_seq: rt.core.events.lastSeq,
+      last_seq: rt.shared.events.lastSeq,
       ...(stateCursor || keysCursor ? { truncated: true as const } : {}),
       ...(stateCursor ? { state_next_cursor: stateCursor } : {}),
       ...(keysCursor ? { keys_next_cursor: keysCursor } : {})

@@ -91,7 +91,7 @@ export class SocketHub {
     runtime.onEvent = (event) => this.broadcast(event);
     // A mutation's events are all ready once it settles: send them in the
     // same turn rather than a timer later.
-    runtime.core.queue.onSettled = () => this.flush();
+    runtime.shared.queue.onSettled = () => this.flush();
     // A turn later, so a socket that asked for the delete itself (an `op`
     // frame) gets its reply before the close.
     runtime.onGone = () =>
@@ -290,7 +290,7 @@ export class SocketHub {
             "This session cannot be forked over its socket here; use POST /v1/sessions/:id/fork."
           );
         }
-        rt.core.requireRow();
+        rt.shared.requireRow();
         return this.#fork(frame.count, origin, key);
     }
   }

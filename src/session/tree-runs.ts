@@ -24,8 +24,8 @@ import {
 } from "../storage/run-rows";
 import { addToHistory } from "../tree/tree-data";
 import type { Committer, MutationContext } from "./commit";
-import type { SessionCore } from "./core";
 import type { ModelResolver } from "./models";
+import type { SessionShared } from "./shared";
 
 /** A pass that dies with its object is retried this long after it started. */
 const RUN_RESUME_MS = 1000;
@@ -56,15 +56,19 @@ const isActive = (state: RunState): boolean =>
   state === "queued" || state === "running";
 
 export class TreeRuns {
-  readonly #core: SessionCore;
+  readonly #shared: SessionShared;
   readonly #commits: Committer;
   readonly #models: ModelResolver;
   /** Callers of `wait`, woken when their run finishes. */
   readonly #waiters = new Map<string, Set<() => void>>();
   #driving = false;
 
-  constructor(core: SessionCore, commits: Committer, models: ModelResolver) {
-    this.#core = core;
+  constructor(
+    shared: SessionShared,
+    commits: Committer,
+    models: ModelResolver
+  ) {
+    this.#shared = shared;
     this.#commits = commits;
     this.#models = models;
   }
@@ -77,26 +81,26 @@ export class TreeRuns {
     request: { prompt: string; model?: string; chatId?: string },
     idem?: IdempotencyKey
   ): Promise<{ run_id: string }> {
-    const core = this.#core;
+    const shared = this.#shared;
     // Answered at once: inside the queue this would wait for the running pass.
     if (
       idem === undefined ||
-      idempotency.lookup(core.sql, idem, core.now()) === undefined
+      idempotency.lookup(shared.sql, idem, shared.now()) === undefined
     ) {
       this.#refuseWhileRunning();
     }
     return this.#commits.run("run", idem, async (m) => {
-      if (m.env.tree === undefined) {
+      if (m.environment.tree === undefined) {
         throw new RoostError(
           "invalid_request",
-          `Environment ${m.env.name} defines no decision tree; runs need one.`
+          `Environment ${m.environment.name} defines no decision tree; runs need one.`
         );
       }
       this.#refuseWhileRunning();
-      const { name } = this.#models(request.model, m.env);
-      const now = core.now();
+      const { name } = this.#models(request.model, m.environment);
+      const now = shared.now();
       // Every event of the run comes after this: its stream replays from here.
-      const firstSeq = core.events.lastAssigned + 1;
+      const firstSeq = shared.events.lastAssigned + 1;
       const run: RunRow = {
         runId: crypto.randomUUID(),
         episode: m.row.episode,
@@ -112,29 +116,29 @@ export class TreeRuns {
         updatedAt: now
       };
       m.parts.state.set("messages", { role: "user", content: request.prompt });
-      const rows = readTreeRows(core.sql, run.episode);
+      const rows = readTreeRows(shared.sql, run.episode);
       m.onCommit(() => {
-        writeRun(core.sql, run);
-        writeTreeRows(core.sql, run.episode, {
+        writeRun(shared.sql, run);
+        writeTreeRows(shared.sql, run.episode, {
           ...rows,
           history: addToHistory(rows.history, "user", request.prompt)
         });
-        core.schedule.set("run", now);
+        shared.schedule.set("run", now);
       });
       return { run_id: run.runId };
     });
   }
 
   read(runId: string): RunStatus {
-    const core = this.#core;
-    core.seen(core.requireRow());
-    const run = readRun(core.sql, runId);
+    const shared = this.#shared;
+    shared.seen(shared.requireRow());
+    const run = readRun(shared.sql, runId);
     if (run === undefined) {
       throw new RoostError("not_found", `No run "${runId}" in this session.`, {
         run_id: runId
       });
     }
-    return runStatus(run, readTreeRows(core.sql, run.episode));
+    return runStatus(run, readTreeRows(shared.sql, run.episode));
   }
 
   /** The run's status once it finished, or after `ms`, whichever is first. */
@@ -158,21 +162,25 @@ export class TreeRuns {
   /** Bypasses the queue: a flag the loop reads between passes. */
   cancel(runId: string): RunStatus {
     this.read(runId);
-    requestCancel(this.#core.sql, runId);
+    requestCancel(this.#shared.sql, runId);
     return this.read(runId);
   }
 
   /** A reset ends the episode's run with it, in the reset's own commit. */
   cancelActiveOnCommit(m: MutationContext, why: string): void {
-    const core = this.#core;
-    const run = activeRun(core.sql);
+    const shared = this.#shared;
+    const run = activeRun(shared.sql);
     if (run === undefined) return;
     m.emit("tree.completed", {
       run_id: run.runId,
       payload: { state: "cancelled", reason: why }
     });
     m.onCommit(() => {
-      writeRun(core.sql, { ...run, state: "cancelled", updatedAt: core.now() });
+      writeRun(shared.sql, {
+        ...run,
+        state: "cancelled",
+        updatedAt: shared.now()
+      });
     });
     m.afterCommit(() => this.#wake(run.runId));
   }
@@ -185,15 +193,15 @@ export class TreeRuns {
   async drive(): Promise<void> {
     if (this.#driving) return;
     this.#driving = true;
-    const core = this.#core;
-    const began = core.now();
+    const shared = this.#shared;
+    const began = shared.now();
     try {
       for (;;) {
         // The "run" timer is still set: the next alarm picks the run up.
-        if (core.now() - began > RUN_DRIVE_BUDGET_MS) return;
-        const run = activeRun(core.sql);
-        if (run === undefined || run.episode !== core.requireRow().episode) {
-          core.schedule.clear("run");
+        if (shared.now() - began > RUN_DRIVE_BUDGET_MS) return;
+        const run = activeRun(shared.sql);
+        if (run === undefined || run.episode !== shared.requireRow().episode) {
+          shared.schedule.clear("run");
           return;
         }
         if (run.cancelRequested) {
@@ -203,18 +211,18 @@ export class TreeRuns {
         // Moved only when it comes near: a pass that dies with its object
         // is still picked up within RUN_RESUME_MS, and quick passes do not
         // each pay a timer write and an alarm write.
-        const resumeAt = core.schedule.dueAt("run");
+        const resumeAt = shared.schedule.dueAt("run");
         if (
           resumeAt === undefined ||
-          resumeAt < core.now() + RUN_RESUME_MS / 2
+          resumeAt < shared.now() + RUN_RESUME_MS / 2
         ) {
-          core.schedule.set("run", core.now() + RUN_RESUME_MS);
-          await core.schedule.arm();
+          shared.schedule.set("run", shared.now() + RUN_RESUME_MS);
+          await shared.schedule.arm();
         }
         try {
-          await core.queue.run(async () => {
+          await shared.queue.run(async () => {
             // A reset or cancel may have come first while this waited.
-            const latest = readRun(core.sql, run.runId);
+            const latest = readRun(shared.sql, run.runId);
             if (
               latest === undefined ||
               !isActive(latest.state) ||
@@ -247,9 +255,9 @@ export class TreeRuns {
     runId: string,
     end: { state: "cancelled" | "failed"; error?: ErrorBody }
   ): Promise<void> {
-    const core = this.#core;
-    await core.queue.run(async () => {
-      const latest = readRun(core.sql, runId);
+    const shared = this.#shared;
+    await shared.queue.run(async () => {
+      const latest = readRun(shared.sql, runId);
       if (latest !== undefined && isActive(latest.state))
         this.#end(latest, end);
     });
@@ -259,16 +267,16 @@ export class TreeRuns {
     run: RunRow,
     end: { state: "cancelled" | "failed"; error?: ErrorBody }
   ): void {
-    const core = this.#core;
-    const episode = core.requireRow().episode;
-    core.storage.transactionSync(() => {
-      writeRun(core.sql, {
+    const shared = this.#shared;
+    const episode = shared.requireRow().episode;
+    shared.storage.transactionSync(() => {
+      writeRun(shared.sql, {
         ...run,
         state: end.state,
         ...(end.error ? { error: end.error } : {}),
-        updatedAt: core.now()
+        updatedAt: shared.now()
       });
-      core.emit(episode, "tree.completed", {
+      shared.emit(episode, "tree.completed", {
         run_id: run.runId,
         payload: end.error
           ? { state: end.state, error: { ...end.error } as JsonObject }
@@ -279,19 +287,19 @@ export class TreeRuns {
   }
 
   async #pass(m: MutationContext, run: RunRow): Promise<void> {
-    const core = this.#core;
-    const tree = m.env.tree;
+    const shared = this.#shared;
+    const tree = m.environment.tree;
     if (tree === undefined) {
       throw new RoostError(
         "invalid_request",
-        `Environment ${m.env.name} no longer defines a decision tree.`
+        `Environment ${m.environment.name} no longer defines a decision tree.`
       );
     }
-    const { model } = this.#models(run.model, m.env);
-    const rows = readTreeRows(core.sql, run.episode);
+    const { model } = this.#models(run.model, m.environment);
+    const rows = readTreeRows(shared.sql, run.episode);
     const result = await runPass({
       // Tools the episode's reset left out are never offered.
-      env: episodeEnvironment(m.env, m.row.episodeTools),
+      env: episodeEnvironment(m.environment, m.row.episodeTools),
       tree,
       parts: m.parts,
       task: m.row.episodeTask,
@@ -306,14 +314,14 @@ export class TreeRuns {
         history: rows.history
       },
       emit: m.emit,
-      execute: core.executeOptions(m.hooks)
+      execute: shared.executeOptions(m.hooks)
     });
     const p = result.progress;
     const next: RunRow = {
       ...run,
       passes: p.passes,
       decisions: p.decisions,
-      updatedAt: core.now(),
+      updatedAt: shared.now(),
       ...(result.end
         ? {
             state: "completed",
@@ -335,8 +343,8 @@ export class TreeRuns {
       m.afterCommit(() => this.#wake(run.runId));
     }
     m.onCommit(() => {
-      writeRun(core.sql, next);
-      writeTreeRows(core.sql, run.episode, {
+      writeRun(shared.sql, next);
+      writeTreeRows(shared.sql, run.episode, {
         tasks: p.tasks,
         errors: p.errors,
         history: p.history
@@ -345,7 +353,7 @@ export class TreeRuns {
   }
 
   #refuseWhileRunning(): void {
-    const running = activeRun(this.#core.sql);
+    const running = activeRun(this.#shared.sql);
     if (running !== undefined) {
       throw new RoostError(
         "conflict",

@@ -1,6 +1,6 @@
 /** @module A session's parts for one episode: direct SQLite views for reads, overlays for a mutation. */
 
-import type { SessionParts } from "../environment/episode";
+import type { SessionParts } from "../environment/hook-calls";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
 import {

@@ -53,7 +53,7 @@ const eventsOf = (row: Row): EventText[] => {
 /**
  * Events are appended to memory and written by `flush`: a mutation's
  * commit flushes them in its transaction, as one row; the session flushes
- * earlier whenever one is about to be seen (session/core.ts `publish`), so
+ * earlier whenever one is about to be seen (session/shared.ts `publish`), so
  * no event reaches a client before it is durable. They are never
  * rewritten; a mutation that never committed is followed by `step.aborted`.
  */

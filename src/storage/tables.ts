@@ -199,7 +199,7 @@ export const makeTable = (sql: SqlStorage, table: string): void => {
   for (const statement of GROUP_OF.get(table) ?? []) sql.exec(statement);
 };
 
-/** Makes every table: a copy being imported (fork.ts) fills any of them. */
+/** Makes every table: a copy being imported (fork-sides.ts) fills any of them. */
 export const makeAllTables = (sql: SqlStorage): void => {
   for (const statements of Object.values(LAYOUT))
     for (const statement of statements) sql.exec(statement);
@@ -222,7 +222,7 @@ const MISSING = /no such table: (?:main\.)?(\w+)/;
  * cached, so a table made inside a transaction that rolled back is simply
  * made again by the next statement that needs it; a statement that needs
  * no missing table pays nothing. Installed once per object, on its own
- * storage (session/core.ts); an environment's own tables are untouched.
+ * storage (session/shared.ts); an environment's own tables are untouched.
  */
 export const makeTablesOnFirstUse = (sql: SqlStorage): void => {
   const exec = sql.exec;

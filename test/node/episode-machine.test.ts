@@ -5,8 +5,8 @@ import {
   localDriver,
   runEpisodeContract
 } from "../../src/environment/episode-machine.case";
+import { createEpisodeSession } from "../../src/environment/episode-session";
 import { tally } from "../../src/environment/fixtures.case";
-import { createEpisodeSession } from "../../src/environment/local-session";
 import { createLocalSession } from "../../src/runner/local-session";
 
 describe("episodes in memory", () => {

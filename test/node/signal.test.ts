@@ -1,4 +1,4 @@
-// The tests' one way to wait for a callback: it must neither hang nor miss a wake-up.
+// How the Node tests wait for a callback: it must neither hang nor miss a wake-up.
 import { describe, expect, it } from "vitest";
 import { createSignal } from "../shared/signal";
 

@@ -30,7 +30,7 @@ const mutate = <T>(
 const inflight = (stub: SessionApi) =>
   inside(
     stub,
-    async (obj) => readSessionRow(obj.runtime.core.sql)?.inflight ?? null
+    async (obj) => readSessionRow(obj.runtime.shared.sql)?.inflight ?? null
   );
 
 describe("Committer", () => {
@@ -102,19 +102,19 @@ describe("Committer", () => {
   it("keeps the entry counters an abandoned mutation handed out, so streamed ids are never reused", async () => {
     const { stub } = await newResetSession();
     const counter = await inside(stub, async (obj) => {
-      const { core, commits } = obj.runtime;
-      const episode = core.requireRow().episode;
+      const { shared, commits } = obj.runtime;
+      const episode = shared.requireRow().episode;
       commits.abandon(
         {
           kind: "step",
           episode,
-          firstSeq: core.events.lastSeq + 1,
+          firstSeq: shared.events.lastSeq + 1,
           step: 1,
           counters: { "probe\u0000x": 4 }
         },
         episode
       );
-      return new SqliteStoreBackend(core.sql, episode).entryCounter(
+      return new SqliteStoreBackend(shared.sql, episode).entryCounter(
         "probe",
         "x"
       );

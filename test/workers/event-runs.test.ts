@@ -8,7 +8,7 @@
 // and forks make no table a session never used.
 import { describe, expect, it } from "vitest";
 import { ReadBudget } from "../../src/protocol/read-budget";
-import { beginFork } from "../../src/session/fork";
+import { beginFork } from "../../src/session/fork-sides";
 import { EventLog } from "../../src/storage/event-log";
 import { readRun, writeRun } from "../../src/storage/run-rows";
 import { readSessionRow } from "../../src/storage/session-row";
@@ -80,7 +80,7 @@ describe("the event log's runs", () => {
     // The turn yielded while the tool waits: its events are durable and readable.
     const seen = await inside(stub, async (o) => {
       await new Promise((r) => setTimeout(r, 5));
-      return o.runtime.core.events
+      return o.runtime.shared.events
         .after(last, 1000)
         .map((e) => e.type as string);
     });
@@ -245,7 +245,7 @@ describe("the event log's edges", () => {
         action: toolAction("note", { text: "x".repeat(1500) })
       })
     );
-    const seen = await inside(stub, (o) => o.runtime.core.events.lastSeq);
+    const seen = await inside(stub, (o) => o.runtime.shared.events.lastSeq);
     const left = await inside(
       stub,
       (_o, s) =>
@@ -271,7 +271,7 @@ describe("the event log's edges", () => {
     await inside(stub, (o, s) =>
       writeRun(s.storage.sql, {
         runId,
-        episode: o.runtime.core.requireRow().episode,
+        episode: o.runtime.shared.requireRow().episode,
         prompt: "p",
         model: "scripted",
         state: "running",
@@ -321,7 +321,7 @@ describe("the event log's edges", () => {
     ok(await stub.step({ action: toolAction("bump") }));
     const before = await inside(stub, (_o, s) => tables(s.storage.sql));
     const after = await inside(stub, async (o, s) => {
-      await beginFork(o.runtime.core, undefined, () => {});
+      await beginFork(o.runtime.shared, undefined, () => {});
       return tables(s.storage.sql);
     });
     // Only what a fork itself uses: its snapshot's record and its timer.

@@ -2,7 +2,7 @@
 // independent afterwards, all made or none, never seen half-made.
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { forkSession } from "../../src/http/fork";
+import { forkSession } from "../../src/http/fork-driver";
 import type { ForkResponse } from "../../src/protocol";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import {

@@ -145,7 +145,7 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("lists the routes DESIGN names, and the store's key list", () => {
+  it("lists every route in order, the store's key list included", () => {
     const routes = ROUTE_TABLE().map((r) => `${r.method} ${r.path}`);
     expect(routes).toEqual([
       "GET /health",
@@ -161,7 +161,7 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}/tools",
       "POST /v1/sessions/{id}/tools/{tool}",
       "GET /v1/sessions/{id}/environment",
-      // Beyond DESIGN: the counts a viewer's tree shows (the inspector's).
+      // Beyond reads and edits: the counts a viewer's tree shows (the inspector's).
       "GET /v1/sessions/{id}/environment/keys",
       "GET /v1/sessions/{id}/events",
       "POST /v1/sessions/{id}/environment/{tool}/{name}",

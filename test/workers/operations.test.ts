@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
-import type { ForkCursor, ForkStart } from "../../src/session/fork";
+import type { ForkCursor, ForkStart } from "../../src/session/fork-sides";
 import {
   OPERATIONS,
   type OperationInput,
@@ -56,7 +56,7 @@ const forest = async (): Promise<Session & { runId: string }> => {
   return { ...s, runId: run_id };
 };
 
-/** A fork of `source` into one new object, step by step as http/fork.ts drives it. */
+/** A fork of `source` into one new object, step by step as http/fork-driver.ts drives it. */
 const forkSteps = async (source: Session) => {
   const answers: Partial<Record<OperationName, unknown>> = {};
   const start = (await run(source, "forkBegin", { count: 1 })) as ForkStart;

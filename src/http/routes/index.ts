@@ -1,13 +1,13 @@
-/** @module Every route of the API, in DESIGN's order: the one list the app registers, the route table lists and the OpenAPI document shows. */
+/** @module Every route of the API, in the order the OpenAPI document shows them: the one list the app registers, the route table lists and the OpenAPI document shows. */
 
 import type { RouteEntry } from "../define-route";
 import { aviaryRoutes } from "./aviary";
 import { chatRoutes } from "./chat";
-import { episodeRoutes } from "./episode";
 import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
 import { openEnvRoutes } from "./openenv";
+import { episodeRoutes } from "./reset-step";
 import { runRoutes } from "./runs";
 import { sessionRoutes } from "./sessions";
 import { stateRoutes } from "./state";

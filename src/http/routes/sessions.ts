@@ -15,7 +15,7 @@ import { checkInitialState } from "../../state/initial-state";
 import { apiKeyHeaderAuth, createAuth } from "../auth";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
-import { forkSession } from "../fork";
+import { forkSession } from "../fork-driver";
 import { runOperation, sessionStub, startSession } from "../gateway";
 import {
   CREATE_SECURITY,

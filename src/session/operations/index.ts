@@ -10,7 +10,6 @@ import { issuesToErrorBody } from "../../protocol/error-body";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 import type { Operation } from "./define";
-import { call, reset, step, tools } from "./episode";
 import {
   forkBegin,
   forkChunk,
@@ -19,8 +18,9 @@ import {
   importBegin,
   importChunk,
   importEnd
-} from "./fork";
+} from "./fork-steps";
 import { create, destroy, events, expectUse, status } from "./lifecycle";
+import { call, reset, step, tools } from "./reset-step-call";
 import { cancelRun, readRun, startChat, startRun } from "./runs";
 import { frame, messages, patchState, readState } from "./state";
 import {

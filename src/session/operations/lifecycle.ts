@@ -25,13 +25,13 @@ import {
   touchSession
 } from "../../storage/session-row";
 import { closeSession } from "../close";
-import type { SessionCore } from "../core";
+import type { SessionShared } from "../shared";
 import { defineOperation } from "./define";
 
 /** Where the session stands; reading it counts as use. */
-export const sessionStatus = (core: SessionCore): SessionStatus => {
-  const row = core.requireRow();
-  core.seen(row);
+export const sessionStatus = (shared: SessionShared): SessionStatus => {
+  const row = shared.requireRow();
+  shared.seen(row);
   return {
     session_id: row.sessionId,
     environment: row.environment,
@@ -50,7 +50,7 @@ export const sessionStatus = (core: SessionCore): SessionStatus => {
             ? "truncated"
             : "running",
     created_at: new Date(row.createdAt).toISOString(),
-    last_used_at: new Date(core.lastUsed(row)).toISOString()
+    last_used_at: new Date(shared.lastUsed(row)).toISOString()
   };
 };
 
@@ -91,17 +91,17 @@ export const create = defineOperation({
   // The id is new, so a session already there is this request's own.
   again: { refused: "conflict", answer: "status" },
   events: [],
-  run: async ({ core }, init) => {
-    if (schemaVersion(core.sql) !== undefined) {
+  run: async ({ shared }, init) => {
+    if (schemaVersion(shared.sql) !== undefined) {
       throw new RoostError("conflict", "This session already exists.");
     }
-    core.registry.get(init.environment);
-    const now = core.now();
+    shared.registry.get(init.environment);
+    const now = shared.now();
     // One statement (and the table it makes on first use, tables.ts):
     // the row, its idle timer and its schema version.
-    core.storage.transactionSync(() =>
+    shared.storage.transactionSync(() =>
       insertSessionRow(
-        core.sql,
+        shared.sql,
         {
           sessionId: init.sessionId,
           environment: init.environment,
@@ -118,12 +118,12 @@ export const create = defineOperation({
           lastUsedAt: now,
           inflight: null
         },
-        now + core.options.idleTtlMs,
+        now + shared.options.idleTtlMs,
         SCHEMA_VERSION
       )
     );
-    await core.schedule.arm();
-    return sessionStatus(core);
+    await shared.schedule.arm();
+    return sessionStatus(shared);
   }
 });
 
@@ -132,7 +132,7 @@ export const status = defineOperation({
   output: SessionStatusSchema,
   mutates: false,
   events: [],
-  run: ({ core }) => sessionStatus(core)
+  run: ({ shared }) => sessionStatus(shared)
 });
 
 /**
@@ -146,17 +146,17 @@ export const expectUse = defineOperation({
   mutates: true,
   again: "harmless",
   events: [],
-  run: async ({ core }) => {
-    core.requireRow();
-    const now = core.now();
-    core.storage.transactionSync(() => {
-      markAwaitingUse(core.sql);
-      touchSession(core.sql, now);
-      core.schedule.set("ttl", now + core.options.unusedTtlMs);
+  run: async ({ shared }) => {
+    shared.requireRow();
+    const now = shared.now();
+    shared.storage.transactionSync(() => {
+      markAwaitingUse(shared.sql);
+      touchSession(shared.sql, now);
+      shared.schedule.set("ttl", now + shared.options.unusedTtlMs);
     });
-    core.committed(readSessionRow(core.sql)!);
-    core.awaitingUse();
-    await core.schedule.arm();
+    shared.committed(readSessionRow(shared.sql)!);
+    shared.awaitingUse();
+    await shared.schedule.arm();
   }
 });
 
@@ -167,9 +167,9 @@ export const destroy = defineOperation({
   again: { refused: "not_found" },
   events: [],
   run: async (rt) => {
-    const core = rt.core;
-    core.requireRow();
-    await core.queue.run(() => closeSession(core, "deleted"));
+    const shared = rt.shared;
+    shared.requireRow();
+    await shared.queue.run(() => closeSession(shared, "deleted"));
     rt.onGone();
   }
 });
@@ -188,9 +188,9 @@ export const events = defineOperation({
   output: EventsResponseSchema,
   mutates: false,
   events: [],
-  run: ({ core }, q): EventsResponse => {
-    core.seen(core.requireRow());
-    const log = core.events;
+  run: ({ shared }, q): EventsResponse => {
+    shared.seen(shared.requireRow());
+    const log = shared.events;
     const after = q.after ?? Math.max(0, log.oldestSeq - 1);
     checkResumePoint(log, after);
     const budget = new ReadBudget(q.max_bytes ?? READ_BYTES.default);

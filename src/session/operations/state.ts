@@ -31,11 +31,11 @@ export const readState = defineOperation({
   mutates: false,
   events: [],
   run: (rt, q) =>
-    rt.read((parts, env) => {
+    rt.read((parts, environment) => {
       const budget = new ReadBudget(q.max_bytes);
       const page = statePage(
         parts.state,
-        env.state.keys(),
+        environment.state.keys(),
         offsetOf(q.cursor),
         budget
       );
@@ -111,9 +111,9 @@ export const frame = defineOperation({
   mutates: false,
   events: [],
   run: (rt, q) =>
-    rt.read((parts, env, row) => {
-      if (env.frame) {
-        const f = env.frame({
+    rt.read((parts, environment, row) => {
+      if (environment.frame) {
+        const f = environment.frame({
           task: row.episodeTask,
           ...parts,
           emit: () => {}
@@ -130,7 +130,7 @@ export const frame = defineOperation({
         return out;
       }
       const budget = new ReadBudget(q.max_bytes);
-      const state = statePage(parts.state, env.state.keys(), 0, budget);
+      const state = statePage(parts.state, environment.state.keys(), 0, budget);
       const keys = parts.environment.keyPage({
         maxBytes: Math.max(1, budget.left)
       });
@@ -138,11 +138,11 @@ export const frame = defineOperation({
       return {
         state: state.values,
         info: {
-          environment: env.name,
+          environment: environment.name,
           episode: row.episode,
           steps: row.steps,
           tool_names: [
-            ...episodeEnvironment(env, row.episodeTools).tools.keys()
+            ...episodeEnvironment(environment, row.episodeTools).tools.keys()
           ],
           store_keys: keys.keys as unknown as JsonValue
         },

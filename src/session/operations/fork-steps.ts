@@ -1,6 +1,6 @@
 /**
  * @module Forking as operations. Each side is a handful of internal steps
- * a driver (http/fork.ts) calls in order; no route or frame reaches them
+ * a driver (http/fork-driver.ts) calls in order; no route or frame reaches them
  * directly, and the import steps act only on objects a fork just made.
  */
 
@@ -17,7 +17,7 @@ import {
   ForkOriginSchema,
   importChunk as importRows,
   forkChunk as readForkChunk
-} from "../fork";
+} from "../fork-sides";
 import { defineOperation } from "./define";
 
 /** A retry of a fork with the same key and count gets the same copies. */
@@ -33,7 +33,7 @@ export const forkBegin = defineOperation({
   idempotency: forkKey<{ count: number }>(),
   events: [],
   run: (rt, _input, idem) =>
-    beginFork(rt.core, idem, () => rt.commits.throttle())
+    beginFork(rt.shared, idem, () => rt.commits.throttle())
 });
 
 export const forkChunk = defineOperation({
@@ -47,7 +47,7 @@ export const forkChunk = defineOperation({
   mutates: false,
   events: [],
   run: (rt, { snap, cursor, maxBytes }) =>
-    readForkChunk(rt.core, snap, cursor, maxBytes)
+    readForkChunk(rt.shared, snap, cursor, maxBytes)
 });
 
 export const forkEnd = defineOperation({
@@ -62,7 +62,8 @@ export const forkEnd = defineOperation({
   mutates: true,
   idempotency: forkKey<{ count: number; snap: string; response?: unknown }>(),
   events: [],
-  run: (rt, { snap, response }, idem) => endFork(rt.core, snap, response, idem)
+  run: (rt, { snap, response }, idem) =>
+    endFork(rt.shared, snap, response, idem)
 });
 
 // Values as SQLite gave them; only a fork's own driver sends these.
@@ -73,7 +74,7 @@ export const importBegin = defineOperation({
   internal: true,
   mutates: true,
   events: [],
-  run: (rt, { sessionId, origin }) => beginImport(rt.core, sessionId, origin)
+  run: (rt, { sessionId, origin }) => beginImport(rt.shared, sessionId, origin)
 });
 
 export const importChunk = defineOperation({
@@ -86,7 +87,7 @@ export const importChunk = defineOperation({
   internal: true,
   mutates: true,
   events: [],
-  run: (rt, { parts }) => importRows(rt.core, parts)
+  run: (rt, { parts }) => importRows(rt.shared, parts)
 });
 
 export const importEnd = defineOperation({
@@ -94,7 +95,7 @@ export const importEnd = defineOperation({
   internal: true,
   mutates: true,
   events: ["forked"],
-  run: (rt) => endImport(rt.core)
+  run: (rt) => endImport(rt.shared)
 });
 
 export const importAbort = defineOperation({
@@ -102,5 +103,5 @@ export const importAbort = defineOperation({
   internal: true,
   mutates: true,
   events: [],
-  run: (rt) => abortImport(rt.core)
+  run: (rt) => abortImport(rt.shared)
 });

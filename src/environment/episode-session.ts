@@ -15,7 +15,6 @@ import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
 import type { Environment } from "./define-environment";
-import type { SessionParts, StepOutcome } from "./episode";
 import {
   callInEpisode,
   checkToolCalls,
@@ -26,6 +25,7 @@ import {
   stepEpisode
 } from "./episode-machine";
 import { episodeEnvironment } from "./episode-tools";
+import type { SessionParts, StepOutcome } from "./hook-calls";
 import { resolveTask } from "./task";
 
 export interface EpisodeStatus {

@@ -34,7 +34,7 @@ export const reset = defineOperation({
       // The creation task is the default; either way it goes through the
       // environment's schema, so defaults apply to an omitted task too.
       const task = resolveTask(
-        m.env,
+        m.environment,
         request.task_index === undefined
           ? { task: request.task === undefined ? m.row.task : request.task }
           : {
@@ -46,15 +46,17 @@ export const reset = defineOperation({
       // Checked before anything is written or streamed: a bad state is a
       // 400 that leaves no trace, not even an aborted reset in the log.
       if (initial !== undefined) {
-        checkInitialState(m.env.state, initial, {
-          maxValueBytes: rt.core.options.limits.stateValueBytes
+        checkInitialState(m.environment.state, initial, {
+          maxValueBytes: rt.shared.options.limits.stateValueBytes
         });
       }
       m.emit("reset", {});
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
       if (initial !== undefined) seedState(m.parts.state, initial);
-      return resetEpisode(m.env, m.row, m.parts, task, { hooks: m.hooks });
+      return resetEpisode(m.environment, m.row, m.parts, task, {
+        hooks: m.hooks
+      });
     })
 });
 
@@ -66,13 +68,13 @@ export const step = defineOperation({
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
   run: (rt, { action }, idem) =>
     rt.commits.run("step", idem, async (m) => {
-      checkToolCalls(action, rt.core.options.limits.toolCallsPerAction);
+      checkToolCalls(action, rt.shared.options.limits.toolCallsPerAction);
       const out = await stepEpisode(
-        m.env,
+        m.environment,
         m.row,
         m.parts,
         action,
-        rt.core.executeOptions(m.hooks)
+        rt.shared.executeOptions(m.hooks)
       );
       m.emit("step", {
         step: m.row.steps,
@@ -100,13 +102,13 @@ export const call = defineOperation({
   events: [...TOOL_EVENTS, ...WRITE_EVENTS],
   run: (rt, c, idem) =>
     rt.commits.run("call", idem, async (m) => {
-      const id = `direct_${rt.core.events.lastAssigned + 1}`;
+      const id = `direct_${rt.shared.events.lastAssigned + 1}`;
       const out = await callInEpisode(
-        m.env,
+        m.environment,
         m.row,
         m.parts,
         { id, tool: c.tool, arguments: c.arguments },
-        rt.core.executeOptions(m.hooks)
+        rt.shared.executeOptions(m.hooks)
       );
       return {
         content: out.message.content,
@@ -123,7 +125,7 @@ export const tools = defineOperation({
   mutates: false,
   events: [],
   run: (rt) =>
-    rt.read((_parts, env, row) => ({
-      tools: [...episodeEnvironment(env, row.episodeTools).toolSchemas]
+    rt.read((_parts, environment, row) => ({
+      tools: [...episodeEnvironment(environment, row.episodeTools).toolSchemas]
     }))
 });

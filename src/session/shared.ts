@@ -20,7 +20,7 @@ import { MutationQueue } from "./queue";
 import { Schedule } from "./schedule";
 import { splitResult } from "./split-result";
 
-export class SessionCore {
+export class SessionShared {
   /** Injectable clock: tests move time instead of waiting. */
   now: () => number = Date.now;
   /** Called with every event once it is durable (the socket layer listens). */

@@ -3,7 +3,7 @@
  * current episode between two mutations and serves the snapshot in chunks
  * while it goes on serving steps; a copy takes the chunks under an import
  * marker and holds no session (404 everywhere) until its last one commits.
- * Whoever drives the fork (http/fork.ts) moves the chunks between them.
+ * Whoever drives the fork (http/fork-driver.ts) moves the chunks between them.
  */
 
 import * as z from "zod";
@@ -26,7 +26,7 @@ import {
   schemaVersion
 } from "../storage/schema";
 import { insertSessionRow, readSessionRow } from "../storage/session-row";
-import type { SessionCore } from "./core";
+import type { SessionShared } from "./shared";
 
 /** A snapshot no driver came back for (its worker died) is dropped after this. */
 export const SNAPSHOT_TTL_MS = 10 * 60 * 1000;
@@ -111,16 +111,16 @@ const IMPORT_KEY = "import";
  * through the same queue).
  */
 export const beginFork = (
-  core: SessionCore,
+  shared: SessionShared,
   idem: idempotency.IdempotencyKey | undefined,
   /** The session's rate limit: a fork costs a token like any mutation. */
   throttle: () => void
 ): Promise<ForkStart> =>
-  core.queue.run(async () => {
-    const row = core.requireRow();
-    const now = core.now();
+  shared.queue.run(async () => {
+    const row = shared.requireRow();
+    const now = shared.now();
     if (idem !== undefined) {
-      const stored = idempotency.lookup(core.sql, idem, now);
+      const stored = idempotency.lookup(shared.sql, idem, now);
       if (isPending(stored)) {
         throw new RoostError(
           "unavailable",
@@ -132,17 +132,17 @@ export const beginFork = (
     }
     throttle();
     const snap = crypto.randomUUID();
-    const { info, seq } = core.storage.transactionSync(() => {
+    const { info, seq } = shared.storage.transactionSync(() => {
       const expires = now + SNAPSHOT_TTL_MS;
-      const taken = takeSnapshot(core.sql, snap, row.episode, expires);
-      core.schedule.setIfAbsent("fork", expires);
+      const taken = takeSnapshot(shared.sql, snap, row.episode, expires);
+      shared.schedule.setIfAbsent("fork", expires);
       // A retry with the key while this fork runs must not start another.
       if (idem !== undefined)
-        idempotency.record(core.sql, idem, PENDING, now, SNAPSHOT_TTL_MS);
-      return { info: taken, seq: core.events.lastSeq };
+        idempotency.record(shared.sql, idem, PENDING, now, SNAPSHOT_TTL_MS);
+      return { info: taken, seq: shared.events.lastSeq };
     });
-    await core.schedule.arm();
-    core.seen(row);
+    await shared.schedule.arm();
+    shared.seen(row);
     return {
       replay: false,
       begun: {
@@ -182,13 +182,13 @@ const isPending = (stored: unknown): boolean =>
 
 /** A read: it bypasses the queue, and the source's steps go on meanwhile. */
 export const forkChunk = (
-  core: SessionCore,
+  shared: SessionShared,
   snap: string,
   cursor: ForkCursor,
   maxBytes = CHUNK_BYTES
 ): ForkChunk => {
-  core.requireRow();
-  const tables = snapshotSize(core.sql, snap);
+  shared.requireRow();
+  const tables = snapshotSize(shared.sql, snap);
   if (tables === undefined) {
     throw new RoostError(
       "conflict",
@@ -198,9 +198,9 @@ export const forkChunk = (
   // A session that never made a table to copy (one never reset) has none.
   if (cursor.table >= tables) return { parts: [], next: cursor, done: true };
   // A fork still reading keeps its snapshot however large it is.
-  touchSnapshot(core.sql, snap, core.now() + SNAPSHOT_TTL_MS);
+  touchSnapshot(shared.sql, snap, shared.now() + SNAPSHOT_TTL_MS);
   const read = readSnapshot(
-    core.sql,
+    shared.sql,
     snap,
     cursor.table,
     cursor.after,
@@ -229,19 +229,19 @@ export const forkChunk = (
  * dropped — or, if that fails now, left to the alarm.
  */
 export const endFork = async (
-  core: SessionCore,
+  shared: SessionShared,
   snap: string,
   response: unknown,
   idem: idempotency.IdempotencyKey | undefined
 ): Promise<void> => {
-  if (core.loadRow() === undefined) return;
-  const now = core.now();
+  if (shared.loadRow() === undefined) return;
+  const now = shared.now();
   if (idem !== undefined) {
-    core.storage.transactionSync(() => {
-      if (response === undefined) idempotency.forget(core.sql, idem);
+    shared.storage.transactionSync(() => {
+      if (response === undefined) idempotency.forget(shared.sql, idem);
       else {
-        idempotency.record(core.sql, idem, response, now);
-        core.schedule.setIfAbsent(
+        idempotency.record(shared.sql, idem, response, now);
+        shared.schedule.setIfAbsent(
           "idempotency",
           now + idempotency.IDEMPOTENCY_TTL_MS
         );
@@ -249,20 +249,20 @@ export const endFork = async (
     });
   }
   try {
-    core.storage.transactionSync(() => dropSnapshot(core.sql, snap));
+    shared.storage.transactionSync(() => dropSnapshot(shared.sql, snap));
   } catch (error) {
     console.error("fork: dropping a snapshot failed; the alarm will", error);
-    touchSnapshot(core.sql, snap, now);
-    core.schedule.set("fork", now);
+    touchSnapshot(shared.sql, snap, now);
+    shared.schedule.set("fork", now);
   }
-  await core.schedule.arm();
+  await shared.schedule.arm();
 };
 
 /** The alarm's part: snapshots whose fork never ended. */
-export const expireSnapshots = (core: SessionCore, now: number): void => {
-  const next = dropExpiredSnapshots(core.sql, now);
-  if (next === undefined) core.schedule.clear("fork");
-  else core.schedule.set("fork", next);
+export const expireSnapshots = (shared: SessionShared, now: number): void => {
+  const next = dropExpiredSnapshots(shared.sql, now);
+  if (next === undefined) shared.schedule.clear("fork");
+  else shared.schedule.set("fork", next);
 };
 
 // ---- the copy ---------------------------------------------------------
@@ -279,9 +279,11 @@ const readMarker = (sql: SqlStorage): ImportMarker | undefined => {
   return row && (JSON.parse(row.value) as ImportMarker);
 };
 
-const requireMarker = (core: SessionCore): ImportMarker => {
+const requireMarker = (shared: SessionShared): ImportMarker => {
   const marker =
-    schemaVersion(core.sql) === undefined ? undefined : readMarker(core.sql);
+    schemaVersion(shared.sql) === undefined
+      ? undefined
+      : readMarker(shared.sql);
   if (marker === undefined) {
     throw new RoostError(
       "not_found",
@@ -293,52 +295,52 @@ const requireMarker = (core: SessionCore): ImportMarker => {
 
 /** Starts a copy: the tables and the marker, but no session row yet (so every route answers 404). */
 export const beginImport = async (
-  core: SessionCore,
+  shared: SessionShared,
   sessionId: string,
   origin: ForkOrigin
 ): Promise<void> => {
-  if (schemaVersion(core.sql) !== undefined) {
+  if (schemaVersion(shared.sql) !== undefined) {
     throw new RoostError("conflict", "This object already holds data.");
   }
-  core.storage.transactionSync(() => {
-    recordImportVersion(core.sql);
-    core.sql.exec(
+  shared.storage.transactionSync(() => {
+    recordImportVersion(shared.sql);
+    shared.sql.exec(
       "INSERT INTO meta (key, value) VALUES (?, ?)",
       IMPORT_KEY,
       JSON.stringify({ sessionId, origin } satisfies ImportMarker)
     );
     for (const table of origin.tables)
-      if (table.create !== undefined) core.sql.exec(table.create);
-    core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
+      if (table.create !== undefined) shared.sql.exec(table.create);
+    shared.schedule.set("import", shared.now() + IMPORT_IDLE_MS);
   });
-  await core.schedule.arm();
+  await shared.schedule.arm();
 };
 
 export const importChunk = async (
-  core: SessionCore,
+  shared: SessionShared,
   parts: ChunkPart[]
 ): Promise<void> => {
-  const { origin } = requireMarker(core);
-  core.storage.transactionSync(() => {
+  const { origin } = requireMarker(shared);
+  shared.storage.transactionSync(() => {
     for (const part of parts)
-      insertRows(core.sql, origin.tables[part.table]!, part.rows);
-    core.schedule.set("import", core.now() + IMPORT_IDLE_MS);
+      insertRows(shared.sql, origin.tables[part.table]!, part.rows);
+    shared.schedule.set("import", shared.now() + IMPORT_IDLE_MS);
   });
-  await core.schedule.arm();
+  await shared.schedule.arm();
 };
 
 /**
  * The last step of a copy: its session row, its first event and its TTL
  * commit together, so the session appears whole or not at all.
  */
-export const endImport = async (core: SessionCore): Promise<void> => {
-  const { sessionId, origin } = requireMarker(core);
-  const now = core.now();
-  core.storage.transactionSync(() => {
+export const endImport = async (shared: SessionShared): Promise<void> => {
+  const { sessionId, origin } = requireMarker(shared);
+  const now = shared.now();
+  shared.storage.transactionSync(() => {
     for (const table of origin.tables)
-      for (const statement of table.later ?? []) core.sql.exec(statement);
+      for (const statement of table.later ?? []) shared.sql.exec(statement);
     insertSessionRow(
-      core.sql,
+      shared.sql,
       {
         sessionId,
         environment: origin.environment,
@@ -362,39 +364,39 @@ export const endImport = async (core: SessionCore): Promise<void> => {
       },
       // On probation until first used, like an MCP-made session: a copy
       // whose id never reached anyone (the fork failed after it) goes in minutes.
-      now + core.options.unusedTtlMs,
+      now + shared.options.unusedTtlMs,
       SCHEMA_VERSION
     );
-    core.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
-    core.schedule.clear("import");
-    markAwaitingUse(core.sql);
-    core.emit(origin.episode, "forked", {
+    shared.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
+    shared.schedule.clear("import");
+    markAwaitingUse(shared.sql);
+    shared.emit(origin.episode, "forked", {
       source: origin.source,
       source_seq: origin.seq
     });
   });
-  core.committed(readSessionRow(core.sql)!);
-  core.awaitingUse();
-  await core.schedule.arm();
+  shared.committed(readSessionRow(shared.sql)!);
+  shared.awaitingUse();
+  await shared.schedule.arm();
 };
 
 /** Deletes a copy whose fork failed, made or half-made: a fork makes all its copies or none. */
-export const abortImport = async (core: SessionCore): Promise<void> => {
-  await core.storage.deleteAll();
-  core.forget();
+export const abortImport = async (shared: SessionShared): Promise<void> => {
+  await shared.storage.deleteAll();
+  shared.forget();
 };
 
 /** The alarm of an object with no session row: a copy nobody finished is deleted. */
 export const expireImport = async (
-  core: SessionCore,
+  shared: SessionShared,
   now: number
 ): Promise<void> => {
-  if (schemaVersion(core.sql) === undefined) return;
-  if (readMarker(core.sql) === undefined) return;
-  const due = core.schedule.dueAt("import");
+  if (schemaVersion(shared.sql) === undefined) return;
+  if (readMarker(shared.sql) === undefined) return;
+  const due = shared.schedule.dueAt("import");
   if (due === undefined || due <= now) {
-    await abortImport(core);
+    await abortImport(shared);
     return;
   }
-  await core.schedule.arm();
+  await shared.schedule.arm();
 };

@@ -6,8 +6,8 @@ import { result } from "../store/result";
 import { tool } from "../tools/define-tool";
 import { dataset } from "./dataset";
 import { defineEnvironment } from "./define-environment";
-import { NO_TOOL_CALLS } from "./episode";
-import { createEpisodeSession } from "./local-session";
+import { createEpisodeSession } from "./episode-session";
+import { NO_TOOL_CALLS } from "./hook-calls";
 import { createRegistry } from "./registry";
 
 const story = defineEnvironment({
