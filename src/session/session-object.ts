@@ -1,4 +1,4 @@
-/** @module The session Durable Object: entry points only; the logic lives in SessionRuntime. */
+/** @module The session Durable Object: entry points only. The session's logic is its operations (operations/), which run against its SessionRuntime. */
 
 import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";

@@ -6,7 +6,7 @@ import {
   ToolInvocationResponseSchema,
   ToolParamsSchema
 } from "../../protocol";
-import { tools } from "../../session/operations/episode";
+import { tools } from "../../session/operations/reset-step-call";
 import { jsonBody } from "../body";
 import { defineRoute, type RouteEntry, route } from "../define-route";
 import { runOperation } from "../gateway";
