@@ -1,8 +1,8 @@
 /** @module Delivers a session's events exactly once and in seq order, filling gaps from `/events`. */
 
 import { EVENTS_PAGE, type EventFrame } from "../protocol";
+import { createTransport, type FetchLike } from "./request";
 import { RoostSession } from "./session-client";
-import { createTransport, type FetchLike } from "./transport";
 
 export interface SequencerOptions {
   baseUrl: string;

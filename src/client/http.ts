@@ -7,12 +7,12 @@ import {
   EnvironmentsResponseSchema,
   HealthResponseSchema
 } from "../protocol";
-import { RoostSession } from "./session-client";
 import {
   createTransport,
   type Transport,
   type TransportOptions
-} from "./transport";
+} from "./request";
+import { RoostSession } from "./session-client";
 
 export interface ClientOptions extends TransportOptions {
   /** Sent when creating sessions (needed when the server sets ROOST_API_KEYS). */

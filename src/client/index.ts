@@ -35,6 +35,7 @@ export {
   type TokenUsage
 } from "./policy";
 export { randomPolicy, seededRandom } from "./random-policy";
+export type { FetchLike } from "./request";
 export {
   type RolloutOptions,
   type RolloutResult,
@@ -60,7 +61,6 @@ export type {
   RolloutSummary,
   Trajectory
 } from "./trajectory";
-export type { FetchLike } from "./transport";
 export type {
   SocketEventLike,
   WebSocketConstructor,

@@ -11,7 +11,7 @@ import { toChatMessages } from "./chat-format";
 import { RoostClientError } from "./client-error";
 import { backoffDelay, type Clock, sleep, systemClock } from "./clock";
 import type { Policy, PolicyDecision, TokenUsage } from "./policy";
-import type { FetchLike } from "./transport";
+import type { FetchLike } from "./request";
 
 export interface OpenAIPolicyOptions {
   /** The API base, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */

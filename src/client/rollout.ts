@@ -5,10 +5,10 @@ import { MAX_FORK_COUNT } from "../protocol";
 import { RoostClientError } from "./client-error";
 import { createClient } from "./http";
 import type { Policy } from "./policy";
+import type { FetchLike } from "./request";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
 import { returnStats, succeeded, summariseGroups } from "./rollout-stats";
 import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
-import type { FetchLike } from "./transport";
 
 export interface RolloutOptions {
   baseUrl: string;

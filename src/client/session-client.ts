@@ -17,8 +17,8 @@ import {
   StoreRemoveResponseSchema,
   ToolInvocationResponseSchema
 } from "../protocol";
+import type { Transport } from "./request";
 import { SessionReads } from "./session-reads";
-import type { Transport } from "./transport";
 
 /** Options of every mutating call. */
 export interface MutationOptions {

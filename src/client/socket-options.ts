@@ -7,7 +7,7 @@ import type {
   SnapshotFrameSchema
 } from "../protocol";
 import type { Clock } from "./clock";
-import type { FetchLike } from "./transport";
+import type { FetchLike } from "./request";
 import type { WebSocketConstructor } from "./websocket-like";
 
 export type SnapshotFrame = z.infer<ReturnType<typeof SnapshotFrameSchema>>;

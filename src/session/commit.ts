@@ -84,7 +84,7 @@ export class Committer {
    * Runs a mutation through the queue: a stored response for a repeated
    * key, the running one for a retry in flight, else a throttled commit.
    */
-  async run<T>(
+  async mutate<T>(
     kind: MutationKind,
     idem: IdempotencyKey | undefined,
     body: (m: MutationContext) => Promise<T>

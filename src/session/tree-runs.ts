@@ -89,7 +89,7 @@ export class TreeRuns {
     ) {
       this.#refuseWhileRunning();
     }
-    return this.#commits.run("run", idem, async (m) => {
+    return this.#commits.mutate("run", idem, async (m) => {
       if (m.environment.tree === undefined) {
         throw new RoostError(
           "invalid_request",

@@ -22,7 +22,7 @@ const mutate = <T>(
   kind: MutationKind,
   body: (m: MutationContext) => Promise<T>
 ) =>
-  inside(stub, (obj) => obj.runtime.commits.run(kind, undefined, body)).then(
+  inside(stub, (obj) => obj.runtime.commits.mutate(kind, undefined, body)).then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error })
   );
@@ -160,10 +160,10 @@ describe("Committer", () => {
     const runs = await inside(stub, async (obj) => {
       let ran = 0;
       const body = async () => ({ n: ++ran });
-      const first = await obj.runtime.commits.run("edit", key, body);
-      const second = await obj.runtime.commits.run("edit", key, body);
+      const first = await obj.runtime.commits.mutate("edit", key, body);
+      const second = await obj.runtime.commits.mutate("edit", key, body);
       const other = await obj.runtime.commits
-        .run("edit", { ...key, hash: "other" }, body)
+        .mutate("edit", { ...key, hash: "other" }, body)
         .catch((e: RoostError) => e.code);
       return { first, second, other, ran };
     });

@@ -27,8 +27,8 @@ import {
   startSession
 } from "../gateway";
 import { fromRoost, isSessionGone } from "../mcp/failure";
+import { noStream, readMcp, rpcError } from "../mcp/streamable-http";
 import { sessionTarget } from "../mcp/target";
-import { noStream, readMcp, rpcError } from "../mcp/transport";
 import {
   CREATE_SECURITY,
   errors,

@@ -45,7 +45,7 @@ export interface Operation<I, O> {
   readonly again?: "harmless" | { refused: ErrorCode; answer?: "status" };
   /** The event types it may emit, for documentation and tests. */
   readonly events: readonly EventType[];
-  run(rt: SessionRuntime, input: I, idem?: IdempotencyKey): Promise<O> | O;
+  handle(rt: SessionRuntime, input: I, idem?: IdempotencyKey): Promise<O> | O;
 }
 
 /** Declares an operation; the identity, for inference. */

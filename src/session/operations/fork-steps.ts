@@ -32,7 +32,7 @@ export const forkBegin = defineOperation({
   mutates: true,
   idempotency: forkKey<{ count: number }>(),
   events: [],
-  run: (rt, _input, idem) =>
+  handle: (rt, _input, idem) =>
     beginFork(rt.shared, idem, () => rt.commits.throttle())
 });
 
@@ -46,7 +46,7 @@ export const forkChunk = defineOperation({
   internal: true,
   mutates: false,
   events: [],
-  run: (rt, { snap, cursor, maxBytes }) =>
+  handle: (rt, { snap, cursor, maxBytes }) =>
     readForkChunk(rt.shared, snap, cursor, maxBytes)
 });
 
@@ -62,7 +62,7 @@ export const forkEnd = defineOperation({
   mutates: true,
   idempotency: forkKey<{ count: number; snap: string; response?: unknown }>(),
   events: [],
-  run: (rt, { snap, response }, idem) =>
+  handle: (rt, { snap, response }, idem) =>
     endFork(rt.shared, snap, response, idem)
 });
 
@@ -74,7 +74,8 @@ export const importBegin = defineOperation({
   internal: true,
   mutates: true,
   events: [],
-  run: (rt, { sessionId, origin }) => beginImport(rt.shared, sessionId, origin)
+  handle: (rt, { sessionId, origin }) =>
+    beginImport(rt.shared, sessionId, origin)
 });
 
 export const importChunk = defineOperation({
@@ -87,7 +88,7 @@ export const importChunk = defineOperation({
   internal: true,
   mutates: true,
   events: [],
-  run: (rt, { parts }) => importRows(rt.shared, parts)
+  handle: (rt, { parts }) => importRows(rt.shared, parts)
 });
 
 export const importEnd = defineOperation({
@@ -95,7 +96,7 @@ export const importEnd = defineOperation({
   internal: true,
   mutates: true,
   events: ["forked"],
-  run: (rt) => endImport(rt.shared)
+  handle: (rt) => endImport(rt.shared)
 });
 
 export const importAbort = defineOperation({
@@ -103,5 +104,5 @@ export const importAbort = defineOperation({
   internal: true,
   mutates: true,
   events: [],
-  run: (rt) => abortImport(rt.shared)
+  handle: (rt) => abortImport(rt.shared)
 });

@@ -66,10 +66,10 @@ export const OPERATIONS = {
 export type OperationName = keyof typeof OPERATIONS;
 type Table = typeof OPERATIONS;
 export type OperationInput<N extends OperationName> = Parameters<
-  Table[N]["run"]
+  Table[N]["handle"]
 >[1];
 export type OperationOutput<N extends OperationName> = Awaited<
-  ReturnType<Table[N]["run"]>
+  ReturnType<Table[N]["handle"]>
 >;
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -125,5 +125,5 @@ export const dispatch = async <N extends OperationName>(
   if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
   const checked = parsed.data as OperationInput<N>;
   const idem = key === undefined ? undefined : await bindKey(op, checked, key);
-  return (await op.run(rt, checked, idem)) as OperationOutput<N>;
+  return (await op.handle(rt, checked, idem)) as OperationOutput<N>;
 };

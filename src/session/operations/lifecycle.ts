@@ -91,7 +91,7 @@ export const create = defineOperation({
   // The id is new, so a session already there is this request's own.
   again: { refused: "conflict", answer: "status" },
   events: [],
-  run: async ({ shared }, init) => {
+  handle: async ({ shared }, init) => {
     if (schemaVersion(shared.sql) !== undefined) {
       throw new RoostError("conflict", "This session already exists.");
     }
@@ -132,7 +132,7 @@ export const status = defineOperation({
   output: SessionStatusSchema,
   mutates: false,
   events: [],
-  run: ({ shared }) => sessionStatus(shared)
+  handle: ({ shared }) => sessionStatus(shared)
 });
 
 /**
@@ -146,7 +146,7 @@ export const expectUse = defineOperation({
   mutates: true,
   again: "harmless",
   events: [],
-  run: async ({ shared }) => {
+  handle: async ({ shared }) => {
     shared.requireRow();
     const now = shared.now();
     shared.storage.transactionSync(() => {
@@ -166,7 +166,7 @@ export const destroy = defineOperation({
   mutates: true,
   again: { refused: "not_found" },
   events: [],
-  run: async (rt) => {
+  handle: async (rt) => {
     const shared = rt.shared;
     shared.requireRow();
     await shared.queue.run(() => closeSession(shared, "deleted"));
@@ -188,7 +188,7 @@ export const events = defineOperation({
   output: EventsResponseSchema,
   mutates: false,
   events: [],
-  run: ({ shared }, q): EventsResponse => {
+  handle: ({ shared }, q): EventsResponse => {
     shared.seen(shared.requireRow());
     const log = shared.events;
     const after = q.after ?? Math.max(0, log.oldestSeq - 1);

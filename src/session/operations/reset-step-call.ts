@@ -29,8 +29,8 @@ export const reset = defineOperation({
   mutates: true,
   idempotency: { scope: () => "reset", hashed: (input) => input },
   events: ["reset", "tree.completed", ...TOOL_EVENTS, ...WRITE_EVENTS],
-  run: (rt, request, idem) =>
-    rt.commits.run("reset", idem, async (m) => {
+  handle: (rt, request, idem) =>
+    rt.commits.mutate("reset", idem, async (m) => {
       // The creation task is the default; either way it goes through the
       // environment's schema, so defaults apply to an omitted task too.
       const task = resolveTask(
@@ -66,8 +66,8 @@ export const step = defineOperation({
   mutates: true,
   idempotency: { scope: () => "step", hashed: ({ action }) => ({ action }) },
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
-  run: (rt, { action }, idem) =>
-    rt.commits.run("step", idem, async (m) => {
+  handle: (rt, { action }, idem) =>
+    rt.commits.mutate("step", idem, async (m) => {
       checkToolCalls(action, rt.shared.options.limits.toolCallsPerAction);
       const out = await stepEpisode(
         m.environment,
@@ -100,8 +100,8 @@ export const call = defineOperation({
     hashed: (input) => ({ arguments: input.arguments })
   },
   events: [...TOOL_EVENTS, ...WRITE_EVENTS],
-  run: (rt, c, idem) =>
-    rt.commits.run("call", idem, async (m) => {
+  handle: (rt, c, idem) =>
+    rt.commits.mutate("call", idem, async (m) => {
       const id = `direct_${rt.shared.events.lastAssigned + 1}`;
       const out = await callInEpisode(
         m.environment,
@@ -124,7 +124,7 @@ export const tools = defineOperation({
   output: () => z.object({ tools: z.array(OpenAIToolSchema()) }),
   mutates: false,
   events: [],
-  run: (rt) =>
+  handle: (rt) =>
     rt.read((_parts, environment, row) => ({
       tools: [...episodeEnvironment(environment, row.episodeTools).toolSchemas]
     }))

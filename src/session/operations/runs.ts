@@ -27,7 +27,7 @@ export const startRun = defineOperation({
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
   events: RUN_EVENTS,
-  run: (rt, request, idem) => rt.runs.start(request, idem)
+  handle: (rt, request, idem) => rt.runs.start(request, idem)
 });
 
 /** A run started by the chat endpoint: a run like any, that remembers its chat. */
@@ -37,7 +37,7 @@ export const startChat = defineOperation({
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
   events: RUN_EVENTS,
-  run: (rt, { chat_id, ...request }, idem) =>
+  handle: (rt, { chat_id, ...request }, idem) =>
     rt.runs.start({ ...request, chatId: chat_id }, idem)
 });
 
@@ -50,7 +50,7 @@ export const readRun = defineOperation({
   output: RunStatusSchema,
   mutates: false,
   events: [],
-  run: (rt, q) => rt.runs.wait(q.run_id, (q.wait ?? 0) * 1000)
+  handle: (rt, q) => rt.runs.wait(q.run_id, (q.wait ?? 0) * 1000)
 });
 
 /** Bypasses the queue: a flag the loop reads between passes, safe to set twice. */
@@ -59,5 +59,5 @@ export const cancelRun = defineOperation({
   output: RunStatusSchema,
   mutates: false,
   events: [],
-  run: (rt, { run_id }) => rt.runs.cancel(run_id)
+  handle: (rt, { run_id }) => rt.runs.cancel(run_id)
 });

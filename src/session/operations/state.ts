@@ -30,7 +30,7 @@ export const readState = defineOperation({
   output: StateResponseSchema,
   mutates: false,
   events: [],
-  run: (rt, q) =>
+  handle: (rt, q) =>
     rt.read((parts, environment) => {
       const budget = new ReadBudget(q.max_bytes);
       const page = statePage(
@@ -53,8 +53,8 @@ export const patchState = defineOperation({
   mutates: true,
   idempotency: { scope: () => "state", hashed: (input) => input },
   events: ["state.changed"],
-  run: (rt, body, idem) =>
-    rt.commits.run("edit", idem, async (m) => {
+  handle: (rt, body, idem) =>
+    rt.commits.mutate("edit", idem, async (m) => {
       if (body.key === "messages") {
         throw new RoostError(
           "invalid_request",
@@ -82,7 +82,7 @@ export const messages = defineOperation({
   output: MessagesResponseSchema,
   mutates: false,
   events: [],
-  run: (rt, q) =>
+  handle: (rt, q) =>
     rt.readTranscript((transcript) => {
       const offset = offsetOf(q.cursor);
       const budget = new ReadBudget(q.max_bytes);
@@ -110,7 +110,7 @@ export const frame = defineOperation({
   output: FrameResponseSchema,
   mutates: false,
   events: [],
-  run: (rt, q) =>
+  handle: (rt, q) =>
     rt.read((parts, environment, row) => {
       if (environment.frame) {
         const f = environment.frame({

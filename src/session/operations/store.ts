@@ -78,7 +78,7 @@ export const readStore = defineOperation({
     }),
   mutates: false,
   events: [],
-  run: (rt, q) =>
+  handle: (rt, q) =>
     rt.read((parts) => {
       const store = parts.environment;
       const maxBytes = q.max_bytes ?? READ_BYTES.default;
@@ -141,7 +141,7 @@ export const storeKeys = defineOperation({
   output: StoreKeysResponseSchema,
   mutates: false,
   events: [],
-  run: (rt, q) =>
+  handle: (rt, q) =>
     rt.read((parts) => {
       const page = parts.environment.keyPage({
         ...(q.cursor ? { cursor: q.cursor } : {}),
@@ -162,8 +162,8 @@ export const addEntry = defineOperation({
   mutates: true,
   idempotency: { scope: scopeOf("add"), hashed: body },
   events: ["result", "store.changed"],
-  run: (rt, w, idem) =>
-    rt.commits.run("edit", idem, async (m) => {
+  handle: (rt, w, idem) =>
+    rt.commits.mutate("edit", idem, async (m) => {
       const entry = m.parts.environment.addObjects(
         w.tool,
         w.name,
@@ -183,8 +183,8 @@ export const replaceEntry = defineOperation({
   mutates: true,
   idempotency: { scope: scopeOf("replace"), hashed: body },
   events: ["store.changed"],
-  run: (rt, w, idem) =>
-    rt.commits.run("edit", idem, async (m) => ({
+  handle: (rt, w, idem) =>
+    rt.commits.mutate("edit", idem, async (m) => ({
       entry: wireEntry(
         m.parts.environment.replace(
           w.tool,
@@ -204,8 +204,8 @@ export const removeEntry = defineOperation({
   mutates: true,
   idempotency: { scope: scopeOf("remove"), hashed: () => ({}) },
   events: ["store.changed"],
-  run: (rt, k, idem) =>
-    rt.commits.run("edit", idem, async (m) => {
+  handle: (rt, k, idem) =>
+    rt.commits.mutate("edit", idem, async (m) => {
       const store = m.parts.environment;
       const before = store.slice(k.tool, k.name, 0, 0).total;
       store.remove(k.tool, k.name, k.index);
