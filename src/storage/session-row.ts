@@ -7,25 +7,17 @@
  * reaching past the checkpoint write the table itself.
  */
 
+import type { EpisodeRecord } from "../environment/episode-machine";
 import { hasTable } from "./tables";
 
-export interface SessionRow {
+/** Where the episode stands (the one record the episode's rules keep), and the session around it. */
+export interface SessionRow extends EpisodeRecord {
   sessionId: string;
   environment: string;
   /** The task given at creation: the default of every reset. */
   task: unknown;
   /** The state given at creation: the default of every reset (none if undefined). */
   initialState?: Record<string, unknown>;
-  episode: number;
-  /** The task of the running episode. */
-  episodeTask: unknown;
-  /** The tools the running episode's reset chose; undefined offers them all. */
-  episodeTools?: string[];
-  steps: number;
-  reward: number;
-  total: number;
-  done: boolean;
-  truncated: boolean;
   createdAt: number;
   lastUsedAt: number;
   /** The mutation in flight, if the object died before it committed. */
