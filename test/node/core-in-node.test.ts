@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { calculator } from "../../examples/calculator/index";
+import { counter } from "../../examples/counter/index";
 import { guess } from "../../examples/own-worker/guess";
 
 // Plain Node has no `cloudflare:workers`: these imports fail outright if
@@ -23,6 +24,14 @@ describe("roost-edge/core in plain Node", () => {
       toolCalls({ name: "guess", arguments: { n: secret } })
     );
     expect(out).toMatchObject({ reward: 1, done: true });
+  });
+
+  it("counts to the target with the counter example", async () => {
+    const s = createLocalSession(counter);
+    await s.reset({ task: { target: 2 } });
+    await s.step(toolCalls({ name: "incr", arguments: {} }));
+    const out = await s.step(toolCalls({ name: "incr", arguments: {} }));
+    expect(out).toMatchObject({ done: true });
   });
 
   it("grades a calculator episode from its dataset", async () => {
