@@ -105,11 +105,12 @@ export const parseArgs = (
   env: Readonly<Record<string, string | undefined>>
 ): Command => {
   const [command, ...rest] = argv;
+  // Asking for help anywhere (`rollout --help`) is asking for help.
   if (
     command === undefined ||
     command === "help" ||
-    command === "--help" ||
-    command === "-h"
+    argv.includes("--help") ||
+    argv.includes("-h")
   )
     return { command: "help" };
   const flags = readFlags(rest);

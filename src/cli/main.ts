@@ -119,6 +119,20 @@ const orderedLines = (out: Writable) => {
   };
 };
 
+/** What "fetch failed" means to someone who has not started a server. */
+const NO_SERVER = (url: string) =>
+  `No Roost server answered at ${url}. Start one (npm start in the repository, or npx wrangler dev in your own project), or point --url or ROOST_URL at yours.`;
+
+/** The URL the command was pointed at, for the message above. */
+const serverUrl = (): string => {
+  try {
+    const command = parseArgs(process.argv.slice(2), process.env);
+    return "url" in command ? command.url : "the server";
+  } catch {
+    return "the server";
+  }
+};
+
 main().then(
   (code) => {
     process.exitCode = code;
@@ -126,7 +140,7 @@ main().then(
   (error: unknown) => {
     const message =
       error instanceof RoostClientError
-        ? `${error.code}: ${error.message}`
+        ? `${error.code}: ${error.message}${error.code === "network_error" ? `\n${NO_SERVER(serverUrl())}` : ""}`
         : error instanceof Error
           ? error.message
           : String(error);

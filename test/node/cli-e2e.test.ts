@@ -101,6 +101,18 @@ describe("npm run rollout", () => {
     expect(evalLine.messages[0].content).not.toBe(lines[0].messages[0].content);
   }, 60_000);
 
+  it("says how to start a server when none answers", async () => {
+    // Port 9 (discard) has no server on a test machine.
+    const failure = await rolloutCli("http://127.0.0.1:9", [
+      "--env",
+      "counter"
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain(
+      "No Roost server answered at http://127.0.0.1:9. Start one (npm start"
+    );
+  }, 60_000);
+
   it("refuses an unknown split before running anything", async () => {
     const failure = await rolloutCli(inject("baseUrl"), [
       "--env",

@@ -230,6 +230,11 @@ describe("roost-edge command line", () => {
     });
   });
 
+  it("takes --help after a command as help, not as an unknown option", () => {
+    expect(parseArgs(["rollout", "--help"], {})).toEqual({ command: "help" });
+    expect(parseArgs(["environments", "-h"], {})).toEqual({ command: "help" });
+  });
+
   it("rejects what it cannot use with a UsageError", () => {
     expect(() => parseArgs(["rollout"], {})).toThrow(UsageError);
     expect(() =>
