@@ -5,6 +5,7 @@
 // starts, and say "Listening" only once the server answers.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { writeOwnWorker } from "./own-worker.mjs";
 import { waitUntilReady } from "./ready.mjs";
 
@@ -42,6 +43,22 @@ if (files.length > 0) {
 
 const port = process.env.PORT ?? "8787";
 const url = `http://127.0.0.1:${port}`;
+
+// Another server on the port would answer the readiness probe below and
+// make this one say "Listening" before wrangler fails to bind: find out first.
+const portTaken = await new Promise((resolve) => {
+  const probe = createServer();
+  probe.once("error", (error) => resolve(error.code === "EADDRINUSE"));
+  probe.listen(Number(port), "127.0.0.1", () =>
+    probe.close(() => resolve(false))
+  );
+});
+if (portTaken) {
+  console.error(
+    `Port ${port} on 127.0.0.1 is in use (another npm start, perhaps). Stop that server, or pick another port: PORT=8788 npm start.`
+  );
+  process.exit(1);
+}
 const line = "!".repeat(72);
 console.warn(
   [
@@ -92,7 +109,11 @@ try {
       "",
       `Listening on ${url}`,
       `Inspector: open ${url}/ in a browser.`,
-      `Chat example (catalog): open ${url}/chat/ in a browser.`,
+      // The chat app talks to the catalog example, which a user's own
+      // files do not serve.
+      ...(files.length > 0
+        ? []
+        : [`Chat example (catalog): open ${url}/chat/ in a browser.`]),
       "",
       "Next, in a second terminal:",
       `  curl -s ${url}/v1/environments`,

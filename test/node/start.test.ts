@@ -94,8 +94,33 @@ describe("npm start with an environment file of the user's", () => {
     const body = (await res.json()) as { environments: { name: string }[] };
     expect(body.environments.map((e) => e.name)).toEqual(["guess"]);
     expect(output).toContain("examples/own-worker/guess.ts");
+    // The chat app needs the catalog example, which this server lacks.
+    expect(output).not.toContain("Chat example");
     expect(output.indexOf("Listening on")).toBeGreaterThan(
       output.indexOf("Starting wrangler dev")
     );
   }, 150_000);
+});
+
+describe("npm start on a port another server holds", () => {
+  it("says so and exits, instead of answering the probe with the other server", async () => {
+    const other = createServer((_, res) => res.end("ok"));
+    const port = await freePort();
+    await new Promise<void>((r) => other.listen(port, "127.0.0.1", r));
+    const child = spawn(process.execPath, ["scripts/start.mjs"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PORT: String(port) }
+    });
+    let output = "";
+    child.stdout!.on("data", (d) => (output += String(d)));
+    child.stderr!.on("data", (d) => (output += String(d)));
+    const code = await new Promise<number | null>((r) =>
+      child.once("exit", (c) => r(c))
+    );
+    await close(other);
+    expect(code).toBe(1);
+    expect(output).toContain(`Port ${port} on 127.0.0.1 is in use`);
+    expect(output).not.toContain("Listening on");
+    expect(output).not.toContain("Starting wrangler dev");
+  }, 60_000);
 });
