@@ -1,7 +1,7 @@
 /** @module The Aviary counter: increment to the target for a reward of 1. */
 
-import * as z from "zod";
 import { defineEnvironment, defineState } from "roost-edge/core";
+import * as z from "zod";
 
 const state = defineState({
   count: { type: z.number().int().default(0) }
