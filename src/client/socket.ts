@@ -5,17 +5,13 @@ import {
   type ActionInput,
   CLOSE_CODES,
   EventFrameSchema,
-  ForkResponseSchema,
   isTerminalCloseCode,
   PING_FRAME,
   ProtocolErrorFrameSchema,
   ReplyFrameSchema,
-  ResetResponseSchema,
   ResumeExpiredFrameSchema,
   SnapshotFrameSchema,
-  StepResponseSchema,
-  subprotocolsFor,
-  ToolInvocationResponseSchema
+  subprotocolsFor
 } from "../protocol";
 import { type ClientErrorCode, RoostClientError } from "./client-error";
 import {
@@ -34,6 +30,13 @@ import type {
   SocketStatus,
   StatusDetail
 } from "./socket-options";
+import {
+  callRequest,
+  forkRequest,
+  type ResetPick,
+  resetRequest,
+  stepRequest
+} from "./socket-requests";
 import {
   defaultWebSocket,
   OPEN,
@@ -131,36 +134,17 @@ export class SessionSocket {
    * One step. `options` is `RoostSession.step`'s (`{ idempotencyKey }`);
    * a bare key string is the older form, still taken.
    */
-  async step(action: ActionInput, options: MutationOptions | string = {}) {
-    const idempotencyKey =
-      typeof options === "string" ? options : options.idempotencyKey;
-    const value = await this.send({
-      type: "step",
-      action,
-      ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {})
-    });
-    return StepResponseSchema().parse(value);
+  step(action: ActionInput, options: MutationOptions | string = {}) {
+    return stepRequest(this.#sender, action, options);
   }
 
   /** `pick` takes the task from the dataset, or from a named split, instead of `task`. */
-  async reset(
-    task?: JsonValue,
-    state?: Record<string, JsonValue>,
-    pick?: { taskIndex: number; split?: string }
-  ) {
-    const value = await this.send({
-      type: "reset",
-      ...(task === undefined ? {} : { task }),
-      ...(pick === undefined ? {} : { task_index: pick.taskIndex }),
-      ...(pick?.split === undefined ? {} : { split: pick.split }),
-      ...(state === undefined ? {} : { state })
-    });
-    return ResetResponseSchema().parse(value);
+  reset(task?: JsonValue, state?: Record<string, JsonValue>, pick?: ResetPick) {
+    return resetRequest(this.#sender, task, state, pick);
   }
 
-  async call(tool: string, args: JsonObject = {}) {
-    const value = await this.send({ type: "call", tool, arguments: args });
-    return ToolInvocationResponseSchema().parse(value);
+  call(tool: string, args: JsonObject = {}) {
+    return callRequest(this.#sender, tool, args);
   }
 
   /**
@@ -168,10 +152,11 @@ export class SessionSocket {
    * lists each copy's id, token and socket URL. Resent after a reconnect
    * with the same idempotency key, so a retry never makes a second set.
    */
-  async fork(count = 1) {
-    const value = await this.send({ type: "fork", count });
-    return ForkResponseSchema().parse(value);
+  fork(count = 1) {
+    return forkRequest(this.#sender, count);
   }
+
+  readonly #sender = (request: SocketRequest) => this.send(request);
 
   /** Closes for good; unanswered requests reject with `closed`. */
   close(): void {

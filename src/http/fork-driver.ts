@@ -8,7 +8,7 @@
 
 import { fromErrorBody, RoostError } from "../errors";
 import type { ForkResponse } from "../protocol";
-import { FIRST_CHUNK, type ForkStart } from "../session/fork-sides";
+import { FIRST_CHUNK, type ForkStart } from "../session/fork-source";
 import type { RpcResult } from "../session/rpc";
 import { apiKeysConfigured } from "./api-keys";
 import type { RoostBindings } from "./env";

@@ -13,9 +13,9 @@ export type TimerKind =
   | "idempotency"
   | "events"
   | "run"
-  /** A fork's snapshot past its time (fork-sides.ts). */
+  /** A fork's snapshot past its time (fork-source.ts). */
   | "fork"
-  /** A copy half-made and abandoned (fork-sides.ts). */
+  /** A copy half-made and abandoned (fork-import.ts). */
   | "import";
 
 export class Schedule {

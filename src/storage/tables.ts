@@ -199,7 +199,7 @@ export const makeTable = (sql: SqlStorage, table: string): void => {
   for (const statement of GROUP_OF.get(table) ?? []) sql.exec(statement);
 };
 
-/** Makes every table: a copy being imported (fork-sides.ts) fills any of them. */
+/** Makes every table: a copy being imported (fork-import.ts) fills any of them. */
 export const makeAllTables = (sql: SqlStorage): void => {
   for (const statements of Object.values(LAYOUT))
     for (const statement of statements) sql.exec(statement);

@@ -8,7 +8,7 @@
 // and forks make no table a session never used.
 import { describe, expect, it } from "vitest";
 import { ReadBudget } from "../../src/protocol/read-budget";
-import { beginFork } from "../../src/session/fork-sides";
+import { beginFork } from "../../src/session/fork-source";
 import { EventLog } from "../../src/storage/event-log";
 import { readRun, writeRun } from "../../src/storage/run-rows";
 import { readSessionRow } from "../../src/storage/session-row";

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
-import type { ForkCursor, ForkStart } from "../../src/session/fork-sides";
+import type { ForkCursor, ForkStart } from "../../src/session/fork-source";
 import {
   OPERATIONS,
   type OperationInput,

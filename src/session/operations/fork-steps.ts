@@ -9,15 +9,17 @@ import { lazy } from "../../lazy";
 import { ForkRequestSchema } from "../../protocol";
 import {
   abortImport,
-  beginFork,
   beginImport,
-  endFork,
   endImport,
+  importChunk as importRows
+} from "../fork-import";
+import {
+  beginFork,
+  endFork,
   ForkCursorSchema,
   ForkOriginSchema,
-  importChunk as importRows,
   forkChunk as readForkChunk
-} from "../fork-sides";
+} from "../fork-source";
 import { defineOperation } from "./define";
 
 /** A retry of a fork with the same key and count gets the same copies. */

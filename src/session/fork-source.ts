@@ -1,37 +1,27 @@
 /**
- * @module Forking, as each side of it sees it. The source snapshots its
- * current episode between two mutations and serves the snapshot in chunks
- * while it goes on serving steps; a copy takes the chunks under an import
- * marker and holds no session (404 everywhere) until its last one commits.
- * Whoever drives the fork (http/fork-driver.ts) moves the chunks between them.
+ * @module Forking, as the source sees it, and the shapes both sides share.
+ * The source snapshots its current episode between two mutations and
+ * serves the snapshot in chunks while it goes on serving steps; the copies
+ * take them (fork-import.ts). Whoever drives the fork
+ * (http/fork-driver.ts) moves the chunks between them.
  */
 
 import * as z from "zod";
 import { RoostError } from "../errors";
 import { lazy } from "../lazy";
-import { markAwaitingUse } from "../storage/first-use";
 import {
   dropExpiredSnapshots,
   dropSnapshot,
-  insertRows,
   readSnapshot,
   snapshotSize,
   takeSnapshot,
   touchSnapshot
 } from "../storage/fork-copy";
 import * as idempotency from "../storage/idempotency";
-import {
-  recordImportVersion,
-  SCHEMA_VERSION,
-  schemaVersion
-} from "../storage/schema";
-import { insertSessionRow, readSessionRow } from "../storage/session-row";
 import type { SessionShared } from "./shared";
 
 /** A snapshot no driver came back for (its worker died) is dropped after this. */
 export const SNAPSHOT_TTL_MS = 10 * 60 * 1000;
-/** A copy that received nothing for this long was abandoned mid-way and is deleted. */
-export const IMPORT_IDLE_MS = 5 * 60 * 1000;
 /** A chunk's size: far below RPC's message limit, large enough to take few round trips. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 export const CHUNK_ROWS = 20_000;
@@ -100,8 +90,6 @@ export interface ForkBegun {
 export type ForkStart =
   | { replay: false; begun: ForkBegun }
   | { replay: true; response: unknown };
-
-const IMPORT_KEY = "import";
 
 // ---- the source -------------------------------------------------------
 
@@ -263,140 +251,4 @@ export const expireSnapshots = (shared: SessionShared, now: number): void => {
   const next = dropExpiredSnapshots(shared.sql, now);
   if (next === undefined) shared.schedule.clear("fork");
   else shared.schedule.set("fork", next);
-};
-
-// ---- the copy ---------------------------------------------------------
-
-interface ImportMarker {
-  sessionId: string;
-  origin: ForkOrigin;
-}
-
-const readMarker = (sql: SqlStorage): ImportMarker | undefined => {
-  const [row] = sql
-    .exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", IMPORT_KEY)
-    .toArray();
-  return row && (JSON.parse(row.value) as ImportMarker);
-};
-
-const requireMarker = (shared: SessionShared): ImportMarker => {
-  const marker =
-    schemaVersion(shared.sql) === undefined
-      ? undefined
-      : readMarker(shared.sql);
-  if (marker === undefined) {
-    throw new RoostError(
-      "not_found",
-      "This copy is not being imported (it was abandoned and deleted, or it is complete)."
-    );
-  }
-  return marker;
-};
-
-/** Starts a copy: the tables and the marker, but no session row yet (so every route answers 404). */
-export const beginImport = async (
-  shared: SessionShared,
-  sessionId: string,
-  origin: ForkOrigin
-): Promise<void> => {
-  if (schemaVersion(shared.sql) !== undefined) {
-    throw new RoostError("conflict", "This object already holds data.");
-  }
-  shared.storage.transactionSync(() => {
-    recordImportVersion(shared.sql);
-    shared.sql.exec(
-      "INSERT INTO meta (key, value) VALUES (?, ?)",
-      IMPORT_KEY,
-      JSON.stringify({ sessionId, origin } satisfies ImportMarker)
-    );
-    for (const table of origin.tables)
-      if (table.create !== undefined) shared.sql.exec(table.create);
-    shared.schedule.set("import", shared.now() + IMPORT_IDLE_MS);
-  });
-  await shared.schedule.arm();
-};
-
-export const importChunk = async (
-  shared: SessionShared,
-  parts: ChunkPart[]
-): Promise<void> => {
-  const { origin } = requireMarker(shared);
-  shared.storage.transactionSync(() => {
-    for (const part of parts)
-      insertRows(shared.sql, origin.tables[part.table]!, part.rows);
-    shared.schedule.set("import", shared.now() + IMPORT_IDLE_MS);
-  });
-  await shared.schedule.arm();
-};
-
-/**
- * The last step of a copy: its session row, its first event and its TTL
- * commit together, so the session appears whole or not at all.
- */
-export const endImport = async (shared: SessionShared): Promise<void> => {
-  const { sessionId, origin } = requireMarker(shared);
-  const now = shared.now();
-  shared.storage.transactionSync(() => {
-    for (const table of origin.tables)
-      for (const statement of table.later ?? []) shared.sql.exec(statement);
-    insertSessionRow(
-      shared.sql,
-      {
-        sessionId,
-        environment: origin.environment,
-        task: origin.task,
-        ...(origin.initialState === undefined
-          ? {}
-          : { initialState: origin.initialState }),
-        episode: origin.episode,
-        episodeTask: origin.episodeTask,
-        ...(origin.episodeTools === undefined
-          ? {}
-          : { episodeTools: origin.episodeTools }),
-        steps: origin.steps,
-        reward: origin.reward,
-        total: origin.total,
-        done: origin.done,
-        truncated: origin.truncated,
-        createdAt: now,
-        lastUsedAt: now,
-        inflight: null
-      },
-      // On probation until first used, like an MCP-made session: a copy
-      // whose id never reached anyone (the fork failed after it) goes in minutes.
-      now + shared.options.unusedTtlMs,
-      SCHEMA_VERSION
-    );
-    shared.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
-    shared.schedule.clear("import");
-    markAwaitingUse(shared.sql);
-    shared.emit(origin.episode, "forked", {
-      source: origin.source,
-      source_seq: origin.seq
-    });
-  });
-  shared.committed(readSessionRow(shared.sql)!);
-  shared.awaitingUse();
-  await shared.schedule.arm();
-};
-
-/** Deletes a copy whose fork failed, made or half-made: a fork makes all its copies or none. */
-export const abortImport = async (shared: SessionShared): Promise<void> => {
-  await shared.storage.deleteAll();
-  shared.forget();
-};
-
-/** The alarm of an object with no session row: a copy nobody finished is deleted. */
-export const expireImport = async (
-  shared: SessionShared,
-  now: number
-): Promise<void> => {
-  if (schemaVersion(shared.sql) === undefined) return;
-  if (readMarker(shared.sql) === undefined) return;
-  const due = shared.schedule.dueAt("import");
-  if (due === undefined || due <= now) {
-    await abortImport(shared);
-    return;
-  }
-  await shared.schedule.arm();
 };
