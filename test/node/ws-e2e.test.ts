@@ -147,4 +147,47 @@ describe("WebSocket against wrangler dev", () => {
     );
     expect(code).toBe(4403);
   });
+
+  it("runs any client operation by name with an op frame, and deletes last with the reply before the 4404 close", async () => {
+    const s = (await post("/v1/sessions", { environment: "counter" })) as {
+      session_id: string;
+      token: string;
+      ws_url: string;
+    };
+    await post(`/v1/sessions/${s.session_id}/reset`, {}, s.token);
+    const sock = open(s.ws_url, s.token);
+    await sock.opened;
+    await sock.until((f) => f.some((x) => x.type === "session.snapshot"));
+    const reply = async (frame: object, id: string) => {
+      sock.ws.send(JSON.stringify({ ...frame, id }));
+      const frames = await sock.until((f) => f.some((x) => x.id === id));
+      return frames.find((x) => x.id === id)!;
+    };
+    expect(
+      await reply(
+        { type: "op", op: "patchState", input: { key: "count", value: 3 } },
+        "p"
+      )
+    ).toMatchObject({ type: "reply", ok: true });
+    expect(await reply({ type: "op", op: "readState" }, "r")).toMatchObject({
+      ok: true,
+      value: { state: { count: 3 } }
+    });
+    expect(await reply({ type: "op", op: "tools" }, "t")).toMatchObject({
+      ok: true,
+      value: {
+        tools: [{ function: { name: "incr" } }, { function: { name: "decr" } }]
+      }
+    });
+    expect(
+      await reply({ type: "op", op: "forkChunk", input: {} }, "i")
+    ).toMatchObject({ ok: false, error: { code: "invalid_request" } });
+    const closed = new Promise<number>((r) =>
+      sock.ws.once("close", (c) => r(c))
+    );
+    expect(await reply({ type: "op", op: "destroy" }, "d")).toMatchObject({
+      ok: true
+    });
+    expect(await closed).toBe(4404);
+  });
 });
