@@ -33,11 +33,14 @@ export interface RolloutCommand {
 export type Command =
   | RolloutCommand
   | { command: "environments"; url: string }
+  | { command: "check"; files: string[] }
   | { command: "help" };
 
 export const USAGE = `Usage:
   roost-edge rollout --env <name> [options]   run episodes, write trajectories as JSONL
   roost-edge environments [--url <url>]       list the server's environments
+  roost-edge check [files…]                   typecheck environment files (with
+                                              none: the tsconfig.json project)
 
 Options of rollout:
   --url <url>           server (default $ROOST_URL or http://127.0.0.1:8787)
@@ -113,6 +116,12 @@ export const parseArgs = (
     argv.includes("-h")
   )
     return { command: "help" };
+  if (command === "check") {
+    const option = rest.find((arg) => arg.startsWith("-"));
+    if (option !== undefined)
+      throw new UsageError(`Unknown option ${option} of check.`);
+    return { command: "check", files: rest };
+  }
   const flags = readFlags(rest);
   const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
   if (command === "environments") return { command: "environments", url };

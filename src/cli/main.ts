@@ -8,6 +8,7 @@ import { createClient } from "../client/http";
 import { rollout } from "../client/rollout";
 import type { Trajectory } from "../client/trajectory";
 import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./args";
+import { CheckError, check } from "./check";
 import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
 
@@ -24,6 +25,7 @@ const main = async (): Promise<number> => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (command.command === "check") return runCheck(command.files);
   if (command.command === "environments") {
     const envs = await createClient({ baseUrl: command.url }).environments();
     for (const env of envs)
@@ -33,6 +35,24 @@ const main = async (): Promise<number> => {
     return 0;
   }
   return runRollout(command);
+};
+
+const runCheck = (files: string[]): number => {
+  try {
+    const result = check(files, { color: process.stdout.isTTY === true });
+    process.stdout.write(result.report);
+    const checked = `${result.files} file${result.files === 1 ? "" : "s"}`;
+    process.stdout.write(
+      result.errors === 0
+        ? `Checked ${checked}: no type errors.\n`
+        : `${result.errors} type error${result.errors === 1 ? "" : "s"} in ${checked} and what they import.\n`
+    );
+    return result.errors === 0 ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof CheckError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
 };
 
 const runRollout = async (command: RolloutCommand): Promise<number> => {
