@@ -1,5 +1,6 @@
 /** @module The worker's bindings and the one Hono environment every route and middleware is typed with. */
 
+import type { Grant } from "../protocol/scopes";
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
 import type { SessionObject } from "../session/session-object";
@@ -23,6 +24,8 @@ export interface RoostVariables {
   sessionId: string;
   /** The same id as the platform parsed it (`idFromString`). */
   durableId: DurableObjectId;
+  /** What the request's credential grants on that session. */
+  grant: Grant;
   /** This deployment's limits (the body reader needs requestBodyBytes). */
   limits: Limits;
   /** The environments sessions can be created from. */

@@ -15,6 +15,7 @@ import {
   ReadBudget,
   subprotocolHeaders
 } from "../protocol";
+import type { Grant, Scope } from "../protocol/scopes";
 import type { EventText } from "../storage/event-log";
 import { packEvents } from "./event-batches";
 import {
@@ -23,6 +24,7 @@ import {
   type OperationInput,
   type OperationName
 } from "./operations";
+import { staleGrant } from "./operations/check-grant";
 import { checkResumePoint } from "./operations/lifecycle";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
@@ -42,14 +44,25 @@ interface Attachment {
   acked?: number;
   /** The origin the client connected to: a fork's reply gives the copies' ws_url on it. */
   origin?: string;
+  /** What the credential it opened with grants: every frame runs with it. */
+  grant?: Grant;
 }
 
 /** Forks this session for a socket's `fork` request (bound by the session class). */
 export type SocketFork = (
   count: number,
   origin: string,
+  grant: Grant,
   key: string | undefined
 ) => Promise<unknown>;
+
+/**
+ * A socket whose token expires this soon gets a timer that closes it on
+ * time; a later expiry is caught by the next frame or event (a socket is
+ * sent nothing once stale), so a long-lived token keeps no timer that
+ * would hold a hibernating object awake.
+ */
+const EXPIRY_TIMER_MS = 10 * 60_000;
 
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
@@ -94,14 +107,15 @@ export class SocketHub {
     runtime.shared.queue.onSettled = () => this.flush();
     // A turn later, so a socket that asked for the delete itself (an `op`
     // frame) gets its reply before the close.
+    runtime.onRevoked = (scope, before) => this.closeRevoked(scope, before);
     runtime.onGone = () =>
       setTimeout(() =>
         this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.")
       );
   }
 
-  /** Accepts an upgrade the worker already authenticated. */
-  accept(request: Request): Response {
+  /** Accepts an upgrade the worker already authenticated, for a credential that holds `grant`. */
+  accept(request: Request, grant: Grant): Response {
     // What is pending goes to the sockets already open; the new one's
     // snapshot or replay covers it.
     this.flush();
@@ -113,6 +127,7 @@ export class SocketHub {
     server.serializeAttachment({
       lastSeq: 0,
       origin: url.origin,
+      grant,
       ...(single ? { single } : {})
     } satisfies Attachment);
     const headers = subprotocolHeaders(request);
@@ -120,6 +135,9 @@ export class SocketHub {
       server.close(CLOSE_CODES.session_gone, "This session does not exist.");
       return new Response(null, { status: 101, webSocket: client, headers });
     }
+    if (this.#closeIfStale(server, grant))
+      return new Response(null, { status: 101, webSocket: client, headers });
+    this.#armExpiry(server, grant);
     const after = url.searchParams.get("after");
     if (after === null) this.#snapshot(server);
     else if (!SEQ.test(after)) {
@@ -161,6 +179,8 @@ export class SocketHub {
     let packed: string[] | undefined;
     for (const ws of this.#ctx.getWebSockets()) {
       const state = attachment(ws);
+      if (state.grant !== undefined && this.#closeIfStale(ws, state.grant))
+        continue;
       const fresh =
         state.lastSeq < pending[0]!.seq
           ? pending
@@ -177,6 +197,39 @@ export class SocketHub {
       } else {
         this.#sendAll(ws, packEvents(fresh));
       }
+    }
+  }
+
+  /** Closes the sockets opened with a token of `scope` signed before `before`. */
+  closeRevoked(scope: Scope, before: number): void {
+    this.flush();
+    for (const ws of this.#ctx.getWebSockets()) {
+      const grant = attachment(ws).grant;
+      if (grant?.scope === scope && !grant.apiKey && grant.issuedAt < before)
+        this.#close(ws, CLOSE_CODES.unauthorized, "This token was revoked.");
+    }
+  }
+
+  /** Closes `ws` with 4401 if its grant expired or was revoked; whether it did. */
+  #closeIfStale(ws: WebSocket, grant: Grant): boolean {
+    const stale = staleGrant(this.#runtime.shared, grant);
+    if (stale === undefined) return false;
+    this.#close(ws, CLOSE_CODES.unauthorized, `This token was ${stale}.`);
+    return true;
+  }
+
+  #armExpiry(ws: WebSocket, grant: Grant): void {
+    if (grant.expiresAt === undefined) return;
+    const wait = grant.expiresAt * 1000 - this.#runtime.shared.now();
+    if (wait > EXPIRY_TIMER_MS) return;
+    setTimeout(() => this.#closeIfStale(ws, grant), Math.max(0, wait) + 1);
+  }
+
+  #close(ws: WebSocket, code: number, reason: string): void {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // already closing
     }
   }
 
@@ -203,6 +256,11 @@ export class SocketHub {
       return;
     }
     const frame = parsed.frame;
+    const grant = attachment(ws).grant;
+    // Opened before sockets carried grants: such a socket held the one
+    // token there was, which is `control`.
+    const held = grant ?? { scope: "control", issuedAt: 0 };
+    if (this.#closeIfStale(ws, held)) return;
     if (frame.type === "ping") return this.#send(ws, { type: "pong" });
     if (frame.type === "resume") return this.#resume(ws, frame.after);
     if (frame.type === "ack") {
@@ -218,7 +276,7 @@ export class SocketHub {
         type: "reply",
         id: frame.id,
         ok: true,
-        value: await this.#request(frame, attachment(ws).origin)
+        value: await this.#request(frame, held, attachment(ws).origin)
       };
     } catch (error) {
       if (!(error instanceof RoostError))
@@ -236,13 +294,14 @@ export class SocketHub {
   /** A client's request: the same operation, and key binding, as over HTTP. */
   async #request(
     frame: Exclude<ClientFrame, { type: "ping" | "resume" | "ack" }>,
+    grant: Grant,
     origin: string | undefined
   ): Promise<unknown> {
     const rt = this.#runtime;
     const key = "idempotency_key" in frame ? frame.idempotency_key : undefined;
     switch (frame.type) {
       case "step":
-        return dispatch(rt, "step", { action: frame.action }, key);
+        return dispatch(rt, "step", { action: frame.action }, grant, key);
       case "reset":
         return dispatch(
           rt,
@@ -255,6 +314,7 @@ export class SocketHub {
             ...(frame.split === undefined ? {} : { split: frame.split }),
             ...(frame.state === undefined ? {} : { state: frame.state })
           },
+          grant,
           key
         );
       case "call":
@@ -262,10 +322,11 @@ export class SocketHub {
           rt,
           "call",
           { tool: frame.tool, arguments: frame.arguments },
+          grant,
           key
         );
       case "cancel":
-        return dispatch(rt, "cancelRun", { run_id: frame.run_id });
+        return dispatch(rt, "cancelRun", { run_id: frame.run_id }, grant);
       case "op": {
         const name = frame.op as OperationName;
         if (!Object.hasOwn(OPERATIONS, name) || OPERATIONS[name].internal) {
@@ -280,6 +341,7 @@ export class SocketHub {
           rt,
           name,
           frame.input as OperationInput<typeof name>,
+          grant,
           key
         );
       }
@@ -291,7 +353,7 @@ export class SocketHub {
           );
         }
         rt.shared.requireRow();
-        return this.#fork(frame.count, origin, key);
+        return this.#fork(frame.count, origin, grant, key);
     }
   }
 

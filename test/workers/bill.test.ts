@@ -2,6 +2,7 @@
 // counts for create, reset and a counter step, checked against what SQLite
 // itself reports changed (total_changes(), the tables' row counts and their
 // indexes), and that an object without a meter is left untouched.
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../src/session/session-object";
@@ -138,14 +139,14 @@ describe("RowMeter", () => {
             sessionId,
             environment: "counter",
             task: { target: 3 }
-          })
+          }, SERVER_GRANT)
         );
-        const reset = await m(async () => ok(await obj.op("reset", {})));
+        const reset = await m(async () => ok(await obj.op("reset", {}, SERVER_GRANT)));
         const step = await m(async () =>
-          ok(await obj.op("step", { action: toolAction("incr") }))
+          ok(await obj.op("step", { action: toolAction("incr") }, SERVER_GRANT))
         );
         const second = await m(async () =>
-          ok(await obj.op("step", { action: toolAction("incr") }))
+          ok(await obj.op("step", { action: toolAction("incr") }, SERVER_GRANT))
         );
         return { reset, step, second };
       }
@@ -171,7 +172,7 @@ describe("RowMeter", () => {
             sessionId,
             environment: "counter",
             task: undefined
-          })
+          }, SERVER_GRANT)
         )
       );
       const made = sql

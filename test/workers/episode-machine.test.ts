@@ -1,6 +1,7 @@
 // The episode contract on a real session object, driven over RPC as every
 // transport drives it (op(name, input)); plain Node runs the same contract
 // on the in-memory sessions (test/node/episode-machine.test.ts).
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import {
   type EpisodeDriver,
   runEpisodeContract
@@ -25,7 +26,7 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
   return {
     reset: async (task) => {
       const out = value(
-        await stub.op("reset", task === undefined ? {} : { task })
+        await stub.op("reset", task === undefined ? {} : { task }, SERVER_GRANT)
       );
       return {
         observations: texts(out.observations),
@@ -33,7 +34,7 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
       };
     },
     step: async (action) => {
-      const out = value(await stub.op("step", { action }));
+      const out = value(await stub.op("step", { action }, SERVER_GRANT));
       return {
         observations: texts(out.observations),
         reward: out.reward,
@@ -42,11 +43,11 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
       };
     },
     call: async (tool, args = {}) => {
-      const out = value(await stub.op("call", { tool, arguments: args }));
+      const out = value(await stub.op("call", { tool, arguments: args }, SERVER_GRANT));
       return { content: contentText(out.content), is_error: out.is_error };
     },
     status: async () => {
-      const s = value(await stub.op("status", {}));
+      const s = value(await stub.op("status", {}, SERVER_GRANT));
       return {
         episode: s.episode,
         steps: s.steps,

@@ -1,6 +1,7 @@
 // A session created by older code wakes up under this code: recover()
 // (run when the object is constructed) brings its storage to the current
 // schema without losing what it held.
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { describe, expect, it } from "vitest";
 import { migrationOf, SCHEMA_VERSION } from "../../src/storage/schema";
 import { SqliteStoreBackend } from "../../src/storage/store-backend";
@@ -161,7 +162,7 @@ describe("a session from before chat runs", () => {
     expect(none.status).toBe(204);
     const gate = `migrated-${crypto.randomUUID()}`;
     const chat = ok(
-      await woken.op("startChat", { prompt: `gate:${gate}`, chat_id: "c1" })
+      await woken.op("startChat", { prompt: `gate:${gate}`, chat_id: "c1" }, SERVER_GRANT)
     );
     const going = await woken.fetch(
       new Request("https://session/chat/stream?chat=c1")

@@ -4,6 +4,7 @@
 // session prepared the same way. The reaches are keyed by the table's
 // names, so a new operation must say how each transport reaches it (or
 // why one does not) before this file typechecks.
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
@@ -267,13 +268,13 @@ const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
 const prepare = async (reach: Reach): Promise<Prepared> => {
   const s = await createSession({ environment: reach.environment });
   const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
-  ok(await stub.op("reset", {}));
+  ok(await stub.op("reset", {}, SERVER_GRANT));
   if (reach.environment === "lab")
     ok(
-      await stub.op("addEntry", { tool: "t", name: "k", objects: [{ a: 1 }] })
+      await stub.op("addEntry", { tool: "t", name: "k", objects: [{ a: 1 }] }, SERVER_GRANT)
     );
   if (!reach.withRun) return { s, stub };
-  const { run_id } = ok(await stub.op("startRun", { prompt: "multi" }));
+  const { run_id } = ok(await stub.op("startRun", { prompt: "multi" }, SERVER_GRANT));
   return { s, stub, runId: run_id };
 };
 
@@ -308,12 +309,12 @@ const stable = (value: unknown): unknown =>
 const effects = async (p: Prepared, value?: unknown) => {
   const runId = (value as { run_id?: unknown } | undefined)?.run_id;
   if (typeof runId === "string")
-    ok(await p.stub.op("readRun", { run_id: runId, wait: 30 }));
-  const status = await p.stub.op("status", {});
+    ok(await p.stub.op("readRun", { run_id: runId, wait: 30 }, SERVER_GRANT));
+  const status = await p.stub.op("status", {}, SERVER_GRANT);
   if (!status.ok) return { error: status.error.code };
   return {
     events: (await events(p.stub)).map((e) => e.type),
-    state: ok(await p.stub.op("readState", {}))
+    state: ok(await p.stub.op("readState", {}, SERVER_GRANT))
   };
 };
 
@@ -381,7 +382,7 @@ describe("every operation over every transport", () => {
       const op = OPERATIONS[name];
       const reference = await prepare(reach);
       const value = ok(
-        await reference.stub.op(name, reach.input(reference) as never)
+        await reference.stub.op(name, reach.input(reference) as never, SERVER_GRANT)
       );
       const expected = await effects(reference, value);
       const same = async (p: Prepared, got: unknown, want: unknown) => {
