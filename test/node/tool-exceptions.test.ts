@@ -7,6 +7,7 @@ import { stripVTControlCharacters } from "node:util";
 import {
   createLocalSession,
   defineEnvironment,
+  scriptedModel,
   tool,
   toolCalls
 } from "roost-edge/core";
@@ -24,16 +25,18 @@ function readThermometer(celsius: number): string {
   return `${celsius} °C`;
 }
 
+const thermometer = {
+  read: tool({
+    description: "Reads the thermometer.",
+    input: z.object({ celsius: z.number() }),
+    run: ({ celsius }) => readThermometer(celsius)
+  })
+};
+
 const weather = defineEnvironment({
   name: "weather",
   description: "A thermometer that bursts past 100 °C.",
-  tools: {
-    read: tool({
-      description: "Reads the thermometer.",
-      input: z.object({ celsius: z.number() }),
-      run: ({ celsius }) => readThermometer(celsius)
-    })
-  },
+  tools: thermometer,
   reset: () => "Read the thermometer."
 });
 
@@ -81,6 +84,41 @@ describe("createLocalSession and a tool that throws", () => {
     );
     expect(fine.observations[0]).toMatchObject({ content: "20 °C" });
     expect(fine).not.toHaveProperty("exceptions");
+  });
+
+  it("gives a tree run's caller what its tools threw", async () => {
+    const watched = defineEnvironment({
+      name: "watched",
+      description: "The thermometer, read by a decision tree.",
+      tools: thermometer,
+      reset: () => "Read the thermometer.",
+      tree: {
+        branches: [
+          {
+            id: "look",
+            description: "Look at the thermometer.",
+            instruction: "Read it.",
+            tools: ["read"]
+          }
+        ]
+      }
+    });
+    const run = await createLocalSession(watched).run("How hot is it?", {
+      model: scriptedModel([
+        { tool: "look" },
+        { tool: "read", inputs: { celsius: 130 } },
+        { tool: "text_response", inputs: { text: "It burst." } }
+      ])
+    });
+    expect(run).toMatchObject({ state: "completed", text: "It burst." });
+    expect(run.exceptions).toHaveLength(1);
+    expect(run.exceptions![0]).toMatchObject({
+      tool: "read",
+      message: "thermometer burst at 130"
+    });
+    expect(run.exceptions![0]!.stack).toContain(
+      `tool-exceptions.test.ts:${throwLine}:`
+    );
   });
 });
 
