@@ -82,6 +82,7 @@ export {
   StepAbortedEventSchema,
   StepEventSchema,
   StoreChangedEventSchema,
+  ToolExceptionSchema,
   ToolFinishedEventSchema,
   ToolStartedEventSchema,
   TreeCompletedEventSchema,

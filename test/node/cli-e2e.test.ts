@@ -113,6 +113,19 @@ describe("npm run rollout", () => {
     );
   }, 60_000);
 
+  it("refuses an unknown environment, naming the server's", async () => {
+    const failure = await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "nope",
+      "--episodes",
+      "1"
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toBe(
+      'roost-edge: not_found: The server has no environment "nope". It has: counter, story, calculator, catalog, nap, ledger, fragile.\n'
+    );
+  }, 60_000);
+
   it("refuses an unknown split before running anything", async () => {
     const failure = await rolloutCli(inject("baseUrl"), [
       "--env",

@@ -1,9 +1,9 @@
 /**
  * Starts one `wrangler dev` for every end-to-end test file, on a free port
- * with a throwaway state folder, and hands its URL to the tests.
+ * with a throwaway state folder, and hands its URL and its log to the tests.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -16,6 +16,8 @@ declare module "vitest" {
     baseUrl: string;
     /** The fake OpenAI-compatible server, without `/v1`; wrangler dev's `openai` model points at it. */
     fakeOpenAIUrl: string;
+    /** A file holding everything wrangler dev printed (the worker's console included), appended as it comes. */
+    devLogPath: string;
   }
 }
 
@@ -29,6 +31,8 @@ export default async function setup(project: TestProject) {
   project.provide("fakeOpenAIUrl", fake.url);
   const port = await freePort();
   stateDir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
+  const devLog = join(stateDir, "wrangler-dev.log");
+  writeFileSync(devLog, "");
   const bin = join(process.cwd(), "node_modules", ".bin", "wrangler");
   child = spawn(
     bin,
@@ -42,7 +46,7 @@ export default async function setup(project: TestProject) {
       "--port",
       String(port),
       "--persist-to",
-      stateDir,
+      join(stateDir, "state"),
       "--var",
       "ROOST_DEV:1",
       "--var",
@@ -60,12 +64,12 @@ export default async function setup(project: TestProject) {
     }
   );
   let output = "";
-  child.stdout?.on("data", (d) => {
+  const keep = (d: unknown) => {
     output += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    output += String(d);
-  });
+    appendFileSync(devLog, String(d));
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(`${baseUrl}/health`, {
@@ -76,6 +80,7 @@ export default async function setup(project: TestProject) {
     throw new Error(`wrangler dev: ${(error as Error).message}\n${output}`);
   }
   project.provide("baseUrl", baseUrl);
+  project.provide("devLogPath", devLog);
   return teardown;
 }
 
