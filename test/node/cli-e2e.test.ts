@@ -1,4 +1,4 @@
-// The README's rollout command, run as a user runs it, against wrangler dev.
+// The README's rollout command (docs/07-training.md has the CLI), run as a user runs it, against wrangler dev.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,15 +1,16 @@
 /**
  * Starts one `wrangler dev` for every end-to-end test file, on a free port
- * with a throwaway state folder, and hands its URL and its log to the tests.
+ * (or the one ROOST_E2E_PORT pins) with a throwaway state folder, and hands
+ * its URL and its log to the tests.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady } from "../../scripts/ready.mjs";
 import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
+import { e2ePort } from "./helpers/e2e-port";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,10 +27,12 @@ let fake: FakeOpenAI | undefined;
 let stateDir: string | undefined;
 
 export default async function setup(project: TestProject) {
-  // Started first, so the worker's `openai` model can be pointed at it.
+  // Chosen before anything starts, so a pinned port that is taken stops
+  // the run with nothing left behind.
+  const port = await e2ePort();
+  // Started before wrangler, so the worker's `openai` model can be pointed at it.
   fake = await startFakeOpenAI();
   project.provide("fakeOpenAIUrl", fake.url);
-  const port = await freePort();
   stateDir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
   const devLog = join(stateDir, "wrangler-dev.log");
   writeFileSync(devLog, "");
