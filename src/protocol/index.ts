@@ -104,6 +104,8 @@ export {
   EnvironmentParamsSchema,
   type EnvironmentsResponse,
   EnvironmentsResponseSchema,
+  type ModelInfo,
+  ModelInfoSchema,
   type SplitInfo,
   SplitInfoSchema,
   type TreeInfo,

@@ -22,7 +22,7 @@ const fake = inject("fakeOpenAIUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  // test/browser/build-chat.ts built the app before the server started.
+  // test/browser/build-pages.ts built the app before the server started.
   browser = await launch();
 });
 
