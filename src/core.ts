@@ -25,7 +25,9 @@ export {
   type Registry,
   type ResetResult,
   type StepContext,
-  type StepResult
+  type StepOutcome,
+  type StepResult,
+  type ThrownByTool
 } from "./environment/index";
 export {
   ERROR_STATUS,
@@ -90,10 +92,12 @@ export {
   warning
 } from "./store/index";
 export {
+  type CallOutcome,
   type OpenAITool,
   type SqlExec,
   type Tool,
   type ToolContext,
+  type ToolException,
   tool
 } from "./tools/index";
 export {

@@ -43,7 +43,11 @@ export const createRoost = ({
 }: RoostConfig): Roost => {
   const registry = createRegistry(environments);
   const resolved = resolveOptions(options);
-  const app = createApp({ registry, limits: resolved.limits });
+  const app = createApp({
+    registry,
+    limits: resolved.limits,
+    models: resolved.models
+  });
   return {
     fetch: (request, env, ctx) => app.fetch(request, env, ctx),
     Session: createSessionClass(registry, resolved, socketFork),

@@ -1,8 +1,8 @@
 /**
  * @module zod for a bundled worker: wrangler's `[alias] zod = …` points
- * here (see "Deploy" in the README). Every named export is zod's own; only
- * the namespace object `z` (and the default export, the same object) lacks
- * `locales`, `core`, `compile` and `fromJSONSchema`.
+ * here (see "A smaller worker" in docs/09-deploy.md). Every named export is
+ * zod's own; only the namespace object `z` (and the default export, the
+ * same object) lacks `locales`, `core`, `compile` and `fromJSONSchema`.
  *
  * `@hono/zod-openapi` imports `{ z }` from zod and hands it to
  * `extendZodWithOpenApi(z)`, which reads only `z.ZodType`; but a bundler

@@ -120,6 +120,10 @@ const open = async (s: Credentials): Promise<void> => {
   $("#session-id").title = s.id;
   $("#session-env").textContent = status.environment;
   $("#session-token").textContent = s.token;
+  // The attach fields hold the session shown (made here, forked or
+  // attached), so its id and token can be copied or attached again later.
+  $<HTMLInputElement>("#attach-id").value = s.id;
+  $<HTMLInputElement>("#attach-token").value = s.token;
   $("#forked-from").hidden = true;
   renderStatus(status);
   renderTools();

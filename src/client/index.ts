@@ -4,6 +4,7 @@ export type { Message } from "../messages/schema";
 export type {
   ActionInput,
   EnvironmentInfo,
+  ModelInfo,
   OpenAITool,
   TreeInfo,
   TreeNodeInfo,

@@ -77,14 +77,19 @@ export const rollout = async (
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {})
   });
-  const info = (await client.environments()).find(
-    (e) => e.name === options.environment
-  );
+  const environments = await client.environments();
+  const info = environments.find((e) => e.name === options.environment);
   if (!info) {
+    // As the server's own 404 says it: the names in the message, and in
+    // details for a program.
+    const names = environments.map((e) => e.name);
     throw new RoostClientError(
       "not_found",
-      `The server has no environment "${options.environment}".`,
-      404
+      names.length === 0
+        ? `The server has no environment "${options.environment}": it has none.`
+        : `The server has no environment "${options.environment}". It has: ${names.join(", ")}.`,
+      404,
+      { environment: options.environment, environments: names }
     );
   }
   // An unknown split fails the run here, not every episode.

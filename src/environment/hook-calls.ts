@@ -14,7 +14,7 @@ import type {
 } from "../store/types";
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { MergeableState } from "../tools/outputs";
-import type { CallOutcome, SqlExec } from "../tools/types";
+import type { CallOutcome, SqlExec, ToolException } from "../tools/types";
 import type {
   Environment,
   EpisodeContext,
@@ -38,6 +38,19 @@ export interface StepOutcome {
   done: boolean;
   truncated: boolean;
   results: LocatedEntry[];
+  /**
+   * What the step's tools threw, stack included, in call order; absent when
+   * none threw. The observations say only `Tool x failed: <message>`: this
+   * is for the environment's author (a local session's caller), not the model.
+   */
+  exceptions?: ThrownByTool[];
+}
+
+/** One tool call's exception, named by its call. */
+export interface ThrownByTool extends ToolException {
+  /** The tool call's id, as in its tool message's `tool_call_id`. */
+  callId: string;
+  tool: string;
 }
 
 /** Aviary's answer to an action without tool calls. */
@@ -118,13 +131,20 @@ export const runStep = async (
   const { control, signals } = createEpisodeControl();
   const ctx = contextOf(parts, task, options);
   const results: LocatedEntry[] = [];
+  const exceptions: ThrownByTool[] = [];
   const execute = async (a: AssistantMessage): Promise<ToolMessage[]> => {
     const outcomes: CallOutcome[] = await executeToolCalls(
       a.tool_calls ?? [],
       { ...parts, tools: env.tools, task, episode: control },
       options
     );
-    for (const o of outcomes) results.push(...o.results);
+    for (const o of outcomes) {
+      results.push(...o.results);
+      if (o.exception !== undefined) {
+        const { tool_call_id, name } = o.message;
+        exceptions.push({ callId: tool_call_id, tool: name, ...o.exception });
+      }
+    }
     return outcomes.map((o) => o.message);
   };
   let observations: Message[];
@@ -165,7 +185,14 @@ export const runStep = async (
     truncated = true;
   }
   parts.state.set("messages", observations);
-  return { observations, reward, done, truncated, results };
+  return {
+    observations,
+    reward,
+    done,
+    truncated,
+    results,
+    ...(exceptions.length > 0 ? { exceptions } : {})
+  };
 };
 
 /** Runs one tool outside a step: no transcript entry, no reward or done. */

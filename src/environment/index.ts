@@ -18,7 +18,8 @@ export {
   runReset,
   runStep,
   type SessionParts,
-  type StepOutcome
+  type StepOutcome,
+  type ThrownByTool
 } from "./hook-calls";
 export {
   createRegistry,

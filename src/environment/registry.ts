@@ -42,6 +42,34 @@ const jsonSchemaOf = (schema: z.ZodType): JsonObject => {
   }
 };
 
+/** Names a message lists before it counts the rest; `details` lists them all. */
+const NAMES_IN_MESSAGE = 20;
+
+/**
+ * The 404 of a name no environment has, naming those that exist, in the
+ * message for a person and in `details.environments` for a program: every
+ * transport that names an environment (a new session, MCP, OpenEnv,
+ * Aviary, the CLI) answers it. The names are no secret: GET
+ * /v1/environments lists them to anyone.
+ */
+export const unknownEnvironment = (
+  name: string,
+  known: readonly string[]
+): RoostError => {
+  const listed = known.slice(0, NAMES_IN_MESSAGE).join(", ");
+  const more =
+    known.length > NAMES_IN_MESSAGE
+      ? ` and ${known.length - NAMES_IN_MESSAGE} more`
+      : "";
+  return new RoostError(
+    "not_found",
+    known.length === 0
+      ? `No environment named "${name}": this server has none.`
+      : `No environment named "${name}". This server has: ${listed}${more}.`,
+    { environment: name, environments: [...known] }
+  );
+};
+
 export const createRegistry = (
   environments: readonly Environment[]
 ): Registry => {
@@ -85,12 +113,7 @@ export const createRegistry = (
   return {
     get(name) {
       const env = byName.get(name);
-      if (env === undefined) {
-        throw new RoostError(
-          "not_found",
-          `No environment named "${name}". Known: ${[...byName.keys()].join(", ") || "(none)"}.`
-        );
-      }
+      if (env === undefined) throw unknownEnvironment(name, [...byName.keys()]);
       return env;
     },
     has: (name) => byName.has(name),

@@ -4,6 +4,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { TrieRouter } from "hono/router/trie-router";
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
+import type { ModelFactory } from "../session/models";
 import { sessionAuth } from "./auth";
 import { cors } from "./cors";
 import { registerRoute } from "./define-route";
@@ -18,6 +19,7 @@ import { throwOnInvalid } from "./validation";
 export interface AppOptions {
   registry: Registry;
   limits: Limits;
+  models: Record<string, ModelFactory>;
 }
 
 /**
@@ -25,7 +27,11 @@ export interface AppOptions {
  * no credentials), then session auth, so a bad token is refused before
  * any body is read or any Durable Object is woken.
  */
-export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
+export const createApp = ({
+  registry,
+  limits,
+  models
+}: AppOptions): RoostApp => {
   // Hono's default router compiles one regular expression for every route
   // on the first request: a fifth of a cold isolate's startup here. The
   // trie matches as it was built; per step, no difference could be measured.
@@ -40,6 +46,7 @@ export const createApp = ({ registry, limits }: AppOptions): RoostApp => {
   app.use("*", async (c, next) => {
     c.set("limits", limits);
     c.set("registry", registry);
+    c.set("models", models);
     c.set("openapi", document);
     await next();
   });

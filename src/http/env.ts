@@ -3,6 +3,7 @@
 import type { Grant } from "../protocol/scopes";
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
+import type { ModelFactory } from "../session/models";
 import type { SessionObject } from "../session/session-object";
 
 /** What `wrangler.toml`, `.dev.vars` and secrets give the worker. */
@@ -30,6 +31,8 @@ export interface RoostVariables {
   limits: Limits;
   /** The environments sessions can be created from. */
   registry: Registry;
+  /** `createRoost({ models })`: the listing names the models runs may ask for. */
+  models: Record<string, ModelFactory>;
   /** The OpenAPI document, built on first use. */
   openapi: () => Record<string, unknown>;
 }

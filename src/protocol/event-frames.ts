@@ -102,10 +102,38 @@ export const ToolStartedEventSchema = lazy(() =>
   )
 );
 
+/**
+ * What a tool's own code threw, for its author. The model's tool message
+ * carries the message only, never this. The stack is sent only by a
+ * server in development (ROOST_DEV=1): in production it would show the
+ * worker's internals to whoever holds the session's token, and the
+ * operator reads it in the worker's logs instead.
+ */
+export const ToolExceptionSchema = lazy(() =>
+  z
+    .object({
+      message: z.string(),
+      /** The thrown Error's stack: in development only, and only when an Error was thrown. */
+      stack: z.string().optional()
+    })
+    .meta({
+      id: "ToolException",
+      description:
+        "What the tool's code threw (not a refusal of the model's call, not a timeout). The stack is sent in development (ROOST_DEV=1) only."
+    })
+);
+
 export const ToolFinishedEventSchema = lazy(() =>
   event(
     "tool.finished",
-    { call_id: z.string(), tool: z.string(), is_error: z.boolean() },
+    {
+      call_id: z.string(),
+      tool: z.string(),
+      /** True for every failure: a refused call, a timeout, an exception. */
+      is_error: z.boolean(),
+      /** Present when the tool's own code threw. */
+      exception: ToolExceptionSchema().optional()
+    },
     "A tool call finished."
   )
 );

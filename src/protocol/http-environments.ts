@@ -79,6 +79,25 @@ export const SplitInfoSchema = lazy(() =>
 );
 export type SplitInfo = z.infer<ReturnType<typeof SplitInfoSchema>>;
 
+/**
+ * A decision model a run may name. `environment` is the tree's own model
+ * (`tree.model`, often a scripted one), which answers only when no model
+ * is configured or a run names it.
+ */
+export const ModelInfoSchema = lazy(() =>
+  z
+    .object({
+      name: z.string(),
+      source: z.enum(["configured", "environment"])
+    })
+    .meta({
+      id: "ModelInfo",
+      description:
+        "A decision model a run may name: configured on this deployment, or the environment's own."
+    })
+);
+export type ModelInfo = z.infer<ReturnType<typeof ModelInfoSchema>>;
+
 export const EnvironmentInfoSchema = lazy(() =>
   z
     .object({
@@ -97,7 +116,13 @@ export const EnvironmentInfoSchema = lazy(() =>
       splits: z.array(SplitInfoSchema()).optional(),
       max_steps: z.number().int().positive().optional(),
       /** The decision tree, for an environment that has one. */
-      tree: TreeInfoSchema().optional()
+      tree: TreeInfoSchema().optional(),
+      /**
+       * With a tree: the models its runs may name on this deployment, the
+       * one a run that names none gets first. Empty when none is; absent
+       * when the deployment's model settings could not be read.
+       */
+      models: z.array(ModelInfoSchema()).optional()
     })
     .meta({ id: "EnvironmentInfo", description: "A registered environment." })
 );

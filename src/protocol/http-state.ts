@@ -28,7 +28,13 @@ export const StateResponseSchema = lazy(() =>
     .object({
       state: StateValuesSchema(),
       next_cursor: CursorSchema().optional(),
-      truncated: truncatedSchema()
+      truncated: truncatedSchema(),
+      before_first_reset: z
+        .literal(true)
+        .optional()
+        .describe(
+          "Present before the session's first reset: no episode has begun, and `state` is what the first reset will start from (the defaults, with the state given at creation over them), before the environment's own reset runs."
+        )
     })
     .meta({
       id: "StateResponse",

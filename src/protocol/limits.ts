@@ -1,4 +1,4 @@
-/** @module Size and rate limits (README, "Guarantees and limits") and the schema of a name (its rule is names.ts's). */
+/** @module Size and rate limits (docs/11-limits.md) and the schema of a name (its rule is names.ts's). */
 
 import * as z from "zod";
 import { lazy } from "../lazy";

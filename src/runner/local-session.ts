@@ -6,9 +6,11 @@ import {
   type EpisodeSession,
   type EpisodeSessionOptions
 } from "../environment/episode-session";
+import type { ThrownByTool } from "../environment/hook-calls";
 import { RoostError } from "../errors";
 import type { EventFrame, EventType } from "../protocol";
 import type { RunOutcome } from "../protocol/http-runs";
+import type { ExecutionHooks } from "../tools/types";
 import { addToHistory } from "../tree/tree-data";
 import type { DecisionModel, HistoryMessage, PromptTasks } from "../tree/types";
 import { type RunProgress, runPass } from "./loop";
@@ -47,6 +49,11 @@ export interface LocalRun {
   tasks: PromptTasks[];
   /** The episode's conversation (Elysia's history), this run included. */
   history: HistoryMessage[];
+  /**
+   * What the run's tools threw, stacks included, in call order; absent
+   * when none threw. The model read only `Tool x failed: <message>`.
+   */
+  exceptions?: ThrownByTool[];
 }
 
 export interface LocalSession extends EpisodeSession {
@@ -138,6 +145,25 @@ export const createLocalSession = (
       const emit = (type: EventType, data: object) =>
         runOptions.onEvent?.({ type, ...data } as LocalEvent);
       const { signal } = runOptions;
+      // Collected beside the caller's own hooks, which still see every call.
+      const exceptions: ThrownByTool[] = [];
+      const execute = {
+        ...options,
+        hooks: {
+          ...options.hooks,
+          onFinish: ((call, message, exception) => {
+            if (exception !== undefined) {
+              exceptions.push({
+                callId: call.id,
+                tool: call.tool,
+                ...exception
+              });
+            }
+            options.hooks?.onFinish?.(call, message, exception);
+          }) satisfies ExecutionHooks["onFinish"]
+        }
+      };
+      const thrown = () => (exceptions.length > 0 ? { exceptions } : {});
       const remember = (p: RunProgress) => {
         memory = {
           episode,
@@ -153,7 +179,7 @@ export const createLocalSession = (
             run_id: progress.runId,
             payload: { state: "cancelled" }
           });
-          return { ...summary(progress), state: "cancelled" };
+          return { ...summary(progress), state: "cancelled", ...thrown() };
         }
         let result: Awaited<ReturnType<typeof runPass>>;
         try {
@@ -165,7 +191,7 @@ export const createLocalSession = (
             model,
             progress,
             emit,
-            execute: options,
+            execute,
             ...(signal ? { signal } : {})
           });
         } catch (error) {
@@ -188,7 +214,8 @@ export const createLocalSession = (
             ...summary(progress),
             state: "completed",
             outcome: result.end.outcome,
-            text: result.end.text
+            text: result.end.text,
+            ...thrown()
           };
         }
       }

@@ -31,7 +31,7 @@ import { SqliteStoreBackend } from "../storage/store-backend";
 import type { ExecutionHooks } from "../tools/types";
 import { TokenBucket } from "./rate-limit";
 import type { SessionShared } from "./shared";
-import { toolHooks } from "./tool-events";
+import { exceptionLogLine, toolHooks } from "./tool-events";
 
 export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 
@@ -57,6 +57,16 @@ const NEEDS: Record<MutationKind, EpisodeNeed> = {
   edit: "episode",
   run: "episode",
   pass: "episode"
+};
+
+/** What a log line says a tool threw during. */
+const DURING: Record<MutationKind, (step?: number) => string> = {
+  reset: () => "reset",
+  step: (step) => `step ${step}`,
+  call: () => "direct call",
+  edit: () => "edit",
+  run: () => "tree run",
+  pass: () => "tree run"
 };
 
 export class Committer {
@@ -173,7 +183,21 @@ export class Committer {
         row,
         environment,
         parts: staged.parts,
-        hooks: toolHooks(emit),
+        hooks: toolHooks(emit, {
+          stacks: shared.dev,
+          log: (call, exception) =>
+            console.error(
+              exceptionLogLine(
+                {
+                  sessionId: row.sessionId,
+                  episode: row.episode,
+                  during: DURING[kind](inflight.step)
+                },
+                call,
+                exception
+              )
+            )
+        }),
         emit,
         onCommit: (write) => commits.push(write),
         afterCommit: (fn) => after.push(fn)

@@ -2,6 +2,7 @@
 
 import type { Environment } from "../environment/define-environment";
 import { RoostError } from "../errors";
+import type { ModelInfo } from "../protocol/http-environments";
 import { openAIModelFromEnv } from "../runner/openai-model";
 import { withRetries } from "../runner/retry";
 import { workersAIModelFromEnv } from "../runner/workers-ai-model";
@@ -42,7 +43,19 @@ export const createModelResolver = (
     return cache.get(name);
   };
   const names = [...Object.keys(configured), "openai", "workers-ai"];
-  return (
+  /** What a run of `environment` may name, in the order the default is picked. */
+  const available = (environment: Environment): ModelInfo[] => {
+    const own = environment.tree?.model;
+    return [
+      ...names
+        .filter((n) => remote(n) !== undefined)
+        .map((name) => ({ name, source: "configured" as const })),
+      ...(own === undefined
+        ? []
+        : [{ name: own.name, source: "environment" as const }])
+    ];
+  };
+  const resolve = (
     name: string | undefined,
     environment: Environment
   ): { name: string; model: DecisionModel } => {
@@ -62,16 +75,14 @@ export const createModelResolver = (
     if (own !== undefined && name === own.name) return { name, model: own };
     const model = remote(name);
     if (model !== undefined) return { name, model };
-    const known = [
-      ...names.filter((n) => remote(n) !== undefined),
-      ...(own === undefined ? [] : [own.name])
-    ];
+    const known = available(environment).map((m) => m.name);
     throw new RoostError(
       "invalid_request",
       `Unknown or unconfigured model "${name}". Available: ${known.join(", ") || "none"}.`,
       { available: known }
     );
   };
+  return Object.assign(resolve, { available });
 };
 
 export type ModelResolver = ReturnType<typeof createModelResolver>;

@@ -48,6 +48,10 @@ export class SessionObject extends DurableObject {
       options,
       createModelResolver(env as Record<string, unknown>, options.models)
     );
+    // Read here, not from the worker's route: the object's env is the same
+    // deployment's, and what it emits is decided where it is emitted.
+    this.runtime.shared.dev =
+      (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
     this.sockets = new SocketHub(
       ctx,
       this.runtime,

@@ -36,6 +36,11 @@ export class SessionShared {
   readonly sql: SqlStorage;
   readonly registry: Registry;
   options: ResolvedOptions;
+  /**
+   * Whether the worker runs in development (ROOST_DEV=1): tool exceptions'
+   * stacks then ride on `tool.finished` events (tool-events.ts).
+   */
+  dev = false;
   readonly queue = new MutationQueue();
   readonly events: EventLog;
   readonly schedule: Schedule;

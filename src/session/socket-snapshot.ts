@@ -5,7 +5,7 @@ import type { SessionStatus } from "../protocol";
 import { READ_BYTES, ReadBudget } from "../protocol/read-budget";
 import type { KeyInfo } from "../store/types";
 import { sessionStatus } from "./operations/lifecycle";
-import { statePage } from "./operations/state-page";
+import { statePage, stateToRead } from "./operations/state-page";
 import type { SessionRuntime } from "./runtime";
 
 export interface SocketSnapshot {
@@ -24,9 +24,14 @@ export interface SocketSnapshot {
  */
 export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
   const status = sessionStatus(rt.shared);
-  return rt.read((parts, environment) => {
+  return rt.read((parts, environment, row) => {
     const budget = new ReadBudget(READ_BYTES.default);
-    const state = statePage(parts.state, environment.state.keys(), 0, budget);
+    const state = statePage(
+      stateToRead(parts.state, environment, row),
+      environment.state.keys(),
+      0,
+      budget
+    );
     // A page always holds its first key, so the keys' cursor is never "from the start".
     const keys = parts.environment.keyPage({
       limit: 10_000,

@@ -119,11 +119,15 @@ export class State<Shape extends StateShape = StateShape>
       merged = handler(this.#current(key), cloneJson(value));
     } catch (error) {
       if (error instanceof RoostError) throw error;
-      throw new RoostError(
+      const refusal = new RoostError(
         "invalid_state_value",
         `${key}: its handler threw: ${error instanceof Error ? error.message : String(error)}`,
         { key, issues: [] }
       );
+      // The author's own exception, with its stack, for whoever reports it
+      // to them (a tool's outputsToState merge does); never on the wire.
+      refusal.cause = error;
+      throw refusal;
     }
     const next = this.definition.validate(key, merged);
     const bytes = utf8Length(JSON.stringify(next));

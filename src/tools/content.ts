@@ -3,6 +3,7 @@
 import { utf8Length } from "../json";
 import type { Result } from "../store/result";
 import { describeResult } from "../store/result";
+import type { ToolException } from "./types";
 
 /** Strings pass through; everything else is JSON (no Python spacing). */
 export const toContent = (
@@ -31,3 +32,16 @@ export const capContent = (content: string, maxBytes: number): string => {
 /** A message that reads well to a model, from anything thrown. */
 export const describeError = (error: unknown): string =>
   error instanceof Error ? error.message || error.name : String(error);
+
+/**
+ * What a tool's author needs of anything its code threw: the model's
+ * message, and the stack when an Error was thrown (V8 starts it with
+ * the name and message, so it reads on its own in a log).
+ */
+export const toException = (error: unknown): ToolException => {
+  const stack = error instanceof Error ? error.stack : undefined;
+  return {
+    message: describeError(error),
+    ...(typeof stack === "string" && stack !== "" ? { stack } : {})
+  };
+};

@@ -11,7 +11,7 @@ import type {
 } from "../store/types";
 import type { TreeData } from "../tree/types";
 import { type JsonLimits, prepareArguments } from "./arguments";
-import { capContent, describeError, toContent } from "./content";
+import { capContent, describeError, toContent, toException } from "./content";
 import type { Tool } from "./define-tool";
 import {
   EPISODE_ACCESS,
@@ -27,7 +27,8 @@ import type {
   EpisodeControl,
   ExecutionHooks,
   SqlExec,
-  ToolContext
+  ToolContext,
+  ToolException
 } from "./types";
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -60,6 +61,8 @@ interface Ran {
   value?: unknown;
   results: LocatedEntry[];
   healing?: SelfHealingError;
+  /** What the tool's own code threw; never a refusal of the model's call or a timeout. */
+  exception?: ToolException;
 }
 
 /**
@@ -82,7 +85,7 @@ export const executeToolCalls = async (
   return settled.map((ran, i) => {
     const call = calls[i]!;
     const tool = scope.tools.get(call.function.name);
-    let { ok, content } = ran;
+    let { ok, content, exception } = ran;
     if (ok && tool?.outputsToState) {
       const failure = mergeOutputs(
         scope.state,
@@ -92,7 +95,8 @@ export const executeToolCalls = async (
       );
       if (failure !== undefined) {
         ok = false;
-        content = failure;
+        content = failure.content;
+        exception = failure.exception;
       }
     }
     const outcome: CallOutcome = {
@@ -107,11 +111,13 @@ export const executeToolCalls = async (
       ...(ok && ran.value !== undefined
         ? { value: ran.value as JsonValue }
         : {}),
-      ...(ran.healing ? { error: ran.healing } : {})
+      ...(ran.healing ? { error: ran.healing } : {}),
+      ...(exception ? { exception } : {})
     };
     options.hooks?.onFinish?.(
       { id: call.id, tool: call.function.name },
-      outcome.message
+      outcome.message,
+      exception
     );
     return outcome;
   });
@@ -151,13 +157,16 @@ const runCall = async (
     tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Told apart from what the tool threw: a timeout is no exception of its code.
+  let timeout: Error | undefined;
   /** The timeout, counted from `started` (the call's start). */
   const timedOut = (started: number) =>
     new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => {
           controller.abort(new Error(`timed out after ${ms} ms`));
-          reject(new Error(`Tool ${name} timed out after ${ms} ms.`));
+          timeout = new Error(`Tool ${name} timed out after ${ms} ms.`);
+          reject(timeout);
         },
         Math.max(0, ms - (Date.now() - started))
       );
@@ -211,10 +220,15 @@ const runCall = async (
     }
     return { ok: true, content: toContent(value, yielded), value, results };
   } catch (error) {
+    // The model reads the message only; the stack is the author's, for the
+    // session's log and its developer (CallOutcome.exception).
     return {
       ok: false,
       content: `Tool ${name} failed: ${describeError(error)}`,
-      results
+      results,
+      ...(error !== undefined && error === timeout
+        ? {}
+        : { exception: toException(error) })
     };
   } finally {
     if (timer !== undefined) clearTimeout(timer);

@@ -23,5 +23,6 @@ export type {
   OutputToState,
   SqlExec,
   ToolContext,
+  ToolException,
   ToolRun
 } from "./types";

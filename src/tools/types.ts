@@ -82,7 +82,25 @@ export interface ExecutionHooks {
     stored: LocatedEntry
   ): void;
   onUpdate?(call: { id: string; tool: string }, update: Update): void;
-  onFinish?(call: { id: string; tool: string }, message: ToolMessage): void;
+  /** `exception` is set when the tool's own code threw (see CallOutcome). */
+  onFinish?(
+    call: { id: string; tool: string },
+    message: ToolMessage,
+    exception?: ToolException
+  ): void;
+}
+
+/**
+ * An exception the tool's own code threw: its `run` (a generator
+ * included) or an `outputsToState` handler. It is for the tool's author:
+ * the model's tool message says only `Tool x failed: <message>`. Refusals
+ * of the model's call (an unknown tool, arguments its schema rejects) and
+ * timeouts are not exceptions: nothing in the author's code threw them.
+ */
+export interface ToolException {
+  message: string;
+  /** The thrown Error's stack; absent when something other than an Error was thrown. */
+  stack?: string;
 }
 
 /** One finished call: the tool message the model reads, and what it yielded. */
@@ -93,6 +111,8 @@ export interface CallOutcome {
   value?: JsonValue;
   /** The first self-healing error the call yielded, when it failed that way. */
   error?: SelfHealingError;
+  /** What the tool's code threw, stack included, when it threw. Never in `message`. */
+  exception?: ToolException;
 }
 
 export type { Message };

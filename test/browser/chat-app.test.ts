@@ -22,7 +22,7 @@ const fake = inject("fakeOpenAIUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  // test/browser/build-chat.ts built the app before the server started.
+  // test/browser/build-pages.ts built the app before the server started.
   browser = await launch();
 });
 
@@ -298,7 +298,7 @@ describe("the chat example app", () => {
       .poll(() => page.textContent('[data-key="last_query"]'))
       .toContain("products");
 
-    // Taken every run (test artifacts); the README's copies are refreshed
+    // Taken every run (test artifacts); the copies in docs/ are refreshed
     // only on request, since the session id in the header differs each run.
     const artifacts = join("test", "browser", "artifacts");
     mkdirSync(artifacts, { recursive: true });

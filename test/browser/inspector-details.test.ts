@@ -112,15 +112,22 @@ describe("the inspector's details", () => {
     await page.close();
   });
 
-  it("keeps the session id on one line, whole, in a narrow window", async () => {
+  // Once on one line scrolled sideways, which hid the id's end: now wrapped
+  // inside its column, on lines of its own, never clipped.
+  it("keeps the session id whole and on its own in a narrow window", async () => {
     const page = await openPage(900);
     await create(page, "counter");
     const id = page.locator("#session-id");
-    const lines = await id.evaluate((el) => {
-      const line = Number.parseFloat(getComputedStyle(el).fontSize) * 1.6;
-      return el.getBoundingClientRect().height / line;
-    });
-    expect(lines).toBeLessThan(1.5);
+    const box = await id.evaluate((el) => ({
+      overflow: el.scrollWidth - el.clientWidth,
+      right: el.getBoundingClientRect().right,
+      column: el.closest("section")!.getBoundingClientRect().right,
+      display: getComputedStyle(el).display
+    }));
+    expect(box.overflow).toBeLessThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(box.column);
+    // A block of its own: nothing else shares its lines.
+    expect(box.display).toBe("block");
     expect(await id.textContent()).toMatch(/^\S+$/);
     expect(await page.locator("#session-env").innerText()).toBe("counter");
     await page.close();

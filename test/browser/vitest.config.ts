@@ -9,8 +9,9 @@ export default defineConfig({
     root: new URL("../..", import.meta.url).pathname,
     include: ["test/browser/**/*.test.ts"],
     environment: "node",
-    // The chat example is built first: wrangler dev serves it as assets.
-    globalSetup: ["test/browser/build-chat.ts", "test/node/global-setup.ts"],
+    // The inspector and the chat example are built first: wrangler dev serves
+    // them as assets.
+    globalSetup: ["test/browser/build-pages.ts", "test/node/global-setup.ts"],
     hookTimeout: 120_000,
     testTimeout: 60_000,
     fileParallelism: false

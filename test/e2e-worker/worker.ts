@@ -6,13 +6,15 @@ import { counter } from "../../examples/counter/index";
 import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
+import { fragile } from "./fragile";
 import { ledger } from "./ledger";
 import { nap } from "./nap";
 
 // The demo worker's environments, plus `nap`, whose step a test can abort
-// while it is in flight, and `ledger`, which grows past a read's budget.
+// while it is in flight, `ledger`, which grows past a read's budget, and
+// `fragile`, whose tool throws.
 const worker = createRoost({
-  environments: [counter, story, calculator, catalog, nap, ledger]
+  environments: [counter, story, calculator, catalog, nap, ledger, fragile]
 });
 const RoostSession = worker.Session;
 

@@ -12,8 +12,8 @@ export default defineConfig({
     root: new URL("../..", import.meta.url).pathname,
     include: ["test/giant/**/*.test.ts"],
     environment: "node",
-    // The chat app is built first, as for the browser tests.
-    globalSetup: ["test/browser/build-chat.ts", "test/node/global-setup.ts"],
+    // The inspector and the chat app are built first, as for the browser tests.
+    globalSetup: ["test/browser/build-pages.ts", "test/node/global-setup.ts"],
     hookTimeout: 1_800_000,
     testTimeout: 600_000,
     fileParallelism: false

@@ -1,4 +1,4 @@
-// The README's rollout command, run as a user runs it, against wrangler dev.
+// The README's rollout command (docs/07-training.md has the CLI), run as a user runs it, against wrangler dev.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,6 +110,19 @@ describe("npm run rollout", () => {
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toContain(
       "No Roost server answered at http://127.0.0.1:9. Start one (npm start"
+    );
+  }, 60_000);
+
+  it("refuses an unknown environment, naming the server's", async () => {
+    const failure = await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "nope",
+      "--episodes",
+      "1"
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toBe(
+      'roost-edge: not_found: The server has no environment "nope". It has: counter, story, calculator, catalog, nap, ledger, fragile.\n'
     );
   }, 60_000);
 

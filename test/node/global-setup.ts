@@ -1,21 +1,24 @@
 /**
  * Starts one `wrangler dev` for every end-to-end test file, on a free port
- * with a throwaway state folder, and hands its URL to the tests.
+ * (or the one ROOST_E2E_PORT pins) with a throwaway state folder, and hands
+ * its URL and its log to the tests.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady } from "../../scripts/ready.mjs";
 import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
+import { e2ePort } from "./helpers/e2e-port";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     /** The fake OpenAI-compatible server, without `/v1`; wrangler dev's `openai` model points at it. */
     fakeOpenAIUrl: string;
+    /** A file holding everything wrangler dev printed (the worker's console included), appended as it comes. */
+    devLogPath: string;
   }
 }
 
@@ -24,11 +27,15 @@ let fake: FakeOpenAI | undefined;
 let stateDir: string | undefined;
 
 export default async function setup(project: TestProject) {
-  // Started first, so the worker's `openai` model can be pointed at it.
+  // Chosen before anything starts, so a pinned port that is taken stops
+  // the run with nothing left behind.
+  const port = await e2ePort();
+  // Started before wrangler, so the worker's `openai` model can be pointed at it.
   fake = await startFakeOpenAI();
   project.provide("fakeOpenAIUrl", fake.url);
-  const port = await freePort();
   stateDir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
+  const devLog = join(stateDir, "wrangler-dev.log");
+  writeFileSync(devLog, "");
   const bin = join(process.cwd(), "node_modules", ".bin", "wrangler");
   child = spawn(
     bin,
@@ -42,7 +49,7 @@ export default async function setup(project: TestProject) {
       "--port",
       String(port),
       "--persist-to",
-      stateDir,
+      join(stateDir, "state"),
       "--var",
       "ROOST_DEV:1",
       "--var",
@@ -60,12 +67,12 @@ export default async function setup(project: TestProject) {
     }
   );
   let output = "";
-  child.stdout?.on("data", (d) => {
+  const keep = (d: unknown) => {
     output += String(d);
-  });
-  child.stderr?.on("data", (d) => {
-    output += String(d);
-  });
+    appendFileSync(devLog, String(d));
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(`${baseUrl}/health`, {
@@ -76,6 +83,7 @@ export default async function setup(project: TestProject) {
     throw new Error(`wrangler dev: ${(error as Error).message}\n${output}`);
   }
   project.provide("baseUrl", baseUrl);
+  project.provide("devLogPath", devLog);
   return teardown;
 }
 

@@ -1,5 +1,5 @@
 // The package as a user gets it: `npm pack`, the tarball installed into a
-// new project, then used the three ways the README says: the client and the
+// new project, then used the three ways docs/01-getting-started.md says: the client and the
 // core from plain Node, both typechecked against the shipped declarations,
 // and a worker of the user's own built by wrangler.
 import { execFile } from "node:child_process";
@@ -430,7 +430,7 @@ zod = "roost-edge/zod-lean"
     expect(sources).toContain("../../node_modules/roost-edge/src/roost.ts");
     const js = readFileSync(join(cwd, "out", "index.js"), "utf8");
     expect(js).toMatch(/export\s*\{[^}]*\bSession\b/);
-    // The README's alias: zod's messages in English only, its other 62
+    // The alias docs/09-deploy.md gives: zod's messages in English only, its other 62
     // locales left out, though this worker imports `{ z }` itself.
     expect(js).toContain("Invalid input: expected");
     expect(js).not.toContain("Ungültige Eingabe");

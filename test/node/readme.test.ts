@@ -1,34 +1,51 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-// The README's "Defining an environment" block must be the example that
-// tsc checks and the worker serves, not a copy that drifts.
-describe("README", () => {
-  it("shows examples/story/index.ts verbatim", () => {
-    const readme = readFileSync("README.md", "utf8");
-    const story = readFileSync("examples/story/index.ts", "utf8");
-    const marker = readme.indexOf("<!-- This block is examples/story/index.ts");
-    expect(marker).toBeGreaterThan(0);
-    const start = readme.indexOf("```ts\n", marker) + "```ts\n".length;
-    const end = readme.indexOf("```", start);
-    expect(readme.slice(start, end)).toBe(story);
+// The front page, the guide in docs/ and the examples' READMEs: what their
+// code blocks show must be what the project runs.
+const guide = readdirSync("docs")
+  .filter((f) => f.endsWith(".md"))
+  .map((f) => `docs/${f}`);
+const examples = readdirSync("examples", { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => `examples/${d.name}/README.md`);
+const markdown = ["README.md", ...guide, ...examples].map((file) => ({
+  file,
+  text: readFileSync(file, "utf8")
+}));
+
+describe("README and the guide", () => {
+  // The story block must be the example that tsc checks and the worker
+  // serves, not a copy that drifts; it lives in exactly one page.
+  it("shows examples/story/index.ts verbatim, once", () => {
+    const marker = "<!-- This block is examples/story/index.ts";
+    const holders = markdown.filter((m) => m.text.includes(marker));
+    expect(holders.map((m) => m.file)).toEqual(["docs/02-environments.md"]);
+    const page = holders[0]!.text;
+    expect(page.split(marker).length).toBe(2);
+    const start =
+      page.indexOf("```ts\n", page.indexOf(marker)) + "```ts\n".length;
+    const end = page.indexOf("```", start);
+    expect(page.slice(start, end)).toBe(
+      readFileSync("examples/story/index.ts", "utf8")
+    );
   });
 
-  it("keeps the two quick-start commands", () => {
+  it("keeps the two quick-start commands on the front page", () => {
     const readme = readFileSync("README.md", "utf8");
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm test");
   });
 
   // A pasted block that uses a variable no block sets sends nothing (the
-  // tree example once used $AUTH where the walkthrough sets $T).
+  // tree example once used $AUTH where the walkthrough sets $T). Pages
+  // build on the walkthrough's $S and $T, so the blocks are taken together.
   it("sets every shell variable its sh blocks use", () => {
-    const readme = readFileSync("README.md", "utf8");
-    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map(
-      (m) => m[1]!
+    const blocks = markdown.flatMap((m) =>
+      [...m.text.matchAll(/```sh\n([\s\S]*?)```/g)].map((b) => b[1]!)
     );
-    expect(blocks.length).toBeGreaterThan(3);
+    expect(blocks.length).toBeGreaterThan(10);
     const code = blocks
       .join("\n")
       .split("\n")
@@ -37,6 +54,9 @@ describe("README", () => {
     const set = new Set(
       [...code.matchAll(/^\s*(?:export\s+)?([A-Za-z_]\w*)=/gm)].map((m) => m[1])
     );
+    // A variable set for one command: `NAME=value command …`.
+    for (const m of code.matchAll(/^\s*((?:[A-Za-z_]\w*=\S*\s+)+)/gm))
+      for (const name of m[1]!.matchAll(/([A-Za-z_]\w*)=/g)) set.add(name[1]);
     const used = new Set(
       [...code.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => m[1])
     );
@@ -44,12 +64,13 @@ describe("README", () => {
     expect(unset).toEqual([]);
   });
 
-  // What the README's commands write (the rollout's --out file, wrangler's
-  // state, the builds, npm start's generated config) stays out of
-  // `git status`; package.json's files list keeps it out of the package.
+  // What the commands write (the rollout's --out file, wrangler's state,
+  // the builds, npm start's generated config) stays out of `git status`;
+  // package.json's files list keeps it out of the package.
   it("has git ignore every file its commands write", () => {
-    const readme = readFileSync("README.md", "utf8");
-    const outs = [...readme.matchAll(/--out\s+([^\s`]+)/g)].map((m) => m[1]!);
+    const outs = markdown.flatMap((m) =>
+      [...m.text.matchAll(/--out\s+([^\s`]+)/g)].map((o) => o[1]!)
+    );
     expect(outs).toContain("trajectories.jsonl");
     for (const path of [
       ...outs,

@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
+import { answerPattern, runShellBlock } from "./helpers/sh-walkthrough";
 
-// The README's curl walkthrough, against a real `wrangler dev` over loopback.
+// The README's curl walkthrough (also docs/01-getting-started.md), against a real `wrangler dev` over loopback.
 const base = inject("baseUrl");
 
 const send = async (
@@ -33,6 +35,30 @@ const incr = (id: string) => ({
 });
 
 describe("README walkthrough against wrangler dev", () => {
+  // The block itself, as a newcomer pastes it: the front page's copy and
+  // the getting-started page's.
+  it.each(["README.md", "docs/01-getting-started.md"])(
+    "%s: runs as written and answers as its comments show",
+    async (file) => {
+      const text = readFileSync(file, "utf8");
+      const at = text.indexOf("## Walkthrough with curl");
+      expect(at).toBeGreaterThan(0);
+      const block = /```sh\n([\s\S]*?)```/.exec(text.slice(at))?.[1] ?? "";
+      const steps = await runShellBlock(block, base);
+      expect(steps.map((s) => s.command.split(" ")[0])).toContain("echo");
+      expect(steps.filter((s) => s.status !== undefined).length).toBe(8);
+      for (const step of steps)
+        if (step.status !== undefined)
+          expect(step.status, step.command).toBeLessThan(400);
+      const shown = steps.filter((s) => s.expected !== undefined);
+      expect(shown.length).toBe(3);
+      for (const step of shown)
+        expect(step.printed, step.command).toMatch(
+          answerPattern(step.expected!, base)
+        );
+    }
+  );
+
   it("lists the counter environment with its tools", async () => {
     const { status, body } = await send("/v1/environments");
     expect(status).toBe(200);

@@ -29,13 +29,68 @@ describe("POST /v1/sessions", () => {
     );
   });
 
-  it("answers 404 not_found for an unknown environment", async () => {
+  it("answers 404 not_found for an unknown environment, naming those that exist", async () => {
     const res = await call(
       "/v1/sessions",
       send("POST", { environment: "nope" })
     );
     expect(res.status).toBe(404);
-    expect((await errorOf(res)).code).toBe("not_found");
+    const error = await errorOf(res);
+    const names = (
+      await json<{ environments: { name: string }[] }>(
+        await call("/v1/environments")
+      )
+    ).environments.map((e) => e.name);
+    expect(error).toEqual({
+      code: "not_found",
+      message: expect.stringMatching(
+        /^No environment named "nope"\. This server has: counter, /
+      ),
+      details: { environment: "nope", environments: names }
+    });
+    for (const name of names) expect(error.message).toContain(name);
+  });
+
+  it("names the environments that exist on every path that names an unknown one: MCP, OpenEnv, Aviary", async () => {
+    const requests: [string, ReturnType<typeof send> | undefined][] = [
+      [
+        "/v1/environments/nope/mcp",
+        send(
+          "POST",
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "t", version: "1" }
+            }
+          },
+          {
+            "Content-Type": "application/json",
+            Accept: "application/json, text/event-stream"
+          }
+        )
+      ],
+      ["/v1/environments/nope/openenv/connect", send("POST", {})],
+      ["/v1/environments/nope/openenv/metadata", undefined],
+      ["/v1/environments/nope/aviary/info", undefined],
+      ["/v1/environments/nope/aviary/start", send("POST", {})]
+    ];
+    for (const [path, init] of requests) {
+      const res = await call(path, init);
+      expect(res.status, path).toBe(404);
+      const error = await errorOf(res);
+      expect(error.code, path).toBe("not_found");
+      expect(error.message, path).toMatch(
+        /^No environment named "nope"\. This server has: counter, .*lab/
+      );
+      expect(error.details, path).toMatchObject({
+        environment: "nope",
+        environments: expect.arrayContaining(["counter", "lab"])
+      });
+    }
   });
 
   it("answers 400 invalid_name for an environment name outside the name rule", async () => {

@@ -90,6 +90,49 @@ describe("initial state", () => {
     }).toEqual(before);
   });
 
+  it("shows, before the first reset, the state the session will start from, and says no episode has begun", async () => {
+    const s = await createSession({
+      environment: "lab",
+      state: { count: 5, notes: ["seeded"] }
+    });
+    // Over HTTP: the creation's values over the defaults, flagged.
+    const before = await json<Record<string, unknown>>(await s.call("/state"));
+    expect(before).toEqual({
+      state: { count: 5, notes: ["seeded"] },
+      before_first_reset: true
+    });
+    // The socket's snapshot and its read show the same values.
+    const sock = await openSocket(s.session_id, s.token);
+    const [snapshot] = await sock.until(hasType("session.snapshot"));
+    expect(snapshot).toMatchObject({
+      status: { episode: 0 },
+      state: { count: 5, notes: ["seeded"] }
+    });
+    sock.send({ type: "op", id: "r", op: "readState", input: {} });
+    const frames = await sock.until((f) => f.some((x) => x.id === "r"));
+    expect(frames.find((x) => x.id === "r")).toMatchObject({
+      ok: true,
+      value: {
+        state: { count: 5, notes: ["seeded"] },
+        before_first_reset: true
+      }
+    });
+    sock.ws.close();
+    // The first reset starts from exactly that, and the flag goes.
+    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+    expect(await json(await s.call("/state"))).toEqual({
+      state: { count: 5, notes: ["seeded"] }
+    });
+  });
+
+  it("flags the defaults before the first reset of a session created without a state", async () => {
+    const s = await createSession({ environment: "lab" });
+    expect(await json(await s.call("/state"))).toEqual({
+      state: { count: 0, notes: [] },
+      before_first_reset: true
+    });
+  });
+
   it("takes a state in the socket's reset frame too", async () => {
     const s = await createSession({ environment: "lab" });
     const sock = await openSocket(s.session_id, s.token);

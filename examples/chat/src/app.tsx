@@ -2,10 +2,11 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useEffect, useMemo, useState } from "react";
-import type { TreeInfo } from "roost-edge/client";
+import type { ModelInfo, TreeInfo } from "roost-edge/client";
 import { useSession } from "roost-edge/react";
 import type { catalog } from "../../catalog/index";
 import { ChatPanel } from "./chat-panel";
+import { ModelNote } from "./model-note";
 import { positionOf, resultsOf } from "./parts";
 import { ResultsPanel } from "./results-panel";
 import { chatIdOf, loadMessages, saveMessages } from "./saved-messages";
@@ -17,6 +18,8 @@ export interface AppProps {
   base: string;
   session: Credentials;
   tree: TreeInfo | undefined;
+  /** The models the catalog's runs may name here, the default first. */
+  models: ModelInfo[] | undefined;
   /** A model other than the environment's own (`?model=` in the page's URL). */
   model: string | undefined;
 }
@@ -93,7 +96,7 @@ const LiveTree = ({
   return <TreePanel tree={tree} position={position} live={live} />;
 };
 
-export const App = ({ base, session, tree, model }: AppProps) => {
+export const App = ({ base, session, tree, models, model }: AppProps) => {
   const live = useSession<typeof catalog>({
     baseUrl: base,
     sessionId: session.sessionId,
@@ -149,6 +152,7 @@ export const App = ({ base, session, tree, model }: AppProps) => {
           status={status}
           error={error}
           send={(text) => void sendMessage({ text })}
+          note={<ModelNote models={models} picked={model} />}
         />
         <div className="side">
           <LiveTree

@@ -4,7 +4,13 @@
  * answer, its tool parts the calls it made.
  */
 import type { UIMessage } from "ai";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import {
+  type FormEvent,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState
+} from "react";
 import { inputText } from "./format";
 import { type Part, resultDomId } from "./parts";
 
@@ -103,13 +109,16 @@ export interface ChatPanelProps {
   status: string;
   error: Error | undefined;
   send(text: string): void;
+  /** A line under the heading: which model answers. */
+  note?: ReactNode;
 }
 
 export const ChatPanel = ({
   messages,
   status,
   error,
-  send
+  send,
+  note
 }: ChatPanelProps) => {
   const [input, setInput] = useState("");
   const list = useRef<HTMLOListElement>(null);
@@ -144,6 +153,7 @@ export const ChatPanel = ({
           {status}
         </output>
       </header>
+      {note}
       <ol
         className="messages"
         ref={list}
@@ -164,10 +174,13 @@ export const ChatPanel = ({
             <ul className="suggestions">
               {SUGGESTIONS.map((s) => (
                 <li key={s}>
+                  {/* Sent as it is clicked: filling the box and waiting for
+                      a second click on Send read as a click that did nothing. */}
                   <button
                     type="button"
-                    className="link"
-                    onClick={() => setInput(s)}
+                    className="link suggestion"
+                    disabled={busy}
+                    onClick={() => send(s)}
                   >
                     {s}
                   </button>

@@ -3,9 +3,11 @@
  * its mapping's columns, a `document` payload as a list of documents, any
  * other as a table of its objects' fields.
  */
+import { useEffect, useRef } from "react";
 import { mapObjects, mappedFields } from "roost-edge/client";
 import { type Filter, filterText } from "./format";
 import type { ResultData, ResultEntry } from "./parts";
+import { reveal } from "./reveal";
 
 const cell = (value: unknown): string =>
   value === null || value === undefined
@@ -131,28 +133,47 @@ export const ResultCard = ({ entry }: { entry: ResultEntry }) => {
   );
 };
 
+/**
+ * Shows each Result that arrives, in the side column that scrolls: the
+ * tree and the state above it would otherwise keep a new table below the
+ * fold. Those already there when the page opens (a reload) stay put.
+ */
+const useRevealNewest = (results: readonly ResultEntry[]) => {
+  const newest = results.at(-1);
+  const seen = useRef(newest?.key);
+  useEffect(() => {
+    if (newest === undefined || newest.key === seen.current) return;
+    seen.current = newest.key;
+    const card = document.getElementById(newest.domId);
+    if (card) reveal(card);
+  }, [newest]);
+};
+
 export const ResultsPanel = ({
   results
 }: {
   results: readonly ResultEntry[];
-}) => (
-  <section className="panel results-panel" aria-labelledby="results-title">
-    <header className="panel-head">
-      <h2 id="results-title">Results</h2>
-      <span className="pill" id="results-count">
-        {results.length}
-      </span>
-    </header>
-    {results.length === 0 ? (
-      <p className="muted empty">
-        Tables of what the tools find appear here as the run goes.
-      </p>
-    ) : (
-      <div className="results" aria-live="polite">
-        {results.map((entry) => (
-          <ResultCard key={entry.key} entry={entry} />
-        ))}
-      </div>
-    )}
-  </section>
-);
+}) => {
+  useRevealNewest(results);
+  return (
+    <section className="panel results-panel" aria-labelledby="results-title">
+      <header className="panel-head">
+        <h2 id="results-title">Results</h2>
+        <span className="pill" id="results-count">
+          {results.length}
+        </span>
+      </header>
+      {results.length === 0 ? (
+        <p className="muted empty">
+          Tables of what the tools find appear here as the run goes.
+        </p>
+      ) : (
+        <div className="results" aria-live="polite">
+          {results.map((entry) => (
+            <ResultCard key={entry.key} entry={entry} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+};

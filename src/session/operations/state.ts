@@ -19,7 +19,7 @@ import {
 import { HANDLERS } from "../../state/handlers";
 import { defineOperation } from "./define";
 import { offsetOf } from "./paging";
-import { statePage } from "./state-page";
+import { statePage, stateToRead } from "./state-page";
 
 export const readState = defineOperation({
   input: () =>
@@ -32,10 +32,10 @@ export const readState = defineOperation({
   mutates: false,
   events: [],
   handle: (rt, q) =>
-    rt.read((parts, environment) => {
+    rt.read((parts, environment, row) => {
       const budget = new ReadBudget(q.max_bytes);
       const page = statePage(
-        parts.state,
+        stateToRead(parts.state, environment, row),
         environment.state.keys(),
         offsetOf(q.cursor),
         budget
@@ -43,7 +43,8 @@ export const readState = defineOperation({
       return {
         state: page.values,
         ...(page.next === undefined ? {} : { next_cursor: String(page.next) }),
-        ...truncatedField(budget)
+        ...truncatedField(budget),
+        ...(row.episode === 0 ? { before_first_reset: true as const } : {})
       };
     })
 });
