@@ -6,8 +6,8 @@
 
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
-import type { OperationInput, OperationName } from "../src/session/operations";
 import type { Grant } from "../src/protocol/scopes";
+import type { OperationInput, OperationName } from "../src/session/operations";
 import type { RowCount } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";

@@ -7,8 +7,8 @@ import type { Grant } from "../protocol/scopes";
 import { staleError } from "../session/operations/check-grant";
 import { apiKeysConfigured, isApiKey } from "./api-keys";
 import type { AppEnv } from "./env";
-import { signingKeys } from "./secrets";
 import { isExpired, isSessionToken, verifySessionToken } from "./scoped-token";
+import { signingKeys } from "./secrets";
 
 // One message for every wrong credential, so the answer reveals nothing
 // about whether the session, the kid or the key exists.

@@ -1,8 +1,8 @@
 /** @module The worker's bindings and the one Hono environment every route and middleware is typed with. */
 
-import type { Grant } from "../protocol/scopes";
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
+import type { Grant } from "../protocol/scopes";
 import type { ModelFactory } from "../session/models";
 import type { SessionObject } from "../session/session-object";
 

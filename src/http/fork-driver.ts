@@ -6,9 +6,9 @@
  * fork makes all of them or none, and a half-made copy is never served.
  */
 
-import { type Grant, SERVER_GRANT } from "../protocol/scopes";
 import { fromErrorBody, RoostError } from "../errors";
 import type { ForkResponse } from "../protocol";
+import { type Grant, SERVER_GRANT } from "../protocol/scopes";
 import { FIRST_CHUNK, type ForkStart } from "../session/fork-source";
 import type { RpcResult } from "../session/rpc";
 import { apiKeysConfigured } from "./api-keys";
@@ -186,7 +186,9 @@ export const forkSession = async (
       session_ids: ids.map(String)
     };
   } catch (error) {
-    await Promise.allSettled(copies.map((copy) => copy.op("importAbort", {}, SERVER_GRANT)));
+    await Promise.allSettled(
+      copies.map((copy) => copy.op("importAbort", {}, SERVER_GRANT))
+    );
     throw error;
   } finally {
     // The snapshot goes either way; only a complete fork is kept for a retry.

@@ -11,6 +11,7 @@ import type { Context } from "hono";
 import { fromErrorBody, RoostError } from "../errors";
 import type { InitialState, Jurisdiction } from "../protocol";
 import { type Grant, SERVER_GRANT } from "../protocol/scopes";
+import { withGrant } from "../session/grant-header";
 import {
   IDEMPOTENCY_HEADER,
   OPERATIONS,
@@ -18,7 +19,6 @@ import {
   type OperationName,
   type OperationOutput
 } from "../session/operations";
-import { withGrant } from "../session/grant-header";
 import type { RpcResult } from "../session/rpc";
 import type { SessionObject } from "../session/session-object";
 import type { AppEnv } from "./env";

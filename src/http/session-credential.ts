@@ -3,8 +3,8 @@
 import type { Context } from "hono";
 import type { Grant } from "../protocol/scopes";
 import type { AppEnv } from "./env";
-import { signingKeys } from "./secrets";
 import { isExpired, verifySessionToken } from "./scoped-token";
+import { signingKeys } from "./secrets";
 
 /** The one string a client keeps for a session it did not create by hand. */
 export const sessionCredential = (sessionId: string, token: string): string =>

@@ -50,7 +50,9 @@ export const RevokeResponseSchema = lazy(() =>
       scope: ScopeSchema(),
       revoked_before: z
         .string()
-        .describe("ISO 8601: tokens of the scope signed before it are refused."),
+        .describe(
+          "ISO 8601: tokens of the scope signed before it are refused."
+        ),
       token: z
         .string()
         .optional()

@@ -218,6 +218,19 @@ export {
   StoreWriteRequestSchema
 } from "./http-store";
 export {
+  DEFAULT_TOKEN_TTL_S,
+  HiddenQuerySchema,
+  HiddenResponseSchema,
+  MAX_TOKEN_TTL_S,
+  RevokeRequestSchema,
+  type RevokeResponse,
+  RevokeResponseSchema,
+  type TokenRequest,
+  TokenRequestSchema,
+  type TokenResponse,
+  TokenResponseSchema
+} from "./http-tokens";
+export {
   type ToolInvocationRequest,
   ToolInvocationRequestSchema,
   type ToolInvocationResponse,
@@ -298,6 +311,7 @@ export {
   truncatedField,
   truncatedSchema
 } from "./read-budget";
+export { allows, SCOPES, type Scope, ScopeSchema } from "./scopes";
 export {
   type BatchFrame,
   BatchFrameSchema,

@@ -3,20 +3,20 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
 import { toErrorBody } from "../errors";
-import type { Grant } from "../protocol/scopes";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
+import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
+import { grantOf } from "./grant-header";
 import { createModelResolver } from "./models";
 import {
   dispatch,
   type OperationInput,
   type OperationName
 } from "./operations";
-import type { ResolvedOptions } from "./options";
 import { staleError, staleGrant } from "./operations/check-grant";
+import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
-import { grantOf } from "./grant-header";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
 

@@ -7,17 +7,17 @@ import type { Scope } from "../protocol/scopes";
 import type { StorageOptions } from "../storage/episode-parts";
 import { EventLog, type EventText } from "../storage/event-log";
 import { clearAwaitingUse, isAwaitingUse } from "../storage/first-use";
+import {
+  type Revocations,
+  readRevocations,
+  writeRevocations
+} from "../storage/revocations";
 import { schemaVersion } from "../storage/schema";
 import {
   readSessionRow,
   type SessionRow,
   touchSession
 } from "../storage/session-row";
-import {
-  type Revocations,
-  readRevocations,
-  writeRevocations
-} from "../storage/revocations";
 import { makeTablesOnFirstUse } from "../storage/tables";
 import type { ExecuteOptions } from "../tools/execute";
 import type { ExecutionHooks } from "../tools/types";

@@ -1,7 +1,7 @@
 // The episode contract on a real session object, driven over RPC as every
 // transport drives it (op(name, input)); plain Node runs the same contract
 // on the in-memory sessions (test/node/episode-machine.test.ts).
-import { SERVER_GRANT } from "../../src/protocol/scopes";
+
 import {
   type EpisodeDriver,
   runEpisodeContract
@@ -9,6 +9,7 @@ import {
 import { fromErrorBody } from "../../src/errors";
 import { contentText } from "../../src/messages/build";
 import type { Content } from "../../src/messages/schema";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type { RpcResult } from "../../src/session/rpc";
 import { newSession } from "./session-helpers";
 
@@ -43,7 +44,9 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
       };
     },
     call: async (tool, args = {}) => {
-      const out = value(await stub.op("call", { tool, arguments: args }, SERVER_GRANT));
+      const out = value(
+        await stub.op("call", { tool, arguments: args }, SERVER_GRANT)
+      );
       return { content: contentText(out.content), is_error: out.is_error };
     },
     status: async () => {

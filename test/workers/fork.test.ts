@@ -1,10 +1,11 @@
 // Forking: copies identical to the source at one committed step, each
 // independent afterwards, all made or none, never seen half-made.
-import { type Grant, SERVER_GRANT } from "../../src/protocol/scopes";
+
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { forkSession } from "../../src/http/fork-driver";
 import type { ForkResponse } from "../../src/protocol";
+import { type Grant, SERVER_GRANT } from "../../src/protocol/scopes";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   action,
@@ -581,17 +582,25 @@ describe("fork", () => {
     const id = env.SESSIONS.newUniqueId();
     const copy = api(env.SESSIONS.get(id));
     ok(
-      await copy.op("importBegin", {
-        sessionId: id.toString(),
-        origin: begun.begun.origin
-      }, SERVER_GRANT)
+      await copy.op(
+        "importBegin",
+        {
+          sessionId: id.toString(),
+          origin: begun.begun.origin
+        },
+        SERVER_GRANT
+      )
     );
     const chunk = ok(
-      await stub.op("forkChunk", {
-        snap: begun.begun.snap,
-        cursor: { table: 0, after: 0 },
-        maxBytes: 200
-      }, SERVER_GRANT)
+      await stub.op(
+        "forkChunk",
+        {
+          snap: begun.begun.snap,
+          cursor: { table: 0, after: 0 },
+          maxBytes: 200
+        },
+        SERVER_GRANT
+      )
     );
     ok(await copy.op("importChunk", { parts: chunk.parts }, SERVER_GRANT));
     expect(chunk.done).toBe(false);

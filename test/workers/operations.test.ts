@@ -262,7 +262,9 @@ const CASES: Record<OperationName, Case> = {
     });
     const answer = await run(copy, "importAbort", {});
     // An aborted copy is no session.
-    expect(err(await copy.stub.op("status", {}, SERVER_GRANT)).code).toBe("not_found");
+    expect(err(await copy.stub.op("status", {}, SERVER_GRANT)).code).toBe(
+      "not_found"
+    );
     return answer;
   }
 };
@@ -333,7 +335,9 @@ describe("dispatch", () => {
   it("parses every input with its operation's schema, whoever calls, and a refused input changes nothing", async () => {
     const s = await lab();
     const before = await run(s, "status", {});
-    const bad = err(await s.stub.op("step", { action: 5 } as never, SERVER_GRANT, "key-1"));
+    const bad = err(
+      await s.stub.op("step", { action: 5 } as never, SERVER_GRANT, "key-1")
+    );
     expect(bad).toMatchObject({ code: "invalid_request" });
     expect(bad.message).toContain("action");
     const { last_used_at: _a, ...was } = before;
@@ -352,7 +356,9 @@ describe("dispatch", () => {
   it("refuses a name that is not in the table", async () => {
     const s = await lab();
     for (const name of ["nope", "toString", "__proto__"]) {
-      expect(err(await s.stub.op(name as never, {} as never, SERVER_GRANT))).toMatchObject({
+      expect(
+        err(await s.stub.op(name as never, {} as never, SERVER_GRANT))
+      ).toMatchObject({
         code: "invalid_request"
       });
     }

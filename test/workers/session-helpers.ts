@@ -1,8 +1,8 @@
 /** @module Helpers for tests that drive session objects over RPC. */
 
-import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { env, runInDurableObject } from "cloudflare:test";
 import { toolCalls } from "../../src/messages/build";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import {
   OPERATIONS,
   type OperationInput,

@@ -4,12 +4,19 @@
 // session prepared the same way. The reaches are keyed by the table's
 // names, so a new operation must say how each transport reaches it (or
 // why one does not) before this file typechecks.
-import { SERVER_GRANT } from "../../src/protocol/scopes";
+
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
+import { type Scope, SERVER_GRANT } from "../../src/protocol/scopes";
 import { OPERATIONS, type OperationName } from "../../src/session/operations";
-import { createSession, json, send, type TestSession } from "./helpers";
+import {
+  createSession,
+  json,
+  send,
+  type TestSession,
+  withScope
+} from "./helpers";
 import { api, events, ok, type SessionApi } from "./session-helpers";
 import { type Frame, openSocket } from "./ws-helpers";
 
@@ -23,6 +30,10 @@ type Input = Record<string, unknown>;
 
 interface Reach {
   environment: "lab" | "forest";
+  /** The scope its transports' credential holds (control, the session's first token's, by default). */
+  scope?: Scope;
+  /** A step taken before the operation (a tool that keeps something). */
+  before?: { action: ReturnType<typeof toolCalls> };
   /** A run going before the operation (the run reads need one). */
   withRun?: true;
   input: (p: Prepared) => Input;
@@ -67,7 +78,8 @@ const post =
   (p: Prepared) =>
     p.s.call(path, send(method, body(p)));
 
-const INTERNAL = "the server's own protocols run it (creation, forks)";
+const INTERNAL =
+  "the server's own protocols run it (creation, forks, a token's signing)";
 
 const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
   create: INTERNAL,
@@ -194,6 +206,26 @@ const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     mcp: "MCP's resources are read-only",
     compare: "answer"
   },
+  issueToken: INTERNAL,
+  revokeTokens: {
+    environment: "lab",
+    input: () => ({ scope: "observe" }),
+    http: {
+      send: post("/tokens/revoke", () => ({ scope: "observe" })),
+      answer: () => ({ scope: "observe" })
+    },
+    mcp: "revoking is the session owner's, not an MCP client's",
+    compare: "effects"
+  },
+  readHidden: {
+    environment: "lab",
+    scope: "grade",
+    before: { action: toolCalls({ name: "secret", arguments: {} }) },
+    input: () => ({}),
+    http: { send: get("/hidden") },
+    mcp: "the hidden store is never an MCP resource",
+    compare: "answer"
+  },
   readState: {
     environment: "lab",
     input: () => ({}),
@@ -266,15 +298,24 @@ const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
 };
 
 const prepare = async (reach: Reach): Promise<Prepared> => {
-  const s = await createSession({ environment: reach.environment });
+  const created = await createSession({ environment: reach.environment });
+  const s =
+    reach.scope === undefined ? created : await withScope(created, reach.scope);
   const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
   ok(await stub.op("reset", {}, SERVER_GRANT));
   if (reach.environment === "lab")
     ok(
-      await stub.op("addEntry", { tool: "t", name: "k", objects: [{ a: 1 }] }, SERVER_GRANT)
+      await stub.op(
+        "addEntry",
+        { tool: "t", name: "k", objects: [{ a: 1 }] },
+        SERVER_GRANT
+      )
     );
+  if (reach.before) ok(await stub.op("step", reach.before, SERVER_GRANT));
   if (!reach.withRun) return { s, stub };
-  const { run_id } = ok(await stub.op("startRun", { prompt: "multi" }, SERVER_GRANT));
+  const { run_id } = ok(
+    await stub.op("startRun", { prompt: "multi" }, SERVER_GRANT)
+  );
   return { s, stub, runId: run_id };
 };
 
@@ -382,7 +423,13 @@ describe("every operation over every transport", () => {
       const op = OPERATIONS[name];
       const reference = await prepare(reach);
       const value = ok(
-        await reference.stub.op(name, reach.input(reference) as never, SERVER_GRANT)
+        await reference.stub.op(
+          name,
+          reach.input(reference) as never,
+          reach.scope === undefined
+            ? SERVER_GRANT
+            : { scope: reach.scope, issuedAt: 0 }
+        )
       );
       const expected = await effects(reference, value);
       const same = async (p: Prepared, got: unknown, want: unknown) => {

@@ -1,7 +1,7 @@
-import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { RunStatus } from "../../src/protocol";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { flags, seenRequests } from "../fixtures/environments";
 import {
   createResetSession,

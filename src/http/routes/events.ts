@@ -95,7 +95,9 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
       "These credentials do not admit to this session."
     );
   }
-  return gatewayTo(c.env.SESSIONS, admitted.durableId, admitted.grant).fetch(c.req.raw);
+  return gatewayTo(c.env.SESSIONS, admitted.durableId, admitted.grant).fetch(
+    c.req.raw
+  );
 });
 
 export const eventRoutes: readonly RouteEntry[] = [

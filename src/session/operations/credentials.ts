@@ -27,6 +27,9 @@ import { statePage } from "./state-page";
  */
 export const issueToken = defineOperation({
   input: TokenRequestSchema,
+  // A client's socket could not sign what it answers: minting is the
+  // worker's route (POST …/tokens), which signs.
+  internal: true,
   scope: "control",
   mutates: false,
   events: [],

@@ -11,6 +11,7 @@ import type { Grant } from "../../protocol/scopes";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 import { checkGrant } from "./check-grant";
+import { issueToken, readHidden, revokeTokens } from "./credentials";
 import type { Operation } from "./define";
 import {
   forkBegin,
@@ -21,7 +22,6 @@ import {
   importChunk,
   importEnd
 } from "./fork-steps";
-import { issueToken, readHidden, revokeTokens } from "./credentials";
 import { create, destroy, events, expectUse, status } from "./lifecycle";
 import { call, reset, step, tools } from "./reset-step-call";
 import { cancelRun, readRun, startChat, startRun } from "./runs";
