@@ -1,6 +1,13 @@
 /** @module The CLI's command line: parsed and checked without touching Node, so it is testable anywhere. */
 
 import { NAME_RE } from "../names";
+import {
+  AUTHOR_COMMANDS,
+  DEV_OPTIONS,
+  type DevCommand,
+  type InitCommand,
+  parseAuthorArgs
+} from "./author-args";
 
 export interface RolloutCommand {
   command: "rollout";
@@ -33,11 +40,16 @@ export interface RolloutCommand {
 export type Command =
   | RolloutCommand
   | { command: "environments"; url: string }
+  | DevCommand
+  | InitCommand
   | { command: "help" };
 
 export const USAGE = `Usage:
+${AUTHOR_COMMANDS}
   roost-edge rollout --env <name> [options]   run episodes, write trajectories as JSONL
   roost-edge environments [--url <url>]       list the server's environments
+
+${DEV_OPTIONS}
 
 Options of rollout:
   --url <url>           server (default $ROOST_URL or http://127.0.0.1:8787)
@@ -113,6 +125,8 @@ export const parseArgs = (
     argv.includes("-h")
   )
     return { command: "help" };
+  if (command === "init" || command === "dev")
+    return parseAuthorArgs(command, rest, env);
   const flags = readFlags(rest);
   const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
   if (command === "environments") return { command: "environments", url };

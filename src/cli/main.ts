@@ -8,6 +8,8 @@ import { createClient } from "../client/http";
 import { rollout } from "../client/rollout";
 import type { Trajectory } from "../client/trajectory";
 import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./args";
+import { runDevCommand } from "./dev-command";
+import { runInit } from "./init";
 import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
 
@@ -24,6 +26,8 @@ const main = async (): Promise<number> => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (command.command === "init") return runInit(command, process.cwd());
+  if (command.command === "dev") return runDevCommand(command, process.cwd());
   if (command.command === "environments") {
     const envs = await createClient({ baseUrl: command.url }).environments();
     for (const env of envs)
