@@ -96,6 +96,13 @@ export const runDev = async (options: DevOptions): Promise<number> => {
       ""
     ].join("\n")
   );
+  // wrangler picks its debugger's port from 9229 up when it starts; two
+  // servers starting together can pick the same one, so pick it here.
+  const inspectorPort = options.wranglerArgs.some((a) =>
+    a.startsWith("--inspector-port")
+  )
+    ? []
+    : ["--inspector-port", String(await freePort())];
   const child = spawn(
     process.execPath,
     [
@@ -109,6 +116,7 @@ export const runDev = async (options: DevOptions): Promise<number> => {
       String(options.port),
       "--var",
       "ROOST_DEV:1",
+      ...inspectorPort,
       ...options.wranglerArgs
     ],
     { stdio: "inherit", cwd: options.root }
@@ -163,6 +171,21 @@ const sourceOf = (options: DevOptions): DevSource | string => {
     return `${label(entry)} (main in wrangler.toml): no such file.`;
   return { kind: "worker", entry, label: label(entry) };
 };
+
+/** A port nothing listens on now. */
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address
+          ? done(address.port)
+          : fail(new Error("no free port"))
+      );
+    });
+  });
 
 const portTaken = (port: number, ip: string) =>
   new Promise<boolean>((done) => {

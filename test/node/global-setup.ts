@@ -50,7 +50,11 @@ export default async function setup(project: TestProject) {
       "--var",
       "ROOST_MODEL:fake-model",
       "--log-level",
-      "warn"
+      "warn",
+      // wrangler's default debugger port (9229, then up) is taken by
+      // whichever wrangler dev started first on this machine.
+      "--inspector-port",
+      String(await freePort())
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],
