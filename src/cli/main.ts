@@ -125,7 +125,7 @@ const orderedLines = (out: Writable) => {
 
 /** What "fetch failed" means to someone who has not started a server. */
 const NO_SERVER = (url: string) =>
-  `No Roost server answered at ${url}. Start one (npm start in the repository, or npx wrangler dev in your own project), or point --url or ROOST_URL at yours.`;
+  `No Roost server answered at ${url}. Start one (npm start in the repository, or npm run dev in your own project), or point --url or ROOST_URL at yours.`;
 
 /** The URL the command was pointed at, for the message above. */
 const serverUrl = (): string => {

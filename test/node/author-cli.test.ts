@@ -1,5 +1,10 @@
 // The author's commands' parts that need no server: their command lines,
 // and the wrangler config a dev server derives from the project's own.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "../../src/cli/args";
 import { devConfig } from "../../src/cli/dev-config";
@@ -114,4 +119,35 @@ describe("the dev server's wrangler config", () => {
     expect(text).not.toContain('directory = "./dist/inspector"');
     expect(text).not.toMatch(/^minify = true$/m);
   });
+});
+
+describe("roost-edge dev where it cannot serve", () => {
+  const main = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+  // From a folder outside the clone: tsx by its path, not its name.
+  const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url)
+    .href;
+  const dev = (cwd: string) =>
+    promisify(execFile)(process.execPath, ["--import", tsx, main, "dev"], {
+      cwd
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e
+    );
+
+  it("says how to get a project, or how to install wrangler, and exits 1", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "roost-dev-"));
+    try {
+      const none = await dev(empty);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain("No wrangler.toml here or above");
+      expect(none.stderr).toContain("roost-edge init my-env");
+      writeFileSync(join(empty, "wrangler.toml"), 'main = "src/worker.ts"\n');
+      const bare = await dev(empty);
+      expect(bare.code).toBe(1);
+      expect(bare.stderr).toContain("wrangler is not installed");
+      expect(bare.stderr).toContain("npm install --save-dev wrangler@");
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -55,7 +55,7 @@ describe("README", () => {
       ...outs,
       ".wrangler/state/v3",
       "dist/index.js",
-      ".roost/wrangler.toml"
+      ".roost/8787/wrangler.toml"
     ])
       expect(
         () => execFileSync("git", ["check-ignore", "-q", path]),
