@@ -74,8 +74,13 @@ const load = async () => {
       ${JSON.stringify(source.files.map((f) => f.label).join(", "))},
       new Error("no exported environment. Export the result of defineEnvironment, e.g. \`export const myEnv = defineEnvironment({ … })\`.")
     );
-  const roost = createRoost({ environments: environments as never });
-  return { fetch: roost.fetch, Session: roost.Session };
+  try {
+    // Two files exporting one name, say.
+    const roost = createRoost({ environments: environments as never });
+    return { fetch: roost.fetch, Session: roost.Session };
+  } catch (error) {
+    throw new LoadError(${JSON.stringify(source.files.map((f) => f.label).join(", "))}, error);
+  }
 };
 `;
 

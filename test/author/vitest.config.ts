@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 // the repository: roost-edge init, npm install, roost-edge dev, requests over
 // HTTP, the scaffold's own tests and wrangler deploy --dry-run. It rebuilds
 // and packs dist/ as the package test does, so it must not run beside it:
-// `npm run test:author` runs it on its own (about 100 s on two shared cores).
+// `npm run test:author` runs it on its own (one to two and a half minutes
+// on two shared cores, most of it npm install and wrangler starting).
 export default defineConfig({
   test: {
     name: "author",
