@@ -277,12 +277,26 @@ describe("an author's project from the packed package", () => {
       env: { ...quiet, NO_COLOR: "1", FORCE_COLOR: "0" }
     });
     expect(stdout).toMatch(/Tests\s+2 passed/);
-    await run(
-      process.execPath,
-      [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
-      {
-        cwd: project
-      }
+    // `npm run check` is `roost-edge check` from the installed package:
+    // the project's tsconfig, with the error wrangler would not report.
+    const checked = await run("npm", ["run", "--silent", "check"], {
+      cwd: project,
+      env: { ...quiet, NO_COLOR: "1" }
+    });
+    expect(checked.stdout).toMatch(/^Checked \d+ files: no type errors\.$/m);
+    const extra = join(project, "src", "extra.ts");
+    writeFileSync(
+      extra,
+      "const codes = [1, 2];\nexport const first = (i: number) => codes[i].toFixed(0);\n"
+    );
+    const refused = await run("npm", ["run", "--silent", "check"], {
+      cwd: project,
+      env: { ...quiet, NO_COLOR: "1" }
+    }).catch((e: { code: number; stdout: string }) => e);
+    rmSync(extra);
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stdout: string }).stdout).toMatch(
+      /src\/extra\.ts\(2,37\): error TS2532/
     );
   });
 
