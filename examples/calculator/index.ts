@@ -1,8 +1,8 @@
 /** @module GSM8K-style arithmetic (Aviary's CalculatorEnv): a safe calculator and a graded, terminal submit_answer. */
 
-import { dataset, defineEnvironment, generated } from "roost-edge/core";
+import { dataset, defineEnvironment, error, generated } from "roost-edge/core";
 import * as z from "zod";
-import { evaluate, formatNumber } from "./parse";
+import { CalculatorError, evaluate, formatNumber } from "./parse";
 import {
   makeProblem,
   PROBLEM_COUNT,
@@ -76,8 +76,18 @@ export const calculator = defineEnvironment({
             "Numbers with + - * / ^ (or ** for powers) and parentheses, e.g. (12 - 4) * 3^2."
           )
       }),
-      // A bad expression throws: the model reads why, and the episode goes on.
-      run: ({ expression }) => formatNumber(evaluate(expression))
+      // A bad expression is the model's to fix, not a bug of ours: it reads
+      // why as the call's error, and the episode goes on. Anything else
+      // thrown is an exception, logged with its stack.
+      run: async function* ({ expression }) {
+        try {
+          return formatNumber(evaluate(expression));
+        } catch (thrown) {
+          if (!(thrown instanceof CalculatorError)) throw thrown;
+          yield error({ feedback: thrown.message });
+          return;
+        }
+      }
     }),
     submit_answer: tool({
       description:

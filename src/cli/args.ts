@@ -1,6 +1,13 @@
 /** @module The CLI's command line: parsed and checked without touching Node, so it is testable anywhere. */
 
 import { NAME_RE } from "../names";
+import {
+  AUTHOR_COMMANDS,
+  DEV_OPTIONS,
+  type DevCommand,
+  type InitCommand,
+  parseAuthorArgs
+} from "./author-args";
 
 export interface RolloutCommand {
   command: "rollout";
@@ -34,13 +41,16 @@ export type Command =
   | RolloutCommand
   | { command: "environments"; url: string }
   | { command: "check"; files: string[] }
+  | DevCommand
+  | InitCommand
   | { command: "help" };
 
 export const USAGE = `Usage:
+${AUTHOR_COMMANDS}
   roost-edge rollout --env <name> [options]   run episodes, write trajectories as JSONL
   roost-edge environments [--url <url>]       list the server's environments
-  roost-edge check [files…]                   typecheck environment files (with
-                                              none: the tsconfig.json project)
+
+${DEV_OPTIONS}
 
 Options of rollout:
   --url <url>           server (default $ROOST_URL or http://127.0.0.1:8787)
@@ -122,6 +132,8 @@ export const parseArgs = (
       throw new UsageError(`Unknown option ${option} of check.`);
     return { command: "check", files: rest };
   }
+  if (command === "init" || command === "dev")
+    return parseAuthorArgs(command, rest, env);
   const flags = readFlags(rest);
   const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
   if (command === "environments") return { command: "environments", url };

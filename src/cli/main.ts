@@ -9,6 +9,8 @@ import { rollout } from "../client/rollout";
 import type { Trajectory } from "../client/trajectory";
 import { parseArgs, type RolloutCommand, USAGE, UsageError } from "./args";
 import { CheckError, check } from "./check";
+import { runDevCommand } from "./dev-command";
+import { runInit } from "./init";
 import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
 
@@ -26,6 +28,8 @@ const main = async (): Promise<number> => {
     return 0;
   }
   if (command.command === "check") return runCheck(command.files);
+  if (command.command === "init") return runInit(command, process.cwd());
+  if (command.command === "dev") return runDevCommand(command, process.cwd());
   if (command.command === "environments") {
     const envs = await createClient({ baseUrl: command.url }).environments();
     for (const env of envs)
@@ -141,7 +145,7 @@ const orderedLines = (out: Writable) => {
 
 /** What "fetch failed" means to someone who has not started a server. */
 const NO_SERVER = (url: string) =>
-  `No Roost server answered at ${url}. Start one (npm start in the repository, or npx wrangler dev in your own project), or point --url or ROOST_URL at yours.`;
+  `No Roost server answered at ${url}. Start one (npm start in the repository, or npm run dev in your own project), or point --url or ROOST_URL at yours.`;
 
 /** The URL the command was pointed at, for the message above. */
 const serverUrl = (): string => {

@@ -8,6 +8,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady } from "../../scripts/ready.mjs";
 import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
 import { e2ePort } from "./helpers/e2e-port";
@@ -57,7 +58,11 @@ export default async function setup(project: TestProject) {
       "--var",
       "ROOST_MODEL:fake-model",
       "--log-level",
-      "warn"
+      "warn",
+      // wrangler's default debugger port (9229, then up) is taken by
+      // whichever wrangler dev started first on this machine.
+      "--inspector-port",
+      String(await freePort())
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],

@@ -51,7 +51,7 @@ beforeAll(async () => {
   mkdirSync(project);
   // The builds `npm pack` would run through prepare, minus the inspector's:
   // rewriting dist/inspector would reload the wrangler dev the other tests
-  // share. The inspector is not part of the package.
+  // share. The inspector ships as `npm install` (prepare) built it.
   await run(process.execPath, [join(root, "scripts", "build-package.mjs")]);
   await run("npm", ["run", "--silent", "build:cli"], { cwd: root });
   const { stdout } = await run(
@@ -104,6 +104,9 @@ describe("the packed package", () => {
       "dist/types/core.d.ts",
       "dist/types/client/index.d.ts",
       "dist/types/react/index.d.ts",
+      // What `roost-edge dev` serves at /.
+      "dist/inspector/index.html",
+      "dist/inspector/app.js",
       "src/index.ts",
       "README.md",
       "package.json"
@@ -113,7 +116,9 @@ describe("the packed package", () => {
       (f) =>
         f.endsWith(".test.ts") ||
         f.endsWith(".jsonl") ||
-        /^(test|bench|examples|inspector|node_modules|\.wrangler|\.roost|dist\/inspector)\//.test(
+        // The chat app is built for the catalog example, which the package
+        // does not ship: `roost-edge dev` serves the inspector alone.
+        /^(test|bench|examples|inspector|node_modules|\.wrangler|\.roost|dist\/inspector\/chat)\//.test(
           f
         )
     );

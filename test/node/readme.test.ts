@@ -76,7 +76,7 @@ describe("README and the guide", () => {
       ...outs,
       ".wrangler/state/v3",
       "dist/index.js",
-      ".roost/wrangler.toml"
+      ".roost/8787/wrangler.toml"
     ])
       expect(
         () => execFileSync("git", ["check-ignore", "-q", path]),

@@ -1,10 +1,16 @@
 // `npm start`: "Listening" only once the server answers, and a user's own
-// environment file served without editing examples/worker.ts.
+// environment files served without editing examples/worker.ts: from
+// anywhere, two servers at once, and a definition error waited out.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady as wait } from "../../scripts/ready.mjs";
+
+const root = new URL("../..", import.meta.url).pathname;
 
 const listen = async (answer: (n: number) => number) => {
   let n = 0;
@@ -50,56 +56,167 @@ describe("waiting for the server", () => {
   });
 });
 
-describe("npm start with an environment file of the user's", () => {
-  let child: ChildProcess | undefined;
-  afterAll(() => {
-    if (child?.pid !== undefined && child.exitCode === null)
-      process.kill(-child.pid, "SIGTERM");
+/** `npm start` with these arguments on `port`, in its own process group. */
+const start = (args: string[], port: number) => {
+  const child = spawn(process.execPath, ["scripts/start.mjs", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" }
+  });
+  let output = "";
+  const listening = new Promise<void>((resolve, reject) => {
+    const seen = (d: Buffer) => {
+      output += String(d);
+      if (output.includes("Listening on")) resolve();
+    };
+    child.stdout!.on("data", seen);
+    child.stderr!.on("data", seen);
+    child.once("exit", () => reject(new Error(`exited:\n${output}`)));
+  });
+  return { child, listening, output: () => output };
+};
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (
+      child.pid === undefined ||
+      child.exitCode !== null ||
+      child.signalCode !== null
+    )
+      return resolve();
+    child.once("exit", () => resolve());
+    process.kill(-child.pid, "SIGTERM");
+  });
+const environments = async (port: number) => {
+  const res = await fetch(`http://127.0.0.1:${port}/v1/environments`);
+  return { status: res.status, body: (await res.json()) as EnvironmentsBody };
+};
+interface EnvironmentsBody {
+  environments?: { name: string }[];
+  error?: { code: string; message: string };
+}
+const post = async (url: string, body: unknown, token?: string) => {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
+    body: JSON.stringify(body)
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>
+  };
+};
+
+const OUTSIDE = (
+  name: string
+) => `import { defineEnvironment } from "roost-edge/core";
+import * as z from "zod";
+
+export const outside = defineEnvironment({
+  name: ${JSON.stringify(name)},
+  description: "Lives outside the clone.",
+  task: z.object({}).default({}),
+  tools: (tool) => ({
+    ping: tool({
+      description: "Ping.",
+      input: z.object({}),
+      run: (_, ctx) => {
+        ctx.episode.end({ reward: 1 });
+        return "pong";
+      }
+    })
+  }),
+  reset: () => "Call ping."
+});
+`;
+
+describe("two npm start servers of the user's own files at once", () => {
+  const children: ChildProcess[] = [];
+  const work = mkdtempSync(join(tmpdir(), "roost-start-"));
+  afterAll(async () => {
+    await Promise.all(children.map(stop));
+    rmSync(work, { recursive: true, force: true });
   });
 
-  it("serves the environments the file exports and says Listening once it answers", async () => {
-    const port = await freePort();
-    child = spawn(
-      process.execPath,
-      [
-        "scripts/start.mjs",
-        "examples/own-worker/guess.ts",
-        "--log-level",
-        "warn"
-      ],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          WRANGLER_SEND_METRICS: "false"
-        }
-      }
+  it("each serves its own files: one from the clone, one outside it that waits for its definition error's fix", async () => {
+    // A file outside the clone importing roost-edge/core, with a bad name.
+    const file = join(work, "my-env.ts");
+    writeFileSync(file, OUTSIDE("Bad Name!"));
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = start(
+      ["examples/own-worker/guess.ts", "--log-level", "warn"],
+      portA
     );
-    let output = "";
-    const listening = new Promise<void>((resolve, reject) => {
-      const seen = (d: Buffer) => {
-        output += String(d);
-        if (output.includes("Listening on")) resolve();
-      };
-      child!.stdout!.on("data", seen);
-      child!.stderr!.on("data", seen);
-      child!.once("exit", () => reject(new Error(`exited:\n${output}`)));
+    const b = start([file, "--log-level", "warn"], portB);
+    children.push(a.child, b.child);
+    await Promise.all([a.listening, b.listening]);
+
+    // The clone's file: the very first request after "Listening" is answered.
+    expect(await environments(portA)).toEqual({
+      status: 200,
+      body: { environments: [expect.objectContaining({ name: "guess" })] }
     });
-    await listening;
-    // The very first request after "Listening" is answered.
-    const res = await fetch(`http://127.0.0.1:${port}/v1/environments`);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { environments: { name: string }[] };
-    expect(body.environments.map((e) => e.name)).toEqual(["guess"]);
-    expect(output).toContain("examples/own-worker/guess.ts");
+    expect(a.output()).toContain("examples/own-worker/guess.ts");
     // The chat app needs the catalog example, which this server lacks.
-    expect(output).not.toContain("Chat example");
-    expect(output.indexOf("Listening on")).toBeGreaterThan(
-      output.indexOf("Starting wrangler dev")
+    expect(a.output()).not.toContain("Chat example");
+    expect(a.output().indexOf("Listening on")).toBeGreaterThan(
+      a.output().indexOf("Starting wrangler dev")
     );
-  }, 150_000);
+
+    // The broken file: a live server answering what to fix, the log saying it
+    // with a stack that leads to the file, and wrangler still running.
+    const broken = await environments(portB);
+    expect(broken.status).toBe(503);
+    expect(broken.body.error?.code).toBe("unavailable");
+    expect(broken.body.error?.message).toContain(file);
+    expect(broken.body.error?.message).toContain(
+      'Environment name "Bad Name!"'
+    );
+    expect(broken.body.error?.message).toContain("Fix it and save");
+    expect(b.output()).toContain(`${file} failed to load`);
+    expect(b.output()).toContain("Not serving yet");
+    expect(b.output()).toMatch(/my-env\.ts:\d+:\d+/);
+    expect(b.child.exitCode).toBeNull();
+
+    // Fixed and saved: served without a restart, sessions and all.
+    writeFileSync(file, OUTSIDE("outside"));
+    let fixed = await environments(portB);
+    while (fixed.status !== 200) {
+      await new Promise((r) => setTimeout(r, 250));
+      fixed = await environments(portB);
+    }
+    expect(fixed.body.environments?.map((e) => e.name)).toEqual(["outside"]);
+    const base = `http://127.0.0.1:${portB}/v1/sessions`;
+    const created = await post(base, { environment: "outside" });
+    expect(created.status).toBe(201);
+    const { session_id: id, token } = created.body as {
+      session_id: string;
+      token: string;
+    };
+    expect((await post(`${base}/${id}/reset`, {}, token)).status).toBe(200);
+    const step = await post(
+      `${base}/${id}/step`,
+      {
+        action: {
+          tool_calls: [{ id: "c1", function: { name: "ping", arguments: {} } }]
+        }
+      },
+      token
+    );
+    expect(step.body).toMatchObject({ reward: 1, done: true });
+    // The other server kept its own worker through all of it.
+    expect(
+      (await environments(portA)).body.environments?.map((e) => e.name)
+    ).toEqual(["guess"]);
+
+    // Each had its own work folder, removed when it stops.
+    const folders = [portA, portB].map((p) => join(root, ".roost", String(p)));
+    for (const folder of folders) expect(existsSync(folder)).toBe(true);
+    await Promise.all([stop(a.child), stop(b.child)]);
+    for (const folder of folders) expect(existsSync(folder)).toBe(false);
+  }, 240_000);
 });
 
 describe("npm start on a port another server holds", () => {

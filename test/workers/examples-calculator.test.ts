@@ -191,7 +191,13 @@ describe("calculator over HTTP", () => {
       "submit_answer"
     ]);
 
-    for (const expression of ["2 +* 3", "1 / 0", "x".repeat(201)]) {
+    // The model reads what to fix (the calculator's own message), and the
+    // step's event says it was not an exception of the environment's code.
+    for (const [expression, says] of [
+      ["2 +* 3", /^Unexpected "\*" at position 4\.$/],
+      ["1 / 0", /^Division by zero\.$/],
+      ["x".repeat(201), /characters long; the limit is 200\.$/]
+    ] as const) {
       const bad = await json<Step>(
         await s.call(
           "/step",
@@ -199,8 +205,18 @@ describe("calculator over HTTP", () => {
         )
       );
       expect(bad.observations[0]).toMatchObject({ is_error: true });
-      expect(bad.observations[0]!.content).toMatch(/^Tool calculator failed: /);
+      expect(bad.observations[0]!.content).toMatch(says);
       expect(bad).toMatchObject({ reward: 0, done: false });
+    }
+    const finished = (
+      await json<{ events: { type: string; [field: string]: unknown }[] }>(
+        await s.call("/events?after=0&limit=100")
+      )
+    ).events.filter((e) => e.type === "tool.finished");
+    expect(finished.length).toBeGreaterThanOrEqual(3);
+    for (const e of finished.slice(-3)) {
+      expect(e.is_error).toBe(true);
+      expect(e.exception).toBeUndefined();
     }
     const worked = await json<Step>(
       await s.call(

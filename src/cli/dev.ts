@@ -1,0 +1,238 @@
+/** @module `roost-edge dev` (and `npm start` in a clone): a development server of the author's environments, with the inspector. */
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, relative, resolve } from "node:path";
+import { devConfig } from "./dev-config";
+import { type DevSource, devWorkerSource } from "./dev-worker";
+import { waitForServer } from "./ready";
+
+export interface DevOptions {
+  /** The project: its wrangler.toml is the base config, and the work folder goes in its .roost/. */
+  root: string;
+  /** The base config's text (the project's wrangler.toml). */
+  config: string;
+  /** Environment files to serve (absolute); none: the config's `main`, as deployed. */
+  files: readonly string[];
+  port: number;
+  ip: string;
+  /** The inspector's built files. */
+  assets: string;
+  /** Module aliases for the generated config (a clone maps `roost-edge` to its sources). */
+  aliases?: Readonly<Record<string, string>>;
+  /** wrangler's bin script, run with this Node. */
+  wrangler: string;
+  /** More arguments for wrangler dev, e.g. `--log-level warn`. */
+  wranglerArgs: readonly string[];
+  /** How the user runs a rollout against the server, for the next steps. */
+  rollout: string;
+  /** Where paths in messages are relative to. */
+  cwd: string;
+}
+
+const BANNER = "!".repeat(72);
+
+/** Runs the server until wrangler exits; resolves to the exit code. */
+export const runDev = async (options: DevOptions): Promise<number> => {
+  // Listening on every address: ask the loopback one.
+  const host = ["0.0.0.0", "::"].includes(options.ip)
+    ? "127.0.0.1"
+    : options.ip;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
+  // Another server on the port would answer the readiness probe below and
+  // make this one say "Listening" before wrangler fails to bind.
+  if (await portTaken(options.port, options.ip)) {
+    process.stderr.write(
+      `Port ${options.port} on ${options.ip} is in use (another dev server, perhaps). Stop that server, or pick another port: --port ${options.port + 1} (or PORT=${options.port + 1}).\n`
+    );
+    return 1;
+  }
+  const source = sourceOf(options);
+  if (typeof source === "string") {
+    process.stderr.write(`${source}\n`);
+    return 1;
+  }
+  // One folder per port: two servers in one project never share one, and a
+  // server killed before it could clean up leaves a folder the next start
+  // on its port replaces. Sessions (wrangler's local state) live in it too,
+  // so a dev server's sessions go when it stops.
+  const work = join(options.root, ".roost", String(options.port));
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const worker = join(work, "worker.ts");
+  writeFileSync(
+    worker,
+    devWorkerSource(source, (path) => {
+      const spec = relative(work, path).replaceAll("\\", "/");
+      return spec.startsWith(".") ? spec : `./${spec}`;
+    })
+  );
+  const config = join(work, "wrangler.toml");
+  writeFileSync(
+    config,
+    devConfig(options.config, {
+      baseDir: options.root,
+      main: worker,
+      assets: options.assets,
+      ...(options.aliases ? { aliases: options.aliases } : {})
+    })
+  );
+  const cleanUp = () => rmSync(work, { recursive: true, force: true });
+  process.once("exit", cleanUp);
+
+  process.stderr.write(
+    [
+      BANNER,
+      "!! Roost development mode (ROOST_DEV=1)",
+      "!! Session tokens are signed with a FIXED DEVELOPMENT SECRET and no API",
+      "!! key is required to create sessions. Never expose this server; deploy",
+      "!! with ROOST_SECRETS (and ROOST_API_KEYS) set instead.",
+      BANNER,
+      source.kind === "files"
+        ? `Serving the environments exported by ${source.files.map((f) => f.label).join(", ")}.`
+        : `Serving the worker ${source.label} (its environments, as deployed).`,
+      "Starting wrangler dev…",
+      ""
+    ].join("\n")
+  );
+  // wrangler picks its debugger's port from 9229 up when it starts; two
+  // servers starting together can pick the same one, so pick it here.
+  const inspectorPort = options.wranglerArgs.some((a) =>
+    a.startsWith("--inspector-port")
+  )
+    ? []
+    : ["--inspector-port", String(await freePort())];
+  const child = spawn(
+    process.execPath,
+    [
+      options.wrangler,
+      "dev",
+      "--config",
+      config,
+      "--ip",
+      options.ip,
+      "--port",
+      String(options.port),
+      "--var",
+      "ROOST_DEV:1",
+      ...inspectorPort,
+      ...options.wranglerArgs
+    ],
+    { stdio: "inherit", cwd: options.root }
+  );
+  const exited = new Promise<number>((done) =>
+    child.once("exit", (code, signal) => {
+      cleanUp();
+      done(code ?? (signal ? 130 : 0));
+    })
+  );
+  let stopped = false;
+  void exited.then(() => {
+    stopped = true;
+  });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  process.on("SIGINT", forward("SIGINT"));
+  process.on("SIGTERM", forward("SIGTERM"));
+
+  try {
+    await waitForServer(`${url}/health`, { stopped: () => stopped });
+    process.stderr.write(await nextSteps(url, options));
+  } catch (error) {
+    if (!stopped)
+      process.stderr.write(
+        `Roost: ${(error as Error).message}; wrangler is still starting.\n`
+      );
+  }
+  return exited;
+};
+
+/** What the generated worker imports, or why there is nothing to serve. */
+const sourceOf = (options: DevOptions): DevSource | string => {
+  // Relative to where the user is, unless that climbs out of it.
+  const label = (path: string) => {
+    const near = relative(options.cwd, path);
+    return near && !near.startsWith("..") ? near : path;
+  };
+  if (options.files.length > 0) {
+    const missing = options.files.filter((f) => !existsSync(f));
+    if (missing.length > 0)
+      return `${missing.map(label).join(", ")}: no such file.`;
+    return {
+      kind: "files",
+      files: options.files.map((path) => ({ path, label: label(path) }))
+    };
+  }
+  const main = /^\s*main\s*=\s*"([^"]+)"/m.exec(options.config)?.[1];
+  if (!main)
+    return `${label(join(options.root, "wrangler.toml"))} has no main: point it at your worker (main = "src/worker.ts"), or name environment files: roost-edge dev src/my-env.ts.`;
+  const entry = resolve(options.root, main);
+  if (!existsSync(entry))
+    return `${label(entry)} (main in wrangler.toml): no such file.`;
+  return { kind: "worker", entry, label: label(entry) };
+};
+
+/** A port nothing listens on now. */
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address
+          ? done(address.port)
+          : fail(new Error("no free port"))
+      );
+    });
+  });
+
+const portTaken = (port: number, ip: string) =>
+  new Promise<boolean>((done) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      done(error.code === "EADDRINUSE")
+    );
+    probe.listen(port, ip, () => probe.close(() => done(false)));
+  });
+
+/** "Listening", then what to do next: or, if the author's modules failed to load, that. */
+const nextSteps = async (url: string, options: DevOptions) => {
+  const response = await fetch(`${url}/v1/environments`);
+  const body = (await response.json()) as {
+    environments?: { name: string }[];
+    error?: { message: string };
+  };
+  const lines = [
+    "",
+    `Listening on ${url}`,
+    `Inspector: open ${url}/ in a browser.`
+  ];
+  if (!body.environments)
+    return [
+      ...lines,
+      "",
+      `Not serving yet: ${body.error?.message ?? `status ${response.status}`}`,
+      ""
+    ].join("\n");
+  const names = body.environments.map((e) => e.name);
+  // The chat app is built for the catalog example's tools: offered only
+  // where that environment is served (the clone's examples).
+  const chat =
+    names.includes("catalog") &&
+    existsSync(join(options.assets, "chat", "index.html"));
+  const first = names[0] ?? "<name>";
+  return [
+    ...lines,
+    ...(chat
+      ? [`Chat example (catalog): open ${url}/chat/ in a browser.`]
+      : []),
+    `Environments: ${names.join(", ")}`,
+    "",
+    "Next, in a second terminal:",
+    `  curl -s ${url}/v1/environments`,
+    `  curl -s -X POST ${url}/v1/sessions -H 'content-type: application/json' -d '{"environment":"${first}"}'`,
+    `  ${options.rollout.replaceAll("<url>", url).replaceAll("<env>", first)}`,
+    ""
+  ].join("\n");
+};

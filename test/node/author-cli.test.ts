@@ -1,0 +1,153 @@
+// The author's commands' parts that need no server: their command lines,
+// and the wrangler config a dev server derives from the project's own.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { parseArgs, UsageError } from "../../src/cli/args";
+import { devConfig } from "../../src/cli/dev-config";
+import { wranglerToml } from "../../src/cli/templates/project";
+
+describe("roost-edge dev and init on the command line", () => {
+  it("dev takes files, --port, --ip, PORT, and hands what follows -- to wrangler", () => {
+    expect(parseArgs(["dev"], {})).toEqual({
+      command: "dev",
+      files: [],
+      port: 8787,
+      ip: "127.0.0.1",
+      wranglerArgs: []
+    });
+    expect(
+      parseArgs(
+        [
+          "dev",
+          "a.ts",
+          "--port=9000",
+          "b.ts",
+          "--ip",
+          "0.0.0.0",
+          "--",
+          "--log-level",
+          "warn"
+        ],
+        { PORT: "7000" }
+      )
+    ).toEqual({
+      command: "dev",
+      files: ["a.ts", "b.ts"],
+      port: 9000,
+      ip: "0.0.0.0",
+      wranglerArgs: ["--log-level", "warn"]
+    });
+    expect(parseArgs(["dev"], { PORT: "7000" })).toMatchObject({ port: 7000 });
+  });
+
+  it("dev refuses a bad port and an option of wrangler's before --, saying where it goes", () => {
+    expect(() => parseArgs(["dev", "--port", "http"], {})).toThrow(
+      /--port must be a port from 1 to 65535, not "http"/
+    );
+    expect(() => parseArgs(["dev", "--port", "70000"], {})).toThrow(UsageError);
+    expect(() => parseArgs(["dev", "--port"], {})).toThrow(
+      /--port needs a value/
+    );
+    expect(() => parseArgs(["dev", "--log-level", "warn"], {})).toThrow(
+      "Options for wrangler dev go after --: roost-edge dev -- --log-level"
+    );
+  });
+
+  it("init takes exactly one folder", () => {
+    expect(parseArgs(["init", "my-env"], {})).toEqual({
+      command: "init",
+      dir: "my-env"
+    });
+    expect(() => parseArgs(["init"], {})).toThrow(/roost-edge init my-env/);
+    expect(() => parseArgs(["init", "a", "b"], {})).toThrow(UsageError);
+    expect(() => parseArgs(["init", "a", "--force"], {})).toThrow(
+      /Unknown option --force/
+    );
+  });
+});
+
+describe("the dev server's wrangler config", () => {
+  it("keeps the scaffold's bindings and alias, serves the generated worker unminified, with the inspector", () => {
+    const text = devConfig(wranglerToml("my-env"), {
+      baseDir: "/home/me/my-env",
+      main: "/home/me/my-env/.roost/8787/worker.ts",
+      assets: "/lib/roost-edge/dist/inspector"
+    });
+    expect(text).toContain('main = "/home/me/my-env/.roost/8787/worker.ts"');
+    expect(text).toMatch(/^minify = false$/m);
+    expect(text).not.toMatch(/^minify = true$/m);
+    // A top-level key after a table would belong to the table.
+    expect(text.indexOf("minify = false")).toBeLessThan(text.indexOf("["));
+    expect(text).toContain('zod = "roost-edge/zod-lean"');
+    expect(text).toContain('class_name = "Session"');
+    expect(text).toContain('new_sqlite_classes = ["Session"]');
+    expect(text).toMatch(
+      /\[assets\]\n"directory" = "\/lib\/roost-edge\/dist\/inspector"/
+    );
+  });
+
+  it("makes the project's relative paths absolute and adds aliases to its own [alias] table", () => {
+    const text = devConfig(
+      [
+        'name = "roost"',
+        'main = "examples/worker.ts"',
+        "minify = true",
+        "[alias]",
+        'zod = "./src/zod-lean.ts"',
+        '"roost-edge" = "./elsewhere.ts"',
+        "[assets]",
+        'directory = "./dist/inspector"',
+        'binding = "ASSETS"'
+      ].join("\n"),
+      {
+        baseDir: "/clone",
+        main: "/clone/.roost/9000/worker.ts",
+        assets: "/clone/dist/inspector",
+        aliases: { "roost-edge": "/clone/src/index.ts" }
+      }
+    );
+    expect(text).toContain('zod = "/clone/src/zod-lean.ts"');
+    expect(text.match(/^\[alias\]$/gm)).toHaveLength(1);
+    expect(text.match(/^\[assets\]$/gm)).toHaveLength(1);
+    expect(text).toContain('"roost-edge" = "/clone/src/index.ts"');
+    expect(text).not.toContain("elsewhere.ts");
+    expect(text).toContain('binding = "ASSETS"');
+    expect(text).not.toContain('directory = "./dist/inspector"');
+    expect(text).not.toMatch(/^minify = true$/m);
+  });
+});
+
+describe("roost-edge dev where it cannot serve", () => {
+  const main = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+  // From a folder outside the clone: tsx by its path, not its name.
+  const tsx = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url)
+    .href;
+  const dev = (cwd: string) =>
+    promisify(execFile)(process.execPath, ["--import", tsx, main, "dev"], {
+      cwd
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e
+    );
+
+  it("says how to get a project, or how to install wrangler, and exits 1", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "roost-dev-"));
+    try {
+      const none = await dev(empty);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain("No wrangler.toml here or above");
+      expect(none.stderr).toContain("roost-edge init my-env");
+      writeFileSync(join(empty, "wrangler.toml"), 'main = "src/worker.ts"\n');
+      const bare = await dev(empty);
+      expect(bare.code).toBe(1);
+      expect(bare.stderr).toContain("wrangler is not installed");
+      expect(bare.stderr).toContain("npm install --save-dev wrangler@");
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
