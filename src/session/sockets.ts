@@ -10,7 +10,6 @@
 import { RoostError, toErrorBody } from "../errors";
 import {
   CLOSE_CODES,
-  type ClientFrame,
   parseClientFrame,
   ReadBudget,
   subprotocolHeaders
@@ -18,16 +17,16 @@ import {
 import type { Grant, Scope } from "../protocol/scopes";
 import type { EventText } from "../storage/event-log";
 import { packEvents } from "./event-batches";
-import {
-  dispatch,
-  OPERATIONS,
-  type OperationInput,
-  type OperationName
-} from "./operations";
-import { staleGrant } from "./operations/check-grant";
 import { checkResumePoint } from "./operations/lifecycle";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
+import { runFrame, type SocketFork } from "./socket-frames";
+import {
+  armExpiry,
+  closeIfStale,
+  closeSocket,
+  isRevokedBy
+} from "./socket-grants";
 import { socketSnapshot } from "./socket-snapshot";
 
 /** What each socket remembers across hibernation. */
@@ -48,21 +47,7 @@ interface Attachment {
   grant?: Grant;
 }
 
-/** Forks this session for a socket's `fork` request (bound by the session class). */
-export type SocketFork = (
-  count: number,
-  origin: string,
-  grant: Grant,
-  key: string | undefined
-) => Promise<unknown>;
-
-/**
- * A socket whose token expires this soon gets a timer that closes it on
- * time; a later expiry is caught by the next frame or event (a socket is
- * sent nothing once stale), so a long-lived token keeps no timer that
- * would hold a hibernating object awake.
- */
-const EXPIRY_TIMER_MS = 10 * 60_000;
+export type { SocketFork } from "./socket-frames";
 
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
@@ -137,7 +122,7 @@ export class SocketHub {
     }
     if (this.#closeIfStale(server, grant))
       return new Response(null, { status: 101, webSocket: client, headers });
-    this.#armExpiry(server, grant);
+    armExpiry(this.#runtime.shared, server, grant);
     const after = url.searchParams.get("after");
     if (after === null) this.#snapshot(server);
     else if (!SEQ.test(after)) {
@@ -203,46 +188,19 @@ export class SocketHub {
   /** Closes the sockets opened with a token of `scope` signed before `before`. */
   closeRevoked(scope: Scope, before: number): void {
     this.flush();
-    for (const ws of this.#ctx.getWebSockets()) {
-      const grant = attachment(ws).grant;
-      if (grant?.scope === scope && !grant.apiKey && grant.issuedAt < before)
-        this.#close(ws, CLOSE_CODES.unauthorized, "This token was revoked.");
-    }
+    for (const ws of this.#ctx.getWebSockets())
+      if (isRevokedBy(attachment(ws).grant, scope, before))
+        closeSocket(ws, CLOSE_CODES.unauthorized, "This token was revoked.");
   }
 
-  /** Closes `ws` with 4401 if its grant expired or was revoked; whether it did. */
   #closeIfStale(ws: WebSocket, grant: Grant): boolean {
-    const stale = staleGrant(this.#runtime.shared, grant);
-    if (stale === undefined) return false;
-    this.#close(ws, CLOSE_CODES.unauthorized, `This token was ${stale}.`);
-    return true;
-  }
-
-  #armExpiry(ws: WebSocket, grant: Grant): void {
-    if (grant.expiresAt === undefined) return;
-    const wait = grant.expiresAt * 1000 - this.#runtime.shared.now();
-    if (wait > EXPIRY_TIMER_MS) return;
-    setTimeout(() => this.#closeIfStale(ws, grant), Math.max(0, wait) + 1);
-  }
-
-  #close(ws: WebSocket, code: number, reason: string): void {
-    try {
-      ws.close(code, reason);
-    } catch {
-      // already closing
-    }
+    return closeIfStale(this.#runtime.shared, ws, grant);
   }
 
   /** Closes every socket: the session is gone. */
   closeAll(code: number, reason: string): void {
     this.flush();
-    for (const ws of this.#ctx.getWebSockets()) {
-      try {
-        ws.close(code, reason);
-      } catch {
-        // already closing
-      }
-    }
+    for (const ws of this.#ctx.getWebSockets()) closeSocket(ws, code, reason);
   }
 
   async message(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
@@ -276,7 +234,13 @@ export class SocketHub {
         type: "reply",
         id: frame.id,
         ok: true,
-        value: await this.#request(frame, held, attachment(ws).origin)
+        value: await runFrame(
+          this.#runtime,
+          frame,
+          held,
+          attachment(ws).origin,
+          this.#fork
+        )
       };
     } catch (error) {
       if (!(error instanceof RoostError))
@@ -289,72 +253,6 @@ export class SocketHub {
       };
     }
     this.#send(ws, reply);
-  }
-
-  /** A client's request: the same operation, and key binding, as over HTTP. */
-  async #request(
-    frame: Exclude<ClientFrame, { type: "ping" | "resume" | "ack" }>,
-    grant: Grant,
-    origin: string | undefined
-  ): Promise<unknown> {
-    const rt = this.#runtime;
-    const key = "idempotency_key" in frame ? frame.idempotency_key : undefined;
-    switch (frame.type) {
-      case "step":
-        return dispatch(rt, "step", { action: frame.action }, grant, key);
-      case "reset":
-        return dispatch(
-          rt,
-          "reset",
-          {
-            ...(frame.task === undefined ? {} : { task: frame.task }),
-            ...(frame.task_index === undefined
-              ? {}
-              : { task_index: frame.task_index }),
-            ...(frame.split === undefined ? {} : { split: frame.split }),
-            ...(frame.state === undefined ? {} : { state: frame.state })
-          },
-          grant,
-          key
-        );
-      case "call":
-        return dispatch(
-          rt,
-          "call",
-          { tool: frame.tool, arguments: frame.arguments },
-          grant,
-          key
-        );
-      case "cancel":
-        return dispatch(rt, "cancelRun", { run_id: frame.run_id }, grant);
-      case "op": {
-        const name = frame.op as OperationName;
-        if (!Object.hasOwn(OPERATIONS, name) || OPERATIONS[name].internal) {
-          throw new RoostError(
-            "invalid_request",
-            `No operation "${frame.op}" is open to clients.`,
-            { field: "op" }
-          );
-        }
-        // dispatch parses the input with the operation's own schema.
-        return dispatch(
-          rt,
-          name,
-          frame.input as OperationInput<typeof name>,
-          grant,
-          key
-        );
-      }
-      case "fork":
-        if (this.#fork === undefined || origin === undefined) {
-          throw new RoostError(
-            "invalid_request",
-            "This session cannot be forked over its socket here; use POST /v1/sessions/:id/fork."
-          );
-        }
-        rt.shared.requireRow();
-        return this.#fork(frame.count, origin, grant, key);
-    }
   }
 
   #snapshot(ws: WebSocket): void {
