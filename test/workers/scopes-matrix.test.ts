@@ -270,3 +270,18 @@ describe("Aviary's env_id carries its token's scope", () => {
     });
   });
 });
+
+describe("the guide's scope table", () => {
+  it("names each client operation in the row of the scope it declares", async () => {
+    const { default: page } = await import("../../docs/10-auth.md?raw");
+    const rows = new Map(
+      [...page.matchAll(/^\| `(\w+)` \| [^|]+ \| (.+) \|$/gm)].map((m) => [
+        m[1]!,
+        [...m[2]!.matchAll(/`(\w+)`/g)].map((n) => n[1]!)
+      ])
+    );
+    expect([...rows.keys()]).toEqual([...SCOPES]);
+    for (const name of CLIENT)
+      expect(rows.get(OPERATIONS[name].scope), name).toContain(name);
+  });
+});
