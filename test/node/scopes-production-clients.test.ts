@@ -13,6 +13,7 @@ import {
 } from "./helpers/production-server";
 import {
   type Credential,
+  catalogQuery,
   expectError,
   incrAction,
   scopedHttp
@@ -174,11 +175,54 @@ describe("production mode: sockets with the ws package", () => {
     fresh.ws.close();
     agent.ws.close();
   }, 60_000);
+
+  it("no socket but grade's is ever sent the hidden store", async () => {
+    const {
+      session_id: id,
+      token,
+      ws_url
+    } = await http.createSession("catalog", key);
+    const viewer = open(
+      ws_url,
+      await http.mint(id, "observe", { bearer: token }),
+      "protocol"
+    );
+    const agent = open(
+      ws_url,
+      await http.mint(id, "act", { bearer: token }),
+      "query"
+    );
+    const owner = open(ws_url, token, "protocol");
+    for (const s of [viewer, agent, owner]) await s.snapshot();
+    expect(
+      (await agent.request({ type: "step", id: "a1", ...catalogQuery("q1") }))
+        .ok
+    ).toBe(true);
+    const called = await agent.request({
+      type: "call",
+      id: "a2",
+      tool: "query",
+      arguments: { collection: "messages", text: "toy" }
+    });
+    expect(called.ok, JSON.stringify(called)).toBe(true);
+    for (const s of [viewer, owner])
+      await s.until((f) => steps(f) === 1, "the step's events");
+    const grade = await http.mint(id, "grade", { bearer: token });
+    const hidden = await http.get(`/v1/sessions/${id}/hidden`, {
+      bearer: grade
+    });
+    expect(hidden.text).toContain("FROM catalog_");
+    for (const s of [viewer, agent, owner]) {
+      const sent = JSON.stringify(s.frames);
+      expect(sent).toContain("tool.finished");
+      expect(sent).not.toContain("FROM catalog_");
+      expect(sent).not.toContain("last_raw");
+      s.ws.close();
+    }
+  });
 });
 
 describe("production mode: Aviary's TaskDatasetClient", () => {
-  const aviary = (env: string) =>
-    `${server.baseUrl}/v1/environments/${env}/aviary`;
   /** As httpx sends them: compact JSON, its Accept, and the client's api_key as X-API-Key. */
   const send = (url: string, body?: unknown, apiKey?: string) =>
     fetch(url, {
@@ -200,7 +244,7 @@ describe("production mode: Aviary's TaskDatasetClient", () => {
   });
 
   it("runs an episode with the key in X-API-Key, and refuses every request without it", async () => {
-    const base = aviary("counter");
+    const base = `${server.baseUrl}/v1/environments/counter/aviary`;
     for (const apiKey of [undefined, "not-the-key"]) {
       const want = apiKey === undefined ? 401 : 403;
       expect((await send(`${base}/info`, undefined, apiKey)).status).toBe(want);
