@@ -45,6 +45,12 @@ export {
   isTerminalCloseCode
 } from "./close-codes";
 export {
+  ACTION_SCOPES,
+  type SessionAction,
+  scopeCan,
+  scopeOfCredential
+} from "./credential-scope";
+export {
   displayFields,
   type Entry,
   EntrySchema,
