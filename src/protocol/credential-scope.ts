@@ -6,7 +6,7 @@
  * 403. No zod here: the inspector and the chat app bundle it.
  */
 
-import type { Scope } from "./scopes";
+import { allows, type Scope } from "./scopes";
 
 // `<scope>.<issued, base 36>.<expiry s>.v1.…`: the scope is spelled out in
 // front, unsigned-looking but covered by the mac, so reading it is safe.
@@ -46,14 +46,6 @@ export const ACTION_SCOPES = {
 
 export type SessionAction = keyof typeof ACTION_SCOPES;
 
-/** What each scope holds, itself included (as `allows` in scopes.ts, without zod). */
-const HOLDS: Record<Scope, readonly Scope[]> = {
-  observe: ["observe"],
-  act: ["observe", "act"],
-  grade: ["observe", "grade"],
-  control: ["observe", "act", "control"]
-};
-
 /** Whether a credential of scope `scope` may do `action`. */
 export const scopeCan = (scope: Scope, action: SessionAction): boolean =>
-  HOLDS[scope].includes(ACTION_SCOPES[action]);
+  allows(scope, ACTION_SCOPES[action]);

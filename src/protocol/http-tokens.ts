@@ -5,7 +5,15 @@ import { lazy } from "../lazy";
 import { JsonValueSchema } from "./json-value";
 import { CursorSchema } from "./query";
 import { maxBytesParam, truncatedSchema } from "./read-budget";
-import { ScopeSchema } from "./scopes";
+import { SCOPES } from "./scopes";
+
+export const ScopeSchema = lazy(() =>
+  z.enum(SCOPES).meta({
+    id: "Scope",
+    description:
+      "observe: reads and the event stream. act: observe, plus steps, tool calls and chat. grade: observe, plus the hidden store. control: everything but the hidden store (what a session's first token holds)."
+  })
+);
 
 /** A day; a viewer's link outlives a working day, not a leak. */
 export const DEFAULT_TOKEN_TTL_S = 86_400;

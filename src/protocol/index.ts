@@ -231,6 +231,7 @@ export {
   RevokeRequestSchema,
   type RevokeResponse,
   RevokeResponseSchema,
+  ScopeSchema,
   type TokenRequest,
   TokenRequestSchema,
   type TokenResponse,
@@ -317,7 +318,7 @@ export {
   truncatedField,
   truncatedSchema
 } from "./read-budget";
-export { allows, SCOPES, type Scope, ScopeSchema } from "./scopes";
+export { allows, SCOPES, type Scope } from "./scopes";
 export {
   type BatchFrame,
   BatchFrameSchema,

@@ -8,22 +8,14 @@
  * token can mint a grade token, so a grader is always handed one on
  * purpose, and nothing that merely controls a session ever shows the
  * store the model must not see.
+ *
+ * No zod here: the inspector and the chat app bundle what pages read of
+ * it (credential-scope.ts); the schema is http-tokens.ts's.
  */
-
-import * as z from "zod";
-import { lazy } from "../lazy";
 
 export const SCOPES = ["observe", "act", "grade", "control"] as const;
 
 export type Scope = (typeof SCOPES)[number];
-
-export const ScopeSchema = lazy(() =>
-  z.enum(SCOPES).meta({
-    id: "Scope",
-    description:
-      "observe: reads and the event stream. act: observe, plus steps, tool calls and chat. grade: observe, plus the hidden store. control: everything but the hidden store (what a session's first token holds)."
-  })
-);
 
 export const isScope = (value: string): value is Scope =>
   (SCOPES as readonly string[]).includes(value);
