@@ -6,6 +6,7 @@
 
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
+import type { Grant } from "../src/protocol/scopes";
 import type { OperationInput, OperationName } from "../src/session/operations";
 import type { RowCount } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
@@ -72,12 +73,13 @@ export class Session extends roost.Session {
   override op<N extends OperationName>(
     name: N,
     input: OperationInput<N>,
+    grant: Grant,
     key?: string
   ) {
     return this.#metered(
       (b) => b.requests++,
       "rows",
-      () => super.op(name, input, key)
+      () => super.op(name, input, grant, key)
     );
   }
 

@@ -10,3 +10,9 @@ declare namespace Cloudflare {
     ROOST_CORS_ORIGINS?: string;
   }
 }
+
+/** A file as text, as vite imports it (`import page from "./x.md?raw"`). */
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

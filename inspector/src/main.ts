@@ -1,5 +1,6 @@
 /** @module The inspector page: environments, a session driven by hand, and its live view. */
 
+import { applyAccess } from "./access";
 import { api, type Credentials, sessionApi } from "./api";
 import { $, fill, h } from "./dom";
 import { type EnvironmentInfo, environmentCards } from "./environments";
@@ -7,6 +8,7 @@ import { guarded, showError } from "./errors";
 import { connectLive, type Frame, type Live } from "./live";
 import { RewardPlot } from "./reward-plot";
 import { type SchemaForm, schemaForm } from "./schema-form";
+import { copyShared, linkedSession, resetShare, share } from "./share";
 import { onSplit, onTaskIndex, renderSplits } from "./split-picker";
 import { StateView } from "./state-view";
 import { StoreView } from "./store-view";
@@ -105,7 +107,12 @@ const renderToolForm = (): void => {
   fill($("#tool-form"), toolForm?.element);
 };
 
-const open = async (s: Credentials): Promise<void> => {
+/**
+ * Shows session `s`. A link's session keeps its `#session=…&token=…` in
+ * the address bar, so a reload shows it again; any other clears a link's,
+ * and no token of its own is put there.
+ */
+const open = async (s: Credentials, fromLink = false): Promise<void> => {
   const status = await sessionApi<Status & { environment: string }>(
     s,
     "GET",
@@ -113,6 +120,10 @@ const open = async (s: Credentials): Promise<void> => {
   );
   live?.close();
   session = { ...s, environment: status.environment };
+  if (!fromLink && linkedSession())
+    history.replaceState(null, "", location.pathname + location.search);
+  applyAccess(s.token);
+  resetShare();
   $("#current").hidden = false;
   $("#act").hidden = false;
   $("#live").hidden = false;
@@ -334,6 +345,22 @@ $("#send-raw").addEventListener(
   })
 );
 
+$("#share").addEventListener(
+  "click",
+  guarded(async () => {
+    if (session) await share(session);
+  })
+);
+$("#share-copy").addEventListener("click", guarded(copyShared));
+
+/** Opens the session a read-only link names, on load or when a link is pasted into this tab. */
+const openLinked = guarded(async () => {
+  const linked = linkedSession();
+  if (linked && (linked.id !== session?.id || linked.token !== session.token))
+    await open(linked, true);
+});
+window.addEventListener("hashchange", () => void openLinked());
+
 $("#store").append(store.element);
 $("#tree").append(tree.element);
 $("#reward-plot").append(plot.element);
@@ -343,4 +370,6 @@ void guarded(async () => {
     await api<{ environments: EnvironmentInfo[] }>("GET", "/v1/environments")
   ).environments;
   renderEnvironments();
+  // After the environments: the session's tools come from them.
+  await openLinked();
 })();

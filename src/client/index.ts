@@ -6,10 +6,17 @@ export type {
   EnvironmentInfo,
   ModelInfo,
   OpenAITool,
+  Scope,
+  SessionAction,
   TreeInfo,
   TreeNodeInfo,
   TreeToolInfo
 } from "../protocol";
+export {
+  ACTION_SCOPES,
+  scopeCan,
+  scopeOfCredential
+} from "../protocol/credential-scope";
 export {
   type Mapping,
   mapObjects,
@@ -45,6 +52,7 @@ export {
 export {
   type MutationOptions,
   RoostSession,
+  type ScopedToken,
   type StoreWrite
 } from "./session-client";
 export { SessionReads } from "./session-reads";

@@ -6,42 +6,35 @@ import {
   type ActionInput,
   DeleteSessionResponseSchema,
   ForkResponseSchema,
+  HiddenResponseSchema,
   ResetResponseSchema,
+  RevokeResponseSchema,
   RunCreatedSchema,
   type RunStatus,
   RunStatusSchema,
+  type Scope,
+  type SessionAction,
   type StateHandlerName,
   StatePatchResponseSchema,
   StepResponseSchema,
   StoreEntryResponseSchema,
   StoreRemoveResponseSchema,
+  scopeCan,
+  scopeOfCredential,
+  TokenResponseSchema,
   ToolInvocationResponseSchema
 } from "../protocol";
 import type { Transport } from "./request";
+import {
+  indexSegment,
+  type MutationOptions,
+  type ScopedToken,
+  type StoreWrite,
+  writeBody
+} from "./session-options";
 import { SessionReads } from "./session-reads";
 
-/** Options of every mutating call. */
-export interface MutationOptions {
-  /**
-   * Makes a retry (yours or the client's own, after a network error or a
-   * 503) return the first response instead of running again. The client
-   * sends a fresh key when none is given.
-   */
-  idempotencyKey?: string;
-}
-
-export interface StoreWrite {
-  objects: JsonObject[];
-  metadata?: JsonObject;
-  /** `table`, `document` or a type of your own; sent as `payload_type`. */
-  payloadType?: string;
-  /** `{ displayField: dataField }` for frontends; the objects are stored whole. */
-  mapping?: Record<string, string>;
-}
-
-/** A write as the wire spells it. */
-const writeBody = ({ payloadType, ...rest }: StoreWrite) =>
-  payloadType === undefined ? rest : { ...rest, payload_type: payloadType };
+export type { MutationOptions, ScopedToken, StoreWrite };
 
 const seg = encodeURIComponent;
 
@@ -57,30 +50,129 @@ const seg = encodeURIComponent;
 export class RoostSession extends SessionReads {
   readonly #send: Transport;
   readonly #path: string;
+  /** Shared with the reads, so a fresh control token reaches them too. */
+  readonly #credential: { token: string };
 
   constructor(
     send: Transport,
     readonly id: string,
-    /** The session token, or an API key, sent as the bearer credential. */
-    readonly token: string,
+    /** The session token (of any scope), or an API key, sent as the bearer credential. */
+    token: string,
     /** The socket URL the server gave at creation. */
     readonly wsUrl?: string,
     /** The client's API key, sent beside the token where a key is needed (forking). */
     readonly apiKey?: string
   ) {
     const root = `/v1/sessions/${seg(id)}`;
+    const credential = { token };
     super((path, schema, query) =>
       send({
         method: "GET",
         path: root + path,
         ...(query ? { query } : {}),
-        credential: token,
+        credential: credential.token,
         schema,
         retry: "idempotent"
       })
     );
     this.#send = send;
     this.#path = root;
+    this.#credential = credential;
+  }
+
+  /**
+   * The credential this handle sends. It changes only when
+   * `revokeTokens("control")` answers a fresh control token.
+   */
+  get token(): string {
+    return this.#credential.token;
+  }
+
+  /**
+   * What the handle's credential may do: a scoped token's scope, `control`
+   * for a session's first token or an API key. Read from the token itself;
+   * the server still decides each call (a revoked or expired token answers
+   * 401 whatever this says).
+   */
+  get scope(): Scope {
+    return scopeOfCredential(this.token);
+  }
+
+  /** Whether the credential's scope allows `action`, e.g. `can("step")`. */
+  can(action: SessionAction): boolean {
+    return scopeCan(this.scope, action);
+  }
+
+  /**
+   * A token for this session holding `scope` only, refused after `ttl`
+   * seconds (default a day, at most 30 days). Needs a control token or an
+   * API key. Open a handle with it through `client.session(id, token)`, or
+   * hand it to a browser: an `observe` token watches, an `act` token steps.
+   * (Named `mintToken`, not `token`: `token` is the handle's own credential.)
+   *
+   * @example
+   * const { token } = await session.mintToken({ scope: "observe", ttl: 3600 });
+   * const viewer = client.session(session.id, token);
+   */
+  async mintToken(
+    { scope, ttl }: { scope: Scope; ttl?: number },
+    options: MutationOptions = {}
+  ): Promise<ScopedToken> {
+    const minted = await this.#mutate(
+      "POST",
+      "/tokens",
+      ttl === undefined ? { scope } : { scope, ttl_s: ttl },
+      TokenResponseSchema(),
+      options
+    );
+    return {
+      token: minted.token,
+      scope: minted.scope,
+      expiresAt: minted.expires_at
+    };
+  }
+
+  /**
+   * Refuses every token of `scope` signed until now (a leaked link) and
+   * closes the sockets opened with one. API keys are not affected.
+   * Revoking `control` with this handle's own control token refuses it
+   * too: the server answers a fresh one, and the handle switches to it, so
+   * it keeps working (sockets opened before reconnect with the new
+   * `session.token`).
+   */
+  async revokeTokens(
+    scope: Scope,
+    options: MutationOptions = {}
+  ): Promise<{ scope: Scope; revokedBefore: string; token?: string }> {
+    const revoked = await this.#mutate(
+      "POST",
+      "/tokens/revoke",
+      { scope },
+      RevokeResponseSchema(),
+      options
+    );
+    if (revoked.token !== undefined) this.#credential.token = revoked.token;
+    return {
+      scope: revoked.scope,
+      revokedBefore: revoked.revoked_before,
+      ...(revoked.token === undefined ? {} : { token: revoked.token })
+    };
+  }
+
+  /**
+   * One page of the hidden store, what the model never sees: a grade
+   * token's alone (any other credential answers 403 `forbidden`). Follow
+   * `next_cursor` for the rest.
+   */
+  hidden(query: { cursor?: string; maxBytes?: number } = {}) {
+    return this.#send({
+      method: "GET",
+      path: `${this.#path}/hidden`,
+      query: { cursor: query.cursor, max_bytes: query.maxBytes },
+      credential: this.token,
+      schema: HiddenResponseSchema(),
+      retry: "idempotent"
+    });
   }
 
   /**
@@ -289,6 +381,3 @@ export class RoostSession extends SessionReads {
     });
   }
 }
-
-const indexSegment = (index: number | undefined): string =>
-  index === undefined ? "" : `/${index}`;

@@ -3,10 +3,12 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { RoostError } from "../errors";
+import type { Grant } from "../protocol/scopes";
+import { staleError } from "../session/operations/check-grant";
 import { apiKeysConfigured, isApiKey } from "./api-keys";
 import type { AppEnv } from "./env";
+import { isExpired, isSessionToken, verifySessionToken } from "./scoped-token";
 import { signingKeys } from "./secrets";
-import { isTokenShaped, verifyToken } from "./token";
 
 // One message for every wrong credential, so the answer reveals nothing
 // about whether the session, the kid or the key exists.
@@ -21,17 +23,30 @@ const bearer = (header: string | undefined): string | null | undefined => {
   return match ? match[1]! : null;
 };
 
-const requireCredential = (header: string | undefined): string => {
-  const credential = bearer(header);
+/** Aviary's client sends its `api_key` as this header; every route takes a key there. */
+export const API_KEY_HEADER = "X-API-Key";
+
+/**
+ * The request's credential: an API key in X-API-Key (Aviary's client
+ * sends nothing else), or a session token or key as Authorization: Bearer.
+ * One rule for every route, so a key works wherever it is presented.
+ */
+const requireCredential = (c: Context<AppEnv>): string => {
+  const key = c.req.header(API_KEY_HEADER)?.trim();
+  if (key) return key;
+  const credential = bearer(c.req.header("Authorization"));
   if (credential === undefined) {
     throw new RoostError(
       "unauthorized",
-      "Send credentials as Authorization: Bearer <session token or API key>."
+      `Send credentials as Authorization: Bearer <session token or API key>, or an API key as ${API_KEY_HEADER}.`
     );
   }
   if (credential === null) throw forbidden();
   return credential;
 };
+
+/** What an API key grants: everything a session's first token does, on any session. */
+const API_KEY_GRANT: Grant = { scope: "control", issuedAt: 0, apiKey: true };
 
 /**
  * Guards `/v1/sessions/:id` and everything below it. A session token must
@@ -40,33 +55,42 @@ const requireCredential = (header: string | undefined): string => {
  * stranger's token and a missing session look the same to a guesser.
  */
 export const sessionAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const credential = requireCredential(c.req.header("Authorization"));
-  const admitted = await admit(c, credential);
+  const admitted = await admit(c, requireCredential(c));
   if (admitted === undefined) throw forbidden();
   c.set("sessionId", admitted.sessionId);
   c.set("durableId", admitted.durableId);
+  c.set("grant", admitted.grant);
   await next();
 });
 
 /**
- * Whether `credential` admits to the session in the path: its token, or
- * an API key. `undefined` for every kind of refusal alike.
+ * What `credential` grants on the session in the path: its token's scope,
+ * or an API key's control. `undefined` for every kind of refusal alike,
+ * but an expired token of this session, which is told so (401).
  */
 export const admit = async (
   c: Context<AppEnv>,
   credential: string
-): Promise<{ sessionId: string; durableId: DurableObjectId } | undefined> => {
+): Promise<
+  { sessionId: string; durableId: DurableObjectId; grant: Grant } | undefined
+> => {
   const keys = await signingKeys(c.env);
   const sessionId = c.req.param("id") ?? "";
   // An API key may happen to look like a token, so a failed token check
   // still tries the keys.
-  const admitted =
-    (isTokenShaped(credential) &&
-      (await verifyToken(keys, sessionId, credential))) ||
-    (await isApiKey(c.env, credential));
-  if (!admitted) return undefined;
+  const grant =
+    (isSessionToken(credential)
+      ? await verifySessionToken(keys, sessionId, credential)
+      : undefined) ??
+    ((await isApiKey(c.env, credential)) ? API_KEY_GRANT : undefined);
+  if (grant === undefined) return undefined;
+  if (isExpired(grant, Date.now())) throw staleError("expired");
   try {
-    return { sessionId, durableId: c.env.SESSIONS.idFromString(sessionId) };
+    return {
+      sessionId,
+      durableId: c.env.SESSIONS.idFromString(sessionId),
+      grant
+    };
   } catch {
     return undefined;
   }
@@ -79,35 +103,10 @@ export const admit = async (
 export const createAuth = createMiddleware<AppEnv>(async (c, next) => {
   await signingKeys(c.env);
   if (apiKeysConfigured(c.env)) {
-    const credential = requireCredential(c.req.header("Authorization"));
-    if (!(await isApiKey(c.env, credential))) throw forbidden();
+    if (!(await isApiKey(c.env, requireCredential(c)))) throw forbidden();
   }
   await next();
 });
 
-/** Aviary's client sends its `api_key` as this header, never as Authorization. */
-export const API_KEY_HEADER = "X-API-Key";
-
-/**
- * Guards Aviary's routes as `createAuth` guards creation, reading the key
- * from X-API-Key (or, for other clients, Authorization: Bearer).
- */
-export const apiKeyHeaderAuth = createMiddleware<AppEnv>(async (c, next) => {
-  await signingKeys(c.env);
-  if (apiKeysConfigured(c.env)) {
-    const header = c.req.header(API_KEY_HEADER)?.trim();
-    const credential = header
-      ? header
-      : c.req.header("Authorization") === undefined
-        ? undefined
-        : requireCredential(c.req.header("Authorization"));
-    if (credential === undefined) {
-      throw new RoostError(
-        "unauthorized",
-        `Send the API key as ${API_KEY_HEADER} (Aviary's api_key) or as Authorization: Bearer <key>.`
-      );
-    }
-    if (!(await isApiKey(c.env, credential))) throw forbidden();
-  }
-  await next();
-});
+/** Aviary's routes: guarded as creation is (they make sessions). */
+export const apiKeyHeaderAuth = createAuth;

@@ -2,6 +2,7 @@
 
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
+import type { Grant } from "../protocol/scopes";
 import type { ModelFactory } from "../session/models";
 import type { SessionObject } from "../session/session-object";
 
@@ -24,6 +25,8 @@ export interface RoostVariables {
   sessionId: string;
   /** The same id as the platform parsed it (`idFromString`). */
   durableId: DurableObjectId;
+  /** What the request's credential grants on that session. */
+  grant: Grant;
   /** This deployment's limits (the body reader needs requestBodyBytes). */
   limits: Limits;
   /** The environments sessions can be created from. */

@@ -8,6 +8,7 @@
 
 import { fromErrorBody, RoostError } from "../errors";
 import type { ForkResponse } from "../protocol";
+import { type Grant, SERVER_GRANT } from "../protocol/scopes";
 import { FIRST_CHUNK, type ForkStart } from "../session/fork-source";
 import type { RpcResult } from "../session/rpc";
 import { apiKeysConfigured } from "./api-keys";
@@ -121,6 +122,8 @@ export const forkSession = async (
   sourceId: DurableObjectId,
   count: number,
   base: string,
+  /** The forking credential's grant: forking needs what the source's forkBegin declares. */
+  grant: Grant,
   key?: string,
   /** Smaller chunks than the default, to test a fork of many chunks on a small session. */
   chunkBytes?: number
@@ -128,7 +131,7 @@ export const forkSession = async (
   // Fails before anything is made when the worker cannot sign tokens.
   await signingKeys(env);
   const start = (await value("snapshot", () =>
-    source.op("forkBegin", { count }, key)
+    source.op("forkBegin", { count }, grant, key)
   )) as ForkStart;
   if (start.replay) return answer(env, base, start.response as StoredFork);
   const { begun } = start;
@@ -145,31 +148,36 @@ export const forkSession = async (
   try {
     await pooled(copies, WRITES_IN_FLIGHT, (copy, i) =>
       onCopy("importBegin", () =>
-        copy.op("importBegin", {
-          sessionId: ids[i]!.toString(),
-          origin: begun.origin
-        })
+        copy.op(
+          "importBegin",
+          { sessionId: ids[i]!.toString(), origin: begun.origin },
+          SERVER_GRANT
+        )
       )
     );
     for (let cursor = FIRST_CHUNK; ; ) {
       const chunk = await value("forkChunk", () =>
-        source.op("forkChunk", {
-          snap: begun.snap,
-          cursor,
-          ...(chunkBytes === undefined ? {} : { maxBytes: chunkBytes })
-        })
+        source.op(
+          "forkChunk",
+          {
+            snap: begun.snap,
+            cursor,
+            ...(chunkBytes === undefined ? {} : { maxBytes: chunkBytes })
+          },
+          grant
+        )
       );
       if (chunk.parts.length > 0)
         await pooled(copies, WRITES_IN_FLIGHT, (copy) =>
           onCopy("importChunk", () =>
-            copy.op("importChunk", { parts: chunk.parts })
+            copy.op("importChunk", { parts: chunk.parts }, SERVER_GRANT)
           )
         );
       if (chunk.done) break;
       cursor = chunk.next;
     }
     await pooled(copies, WRITES_IN_FLIGHT, (copy) =>
-      onCopy("importEnd", () => copy.op("importEnd", {}))
+      onCopy("importEnd", () => copy.op("importEnd", {}, SERVER_GRANT))
     );
     stored = {
       source: begun.origin.source,
@@ -178,7 +186,9 @@ export const forkSession = async (
       session_ids: ids.map(String)
     };
   } catch (error) {
-    await Promise.allSettled(copies.map((copy) => copy.op("importAbort", {})));
+    await Promise.allSettled(
+      copies.map((copy) => copy.op("importAbort", {}, SERVER_GRANT))
+    );
     throw error;
   } finally {
     // The snapshot goes either way; only a complete fork is kept for a retry.
@@ -190,6 +200,7 @@ export const forkSession = async (
           snap: begun.snap,
           ...(stored === undefined ? {} : { response: stored })
         },
+        grant,
         key
       )
     ]);
@@ -208,6 +219,7 @@ export const socketFork = (
   sourceId: DurableObjectId,
   count: number,
   base: string,
+  grant: Grant,
   key: string | undefined
 ): Promise<ForkResponse> => {
   const bindings = env as RoostBindings;
@@ -217,5 +229,5 @@ export const socketFork = (
       "Forking makes sessions, which needs an API key here: use POST /v1/sessions/:id/fork with X-API-Key."
     );
   }
-  return forkSession(bindings, source, sourceId, count, base, key);
+  return forkSession(bindings, source, sourceId, count, base, grant, key);
 };

@@ -10,6 +10,8 @@
 import type { Context } from "hono";
 import { fromErrorBody, RoostError } from "../errors";
 import type { InitialState, Jurisdiction } from "../protocol";
+import { type Grant, SERVER_GRANT } from "../protocol/scopes";
+import { withGrant } from "../session/grant-header";
 import {
   IDEMPOTENCY_HEADER,
   OPERATIONS,
@@ -97,6 +99,7 @@ const send = async <N extends OperationName>(
   stubOf: () => SessionStub,
   name: N,
   input: OperationInput<N>,
+  grant: Grant,
   key: string | undefined
 ): Promise<OperationOutput<N>> => {
   const again = OPERATIONS[name].again;
@@ -104,7 +107,7 @@ const send = async <N extends OperationName>(
     let result: RpcResult<OperationOutput<N>>;
     try {
       const stub = stubOf();
-      result = await stub.op(name, input, key);
+      result = await stub.op(name, input, grant, key);
       // A later attempt refused as the entry says proves the first one
       // committed: answer as it would have.
       if (
@@ -116,7 +119,7 @@ const send = async <N extends OperationName>(
         result = (
           again.answer === undefined
             ? { ok: true, value: undefined }
-            : await stub.op(again.answer, {})
+            : await stub.op(again.answer, {}, grant)
         ) as RpcResult<OperationOutput<N>>;
       }
     } catch (error) {
@@ -162,23 +165,28 @@ export const sessionStub = (
     locationHint === undefined ? undefined : { locationHint }
   ) as unknown as SessionStub;
 
-/** The session object `id` of `namespace`, placed near `locationHint` if it is new. */
+/**
+ * The session object `id` of `namespace` for a credential that holds
+ * `grant` (every call carries it; the object checks it against each
+ * operation's scope), placed near `locationHint` if it is new.
+ */
 export const gatewayTo = (
   namespace: DurableObjectNamespace<SessionObject>,
   id: DurableObjectId,
+  grant: Grant,
   locationHint?: DurableObjectLocationHint
 ): SessionGateway => {
   const stubOf = () => sessionStub(namespace, id, locationHint);
   return {
     id,
-    op: (name, input, key) => send(stubOf, name, input, key),
-    fetch: (request) => stubOf().fetch(request)
+    op: (name, input, key) => send(stubOf, name, input, grant, key),
+    fetch: (request) => stubOf().fetch(withGrant(request, grant))
   };
 };
 
-/** The session `sessionAuth` admitted this request to. */
+/** The session `sessionAuth` admitted this request to, with what its credential grants. */
 export const sessionOf = (c: Context<AppEnv>): SessionGateway =>
-  gatewayTo(c.env.SESSIONS, c.get("durableId"));
+  gatewayTo(c.env.SESSIONS, c.get("durableId"), c.get("grant"));
 
 /**
  * Runs operation `name` on the admitted session with the request's
@@ -241,7 +249,8 @@ export const startSession = async (
   const namespace = inJurisdiction(c.env.SESSIONS, init.jurisdiction);
   const id = namespace.newUniqueId();
   const sessionId = id.toString();
-  const session = gatewayTo(namespace, id, init.locationHint);
+  // The creator holds the session's first token, which is `control`.
+  const session = gatewayTo(namespace, id, SERVER_GRANT, init.locationHint);
   await session.op("create", {
     sessionId,
     environment: init.environment,

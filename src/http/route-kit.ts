@@ -32,8 +32,8 @@ export const jsonRequest = <S extends z.ZodType>(schema: S) => ({
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Malformed or invalid input (invalid_json, invalid_request, invalid_name, unknown_state_key, invalid_state_value).",
-  401: "No credentials (unauthorized).",
-  403: "Wrong credentials (forbidden); the same whether or not the session exists.",
+  401: "No credentials, or an expired or revoked token (unauthorized).",
+  403: "Wrong credentials, the same whether or not the session exists, or a token whose scope does not allow this (forbidden, details.scope names the one needed).",
   404: "Unknown session, environment, store key or index (not_found, index_out_of_range).",
   405: "Wrong method on a known path (method_not_allowed).",
   409: "The episode is not running (episode_not_running) or a conflict.",

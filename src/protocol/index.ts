@@ -45,6 +45,12 @@ export {
   isTerminalCloseCode
 } from "./close-codes";
 export {
+  ACTION_SCOPES,
+  type SessionAction,
+  scopeCan,
+  scopeOfCredential
+} from "./credential-scope";
+export {
   displayFields,
   type Entry,
   EntrySchema,
@@ -218,6 +224,20 @@ export {
   StoreWriteRequestSchema
 } from "./http-store";
 export {
+  DEFAULT_TOKEN_TTL_S,
+  HiddenQuerySchema,
+  HiddenResponseSchema,
+  MAX_TOKEN_TTL_S,
+  RevokeRequestSchema,
+  type RevokeResponse,
+  RevokeResponseSchema,
+  ScopeSchema,
+  type TokenRequest,
+  TokenRequestSchema,
+  type TokenResponse,
+  TokenResponseSchema
+} from "./http-tokens";
+export {
   type ToolInvocationRequest,
   ToolInvocationRequestSchema,
   type ToolInvocationResponse,
@@ -298,6 +318,7 @@ export {
   truncatedField,
   truncatedSchema
 } from "./read-budget";
+export { allows, SCOPES, type Scope } from "./scopes";
 export {
   type BatchFrame,
   BatchFrameSchema,

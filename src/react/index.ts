@@ -1,5 +1,6 @@
 /** @module `roost-edge/react`: `useSession`, a session's live view as a React hook. */
 
+export type { Scope, SessionAction } from "../protocol";
 export type {
   SessionState,
   ToolArgs,

@@ -14,9 +14,12 @@ import type {
   ForkResponse,
   ResetResponse,
   RunCreated,
+  Scope,
+  SessionAction,
   StepResponse,
   ToolInvocationResponse
 } from "../protocol";
+import { scopeCan, scopeOfCredential } from "../protocol/credential-scope";
 import type { SessionState, ToolArgs, ToolName } from "./environment-types";
 import type { StoreOptions } from "./session-store";
 import type { SessionView } from "./session-view";
@@ -64,9 +67,27 @@ export interface SessionHandle<E = undefined>
   ): Promise<RunCreated>;
   /** Copies the session `count` times; each copy has its own id and token. */
   fork(count?: number): Promise<ForkResponse>;
+  /**
+   * The scope the token holds: a scoped token's own (`observe.…`,
+   * `act.…`, `grade.…`, `control.…`), `control` for a session's first
+   * token or an API key. Read from the token, so it is known before the
+   * socket opens; the server still decides every call.
+   */
+  scope: Scope;
+  /**
+   * True when the token cannot step (an `observe` or `grade` token): the
+   * view watches, and a page hides its controls. An action tried anyway
+   * rejects with the server's `forbidden` error.
+   */
+  readOnly: boolean;
+  /** Whether the token's scope allows `action`, e.g. `can("fork")` to offer a Fork button. */
+  can(action: SessionAction): boolean;
 }
 
-type Actions = Pick<SessionHandle, "step" | "reset" | "run" | "fork"> & {
+type Actions = Pick<
+  SessionHandle,
+  "step" | "reset" | "run" | "fork" | "scope" | "readOnly" | "can"
+> & {
   call: SessionHandle<undefined>["call"];
 };
 
@@ -117,16 +138,19 @@ export const useSession = <E = undefined>(
   }, [store, read]);
   const view = useSyncExternalStore(store.subscribe, getSnapshot, getSnapshot);
 
-  const actions = useMemo<Actions>(
-    () => ({
+  const actions = useMemo<Actions>(() => {
+    const scope = scopeOfCredential(store.session.token);
+    return {
       step: (action, options) => store.step(action, options),
       reset: (task, state, pick) => store.reset(task, state, pick),
       call: (tool, args) => store.call(tool, args),
       run: (prompt, runOptions) => store.session.startRun(prompt, runOptions),
-      fork: (count) => store.fork(count)
-    }),
-    [store]
-  );
+      fork: (count) => store.fork(count),
+      scope,
+      readOnly: !scopeCan(scope, "step"),
+      can: (action) => scopeCan(scope, action)
+    };
+  }, [store]);
 
   return useMemo(() => {
     const handle = { ...actions } as SessionHandle<E>;

@@ -9,6 +9,7 @@ import type { Environment } from "../environment/define-environment";
 import type { SessionParts } from "../environment/hook-calls";
 import type { Registry } from "../environment/registry";
 import { type Limits, LimitsSchema } from "../protocol/limits";
+import type { Scope } from "../protocol/scopes";
 import type { StateDefinition } from "../state/define-state";
 import { committedParts } from "../storage/episode-parts";
 import type { EventLog, EventText } from "../storage/event-log";
@@ -68,6 +69,9 @@ export class SessionRuntime {
 
   /** Called once the session was deleted (the socket layer closes its sockets). */
   onGone: () => void = () => {};
+
+  /** Called once a scope's tokens signed before `before` were revoked (the socket layer closes theirs). */
+  onRevoked: (scope: Scope, before: number) => void = () => {};
 
   /** Sets (or, with `undefined`, removes) the per-session rate of mutating calls. */
   setRateLimit(perSecond: number | undefined): void {

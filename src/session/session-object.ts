@@ -2,15 +2,19 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
+import { toErrorBody } from "../errors";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
+import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
+import { grantOf } from "./grant-header";
 import { createModelResolver } from "./models";
 import {
   dispatch,
   type OperationInput,
   type OperationName
 } from "./operations";
+import { staleError, staleGrant } from "./operations/check-grant";
 import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
@@ -54,7 +58,8 @@ export class SessionObject extends DurableObject {
       options,
       // The object is its own source: its `op` is what a stub would call.
       fork &&
-        ((count, origin, key) => fork(env, this, ctx.id, count, origin, key))
+        ((count, origin, grant, key) =>
+          fork(env, this, ctx.id, count, origin, grant, key))
     );
     // Answered by the platform, so a heartbeat never wakes a hibernating object.
     ctx.setWebSocketAutoResponse(
@@ -78,7 +83,18 @@ export class SessionObject extends DurableObject {
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    const grant = grantOf(request);
+    if (grant === undefined)
+      return Response.json(
+        { error: { code: "unauthorized", message: "No credentials." } },
+        { status: 401 }
+      );
     if (url.pathname === CHAT_STREAM_PATH) {
+      const stale = staleGrant(this.runtime.shared, grant);
+      if (stale !== undefined) {
+        const error = staleError(stale);
+        return Response.json(toErrorBody(error), { status: error.status });
+      }
       return serveChatStream(this.runtime, url);
     }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -87,7 +103,7 @@ export class SessionObject extends DurableObject {
         { status: 404 }
       );
     }
-    return this.sockets.accept(request);
+    return this.sockets.accept(request, grant);
   }
 
   override async webSocketMessage(
@@ -113,8 +129,13 @@ export class SessionObject extends DurableObject {
    * Every transport's way in: operation `name` from the table
    * (operations/), with the client's Idempotency-Key if it sent one.
    */
-  op<N extends OperationName>(name: N, input: OperationInput<N>, key?: string) {
-    return settle(() => dispatch(this.runtime, name, input, key));
+  op<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>,
+    grant: Grant,
+    key?: string
+  ) {
+    return settle(() => dispatch(this.runtime, name, input, grant, key));
   }
 
   override async alarm(): Promise<void> {
@@ -132,6 +153,7 @@ export type ForkDriver = (
   sourceId: DurableObjectId,
   count: number,
   origin: string,
+  grant: Grant,
   key: string | undefined
 ) => Promise<unknown>;
 

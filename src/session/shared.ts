@@ -3,9 +3,15 @@
 import type { Registry } from "../environment/registry";
 import { RoostError } from "../errors";
 import type { EventData, EventType } from "../protocol";
+import type { Scope } from "../protocol/scopes";
 import type { StorageOptions } from "../storage/episode-parts";
 import { EventLog, type EventText } from "../storage/event-log";
 import { clearAwaitingUse, isAwaitingUse } from "../storage/first-use";
+import {
+  type Revocations,
+  readRevocations,
+  writeRevocations
+} from "../storage/revocations";
 import { schemaVersion } from "../storage/schema";
 import {
   readSessionRow,
@@ -39,6 +45,7 @@ export class SessionShared {
   readonly events: EventLog;
   readonly schedule: Schedule;
   #row: SessionRow | undefined;
+  #revocations: Revocations | undefined;
   #lastSeen = 0;
   /** Whether the session awaits its first real use (first-use.ts); undefined until read. */
   #awaitingUse: boolean | undefined;
@@ -100,6 +107,19 @@ export class SessionShared {
     return row;
   }
 
+  /** Which scopes were revoked before when: read once per object. */
+  revocations(): Revocations {
+    this.#revocations ??= readRevocations(this.sql);
+    return this.#revocations;
+  }
+
+  /** Revokes `scope`'s tokens signed before `at`; durable once the caller's commit is. */
+  revoke(scope: Scope, at: number): void {
+    const next = { ...this.revocations(), [scope]: at };
+    writeRevocations(this.sql, next);
+    this.#revocations = next;
+  }
+
   /** After a commit: the row as it now stands in storage. */
   committed(row: SessionRow): void {
     this.#row = row;
@@ -108,6 +128,7 @@ export class SessionShared {
   /** After every row was deleted: the object holds no session any more. */
   forget(): void {
     this.#row = undefined;
+    this.#revocations = undefined;
     this.#awaitingUse = undefined;
     this.events.reset();
     this.schedule.forget();

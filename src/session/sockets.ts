@@ -10,22 +10,23 @@
 import { RoostError, toErrorBody } from "../errors";
 import {
   CLOSE_CODES,
-  type ClientFrame,
   parseClientFrame,
   ReadBudget,
   subprotocolHeaders
 } from "../protocol";
+import type { Grant, Scope } from "../protocol/scopes";
 import type { EventText } from "../storage/event-log";
 import { packEvents } from "./event-batches";
-import {
-  dispatch,
-  OPERATIONS,
-  type OperationInput,
-  type OperationName
-} from "./operations";
 import { checkResumePoint } from "./operations/lifecycle";
 import type { ResolvedOptions } from "./options";
 import type { SessionRuntime } from "./runtime";
+import { runFrame, type SocketFork } from "./socket-frames";
+import {
+  armExpiry,
+  closeIfStale,
+  closeSocket,
+  isRevokedBy
+} from "./socket-grants";
 import { socketSnapshot } from "./socket-snapshot";
 
 /** What each socket remembers across hibernation. */
@@ -42,14 +43,11 @@ interface Attachment {
   acked?: number;
   /** The origin the client connected to: a fork's reply gives the copies' ws_url on it. */
   origin?: string;
+  /** What the credential it opened with grants: every frame runs with it. */
+  grant?: Grant;
 }
 
-/** Forks this session for a socket's `fork` request (bound by the session class). */
-export type SocketFork = (
-  count: number,
-  origin: string,
-  key: string | undefined
-) => Promise<unknown>;
+export type { SocketFork } from "./socket-frames";
 
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
@@ -94,14 +92,15 @@ export class SocketHub {
     runtime.shared.queue.onSettled = () => this.flush();
     // A turn later, so a socket that asked for the delete itself (an `op`
     // frame) gets its reply before the close.
+    runtime.onRevoked = (scope, before) => this.closeRevoked(scope, before);
     runtime.onGone = () =>
       setTimeout(() =>
         this.closeAll(CLOSE_CODES.session_gone, "The session was deleted.")
       );
   }
 
-  /** Accepts an upgrade the worker already authenticated. */
-  accept(request: Request): Response {
+  /** Accepts an upgrade the worker already authenticated, for a credential that holds `grant`. */
+  accept(request: Request, grant: Grant): Response {
     // What is pending goes to the sockets already open; the new one's
     // snapshot or replay covers it.
     this.flush();
@@ -113,6 +112,7 @@ export class SocketHub {
     server.serializeAttachment({
       lastSeq: 0,
       origin: url.origin,
+      grant,
       ...(single ? { single } : {})
     } satisfies Attachment);
     const headers = subprotocolHeaders(request);
@@ -120,6 +120,9 @@ export class SocketHub {
       server.close(CLOSE_CODES.session_gone, "This session does not exist.");
       return new Response(null, { status: 101, webSocket: client, headers });
     }
+    if (this.#closeIfStale(server, grant))
+      return new Response(null, { status: 101, webSocket: client, headers });
+    armExpiry(this.#runtime.shared, server, grant);
     const after = url.searchParams.get("after");
     if (after === null) this.#snapshot(server);
     else if (!SEQ.test(after)) {
@@ -161,6 +164,8 @@ export class SocketHub {
     let packed: string[] | undefined;
     for (const ws of this.#ctx.getWebSockets()) {
       const state = attachment(ws);
+      if (state.grant !== undefined && this.#closeIfStale(ws, state.grant))
+        continue;
       const fresh =
         state.lastSeq < pending[0]!.seq
           ? pending
@@ -180,16 +185,22 @@ export class SocketHub {
     }
   }
 
+  /** Closes the sockets opened with a token of `scope` signed before `before`. */
+  closeRevoked(scope: Scope, before: number): void {
+    this.flush();
+    for (const ws of this.#ctx.getWebSockets())
+      if (isRevokedBy(attachment(ws).grant, scope, before))
+        closeSocket(ws, CLOSE_CODES.unauthorized, "This token was revoked.");
+  }
+
+  #closeIfStale(ws: WebSocket, grant: Grant): boolean {
+    return closeIfStale(this.#runtime.shared, ws, grant);
+  }
+
   /** Closes every socket: the session is gone. */
   closeAll(code: number, reason: string): void {
     this.flush();
-    for (const ws of this.#ctx.getWebSockets()) {
-      try {
-        ws.close(code, reason);
-      } catch {
-        // already closing
-      }
-    }
+    for (const ws of this.#ctx.getWebSockets()) closeSocket(ws, code, reason);
   }
 
   async message(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
@@ -203,6 +214,11 @@ export class SocketHub {
       return;
     }
     const frame = parsed.frame;
+    const grant = attachment(ws).grant;
+    // Opened before sockets carried grants: such a socket held the one
+    // token there was, which is `control`.
+    const held = grant ?? { scope: "control", issuedAt: 0 };
+    if (this.#closeIfStale(ws, held)) return;
     if (frame.type === "ping") return this.#send(ws, { type: "pong" });
     if (frame.type === "resume") return this.#resume(ws, frame.after);
     if (frame.type === "ack") {
@@ -218,7 +234,13 @@ export class SocketHub {
         type: "reply",
         id: frame.id,
         ok: true,
-        value: await this.#request(frame, attachment(ws).origin)
+        value: await runFrame(
+          this.#runtime,
+          frame,
+          held,
+          attachment(ws).origin,
+          this.#fork
+        )
       };
     } catch (error) {
       if (!(error instanceof RoostError))
@@ -231,68 +253,6 @@ export class SocketHub {
       };
     }
     this.#send(ws, reply);
-  }
-
-  /** A client's request: the same operation, and key binding, as over HTTP. */
-  async #request(
-    frame: Exclude<ClientFrame, { type: "ping" | "resume" | "ack" }>,
-    origin: string | undefined
-  ): Promise<unknown> {
-    const rt = this.#runtime;
-    const key = "idempotency_key" in frame ? frame.idempotency_key : undefined;
-    switch (frame.type) {
-      case "step":
-        return dispatch(rt, "step", { action: frame.action }, key);
-      case "reset":
-        return dispatch(
-          rt,
-          "reset",
-          {
-            ...(frame.task === undefined ? {} : { task: frame.task }),
-            ...(frame.task_index === undefined
-              ? {}
-              : { task_index: frame.task_index }),
-            ...(frame.split === undefined ? {} : { split: frame.split }),
-            ...(frame.state === undefined ? {} : { state: frame.state })
-          },
-          key
-        );
-      case "call":
-        return dispatch(
-          rt,
-          "call",
-          { tool: frame.tool, arguments: frame.arguments },
-          key
-        );
-      case "cancel":
-        return dispatch(rt, "cancelRun", { run_id: frame.run_id });
-      case "op": {
-        const name = frame.op as OperationName;
-        if (!Object.hasOwn(OPERATIONS, name) || OPERATIONS[name].internal) {
-          throw new RoostError(
-            "invalid_request",
-            `No operation "${frame.op}" is open to clients.`,
-            { field: "op" }
-          );
-        }
-        // dispatch parses the input with the operation's own schema.
-        return dispatch(
-          rt,
-          name,
-          frame.input as OperationInput<typeof name>,
-          key
-        );
-      }
-      case "fork":
-        if (this.#fork === undefined || origin === undefined) {
-          throw new RoostError(
-            "invalid_request",
-            "This session cannot be forked over its socket here; use POST /v1/sessions/:id/fork."
-          );
-        }
-        rt.shared.requireRow();
-        return this.#fork(frame.count, origin, key);
-    }
   }
 
   #snapshot(ws: WebSocket): void {

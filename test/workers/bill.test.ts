@@ -2,8 +2,10 @@
 // counts for create, reset and a counter step, checked against what SQLite
 // itself reports changed (total_changes(), the tables' row counts and their
 // indexes), and that an object without a meter is left untouched.
+
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type { SessionObject } from "../../src/session/session-object";
 import { type RowCount, RowMeter } from "../../src/storage/row-meter";
 import { ROOST_TABLE_NAMES } from "../../src/storage/tables";
@@ -134,18 +136,24 @@ describe("RowMeter", () => {
     const { reset, step, second } = await metered(
       async (obj, _sql, m, sessionId) => {
         ok(
-          await obj.op("create", {
-            sessionId,
-            environment: "counter",
-            task: { target: 3 }
-          })
+          await obj.op(
+            "create",
+            {
+              sessionId,
+              environment: "counter",
+              task: { target: 3 }
+            },
+            SERVER_GRANT
+          )
         );
-        const reset = await m(async () => ok(await obj.op("reset", {})));
+        const reset = await m(async () =>
+          ok(await obj.op("reset", {}, SERVER_GRANT))
+        );
         const step = await m(async () =>
-          ok(await obj.op("step", { action: toolAction("incr") }))
+          ok(await obj.op("step", { action: toolAction("incr") }, SERVER_GRANT))
         );
         const second = await m(async () =>
-          ok(await obj.op("step", { action: toolAction("incr") }))
+          ok(await obj.op("step", { action: toolAction("incr") }, SERVER_GRANT))
         );
         return { reset, step, second };
       }
@@ -167,11 +175,15 @@ describe("RowMeter", () => {
     const created = await metered(async (obj, sql, m, sessionId) => {
       const c = await m(async () =>
         ok(
-          await obj.op("create", {
-            sessionId,
-            environment: "counter",
-            task: undefined
-          })
+          await obj.op(
+            "create",
+            {
+              sessionId,
+              environment: "counter",
+              task: undefined
+            },
+            SERVER_GRANT
+          )
         )
       );
       const made = sql

@@ -1,6 +1,7 @@
 // The episode contract on a real session object, driven over RPC as every
 // transport drives it (op(name, input)); plain Node runs the same contract
 // on the in-memory sessions (test/node/episode-machine.test.ts).
+
 import {
   type EpisodeDriver,
   runEpisodeContract
@@ -8,6 +9,7 @@ import {
 import { fromErrorBody } from "../../src/errors";
 import { contentText } from "../../src/messages/build";
 import type { Content } from "../../src/messages/schema";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type { RpcResult } from "../../src/session/rpc";
 import { newSession } from "./session-helpers";
 
@@ -25,7 +27,7 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
   return {
     reset: async (task) => {
       const out = value(
-        await stub.op("reset", task === undefined ? {} : { task })
+        await stub.op("reset", task === undefined ? {} : { task }, SERVER_GRANT)
       );
       return {
         observations: texts(out.observations),
@@ -33,7 +35,7 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
       };
     },
     step: async (action) => {
-      const out = value(await stub.op("step", { action }));
+      const out = value(await stub.op("step", { action }, SERVER_GRANT));
       return {
         observations: texts(out.observations),
         reward: out.reward,
@@ -42,11 +44,13 @@ const objectDriver = async (): Promise<EpisodeDriver> => {
       };
     },
     call: async (tool, args = {}) => {
-      const out = value(await stub.op("call", { tool, arguments: args }));
+      const out = value(
+        await stub.op("call", { tool, arguments: args }, SERVER_GRANT)
+      );
       return { content: contentText(out.content), is_error: out.is_error };
     },
     status: async () => {
-      const s = value(await stub.op("status", {}));
+      const s = value(await stub.op("status", {}, SERVER_GRANT));
       return {
         episode: s.episode,
         steps: s.steps,

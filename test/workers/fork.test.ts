@@ -1,9 +1,11 @@
 // Forking: copies identical to the source at one committed step, each
 // independent afterwards, all made or none, never seen half-made.
+
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { forkSession } from "../../src/http/fork-driver";
 import type { ForkResponse } from "../../src/protocol";
+import { type Grant, SERVER_GRANT } from "../../src/protocol/scopes";
 import { HIDDEN_SENTINEL } from "../fixtures/environments";
 import {
   action,
@@ -64,9 +66,9 @@ const hooked = (
   real: Caller,
   hook: (name: string) => Promise<void> | void
 ): Caller => ({
-  op: (async (name: string, input: unknown, key?: string) => {
+  op: (async (name: string, input: unknown, grant: Grant, key?: string) => {
     await hook(name);
-    return real.op(name as never, input as never, key);
+    return real.op(name as never, input as never, grant, key);
   }) as Caller["op"]
 });
 
@@ -321,6 +323,7 @@ describe("fork", () => {
       env.SESSIONS.idFromString(source.session_id),
       1,
       "https://roost.test/",
+      SERVER_GRANT,
       undefined,
       300
     );
@@ -387,6 +390,7 @@ describe("fork", () => {
       env.SESSIONS.idFromString(source.session_id),
       2,
       "https://roost.test/",
+      SERVER_GRANT,
       key["Idempotency-Key"]
     );
     expect(retried!.status).toBe(503);
@@ -476,6 +480,7 @@ describe("fork", () => {
       env.SESSIONS.idFromString(source.session_id),
       2,
       "https://roost.test/",
+      SERVER_GRANT,
       undefined,
       500
     );
@@ -508,6 +513,7 @@ describe("fork", () => {
         env.SESSIONS.idFromString(source.session_id),
         4,
         "https://roost.test/",
+        SERVER_GRANT,
         undefined,
         300
       )
@@ -522,7 +528,7 @@ describe("fork", () => {
     }
     for (const id of made) {
       const copy = stubOf(id);
-      const status = await copy.op("status", {});
+      const status = await copy.op("status", {}, SERVER_GRANT);
       expect(status.ok).toBe(false);
       const tables = await inside(copy, (_, state) =>
         state.storage.sql
@@ -553,13 +559,14 @@ describe("fork", () => {
         env.SESSIONS.idFromString(source.session_id),
         2,
         "https://roost.test/",
+        SERVER_GRANT,
         undefined,
         300
       )
     ).rejects.toMatchObject({ code: "unavailable" });
     expect(made).toHaveLength(2);
     for (const copy of made) {
-      const status = await stubOf(copy).op("status", {});
+      const status = await stubOf(copy).op("status", {}, SERVER_GRANT);
       expect(status.ok).toBe(false);
     }
     expect(await view(source)).toEqual(expected);
@@ -570,28 +577,36 @@ describe("fork", () => {
     const source = await midEpisode();
     const stub = stubOf(source.session_id);
     // A driver that dies after the first chunk: begin, one chunk, nothing more.
-    const begun = ok(await stub.op("forkBegin", { count: 1 }));
+    const begun = ok(await stub.op("forkBegin", { count: 1 }, SERVER_GRANT));
     if (begun.replay) throw new Error("not a replay");
     const id = env.SESSIONS.newUniqueId();
     const copy = api(env.SESSIONS.get(id));
     ok(
-      await copy.op("importBegin", {
-        sessionId: id.toString(),
-        origin: begun.begun.origin
-      })
+      await copy.op(
+        "importBegin",
+        {
+          sessionId: id.toString(),
+          origin: begun.begun.origin
+        },
+        SERVER_GRANT
+      )
     );
     const chunk = ok(
-      await stub.op("forkChunk", {
-        snap: begun.begun.snap,
-        cursor: { table: 0, after: 0 },
-        maxBytes: 200
-      })
+      await stub.op(
+        "forkChunk",
+        {
+          snap: begun.begun.snap,
+          cursor: { table: 0, after: 0 },
+          maxBytes: 200
+        },
+        SERVER_GRANT
+      )
     );
-    ok(await copy.op("importChunk", { parts: chunk.parts }));
+    ok(await copy.op("importChunk", { parts: chunk.parts }, SERVER_GRANT));
     expect(chunk.done).toBe(false);
 
     // Half-made: no route, no socket, no RPC sees a session.
-    expect((await copy.op("status", {})).ok).toBe(false);
+    expect((await copy.op("status", {}, SERVER_GRANT)).ok).toBe(false);
     const forged = await call(`/v1/sessions/${id}/state`);
     expect([401, 404]).toContain(forged.status);
 

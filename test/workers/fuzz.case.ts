@@ -23,6 +23,8 @@ const VALID: Record<string, unknown> = {
   "POST /v1/sessions": { environment: "lab" },
   "POST /v1/sessions/{id}/reset": { task: { label: "fuzz" } },
   "POST /v1/sessions/{id}/fork": { count: 2 },
+  "POST /v1/sessions/{id}/tokens": { scope: "observe", ttl_s: 60 },
+  "POST /v1/sessions/{id}/tokens/revoke": { scope: "observe" },
   "POST /v1/sessions/{id}/step": action("bump"),
   "POST /v1/sessions/{id}/tools/{tool}": { arguments: { key: "k" } },
   "POST /v1/sessions/{id}/environment/{tool}/{name}": {
@@ -267,7 +269,8 @@ export const fuzzRoutes = (
           "/messages",
           "/events",
           "/state",
-          "/frame"
+          "/frame",
+          "/hidden"
         ];
         await fc.assert(
           fc.asyncProperty(

@@ -126,6 +126,31 @@ export const createSession = async (
 };
 
 /**
+ * The same session reached with a token of `scope`, minted with its
+ * control token: `session.call` and its token are the scoped ones.
+ */
+export const withScope = async (
+  s: TestSession,
+  scope: "observe" | "act" | "grade" | "control",
+  ttl_s = 3600,
+  via: Caller = call
+): Promise<TestSession> => {
+  const minted = await s.call("/tokens", send("POST", { scope, ttl_s }));
+  if (minted.status !== 201)
+    throw new Error(`mint failed: ${minted.status} ${await minted.text()}`);
+  const { token } = await json<{ token: string }>(minted);
+  return {
+    ...s,
+    token,
+    call: (path, init = {}) =>
+      via(`/v1/sessions/${s.session_id}${path}`, {
+        ...init,
+        headers: authed(token, init.headers)
+      })
+  };
+};
+
+/**
  * A session (counter by default) with its first episode running: created,
  * then reset with an empty body.
  */

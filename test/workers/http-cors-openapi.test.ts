@@ -155,6 +155,10 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}",
       "DELETE /v1/sessions/{id}",
       "POST /v1/sessions/{id}/fork",
+      // Scoped tokens, and the hidden store only a grade token reads.
+      "POST /v1/sessions/{id}/tokens",
+      "POST /v1/sessions/{id}/tokens/revoke",
+      "GET /v1/sessions/{id}/hidden",
       "POST /v1/sessions/{id}/reset",
       "POST /v1/sessions/{id}/step",
       // Beyond DESIGN: what reset answered, for a client that lost it.

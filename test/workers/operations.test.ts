@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type { ForkCursor, ForkStart } from "../../src/session/fork-source";
 import {
   OPERATIONS,
@@ -27,7 +28,7 @@ const run = async <N extends OperationName>(
   input: OperationInput<N>,
   key?: string
 ): Promise<OperationOutput<N>> =>
-  ok(await s.stub.op(name, input, key)) as OperationOutput<N>;
+  ok(await s.stub.op(name, input, SERVER_GRANT, key)) as OperationOutput<N>;
 
 const open = async (environment: string): Promise<Session> => {
   const id = env.SESSIONS.newUniqueId();
@@ -174,6 +175,26 @@ const CASES: Record<OperationName, Case> = {
     await w.on(s);
     return run(s, "removeEntry", { tool: "t", name: "k" });
   },
+  readHidden: async (w) => {
+    const s = await lab();
+    await run(s, "step", {
+      action: toolCalls({ name: "secret", arguments: {} })
+    });
+    await w.on(s);
+    // The hidden store is grade's alone: the table's control grant may not.
+    const grade = { scope: "grade", issuedAt: 0 } as const;
+    return ok(await s.stub.op("readHidden", {}, grade));
+  },
+  issueToken: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    return run(s, "issueToken", { scope: "observe", ttl_s: 60 });
+  },
+  revokeTokens: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    return run(s, "revokeTokens", { scope: "observe" });
+  },
   readState: async (w) => {
     const s = await lab();
     await w.on(s);
@@ -241,7 +262,9 @@ const CASES: Record<OperationName, Case> = {
     });
     const answer = await run(copy, "importAbort", {});
     // An aborted copy is no session.
-    expect(err(await copy.stub.op("status", {})).code).toBe("not_found");
+    expect(err(await copy.stub.op("status", {}, SERVER_GRANT)).code).toBe(
+      "not_found"
+    );
     return answer;
   }
 };
@@ -312,7 +335,9 @@ describe("dispatch", () => {
   it("parses every input with its operation's schema, whoever calls, and a refused input changes nothing", async () => {
     const s = await lab();
     const before = await run(s, "status", {});
-    const bad = err(await s.stub.op("step", { action: 5 } as never, "key-1"));
+    const bad = err(
+      await s.stub.op("step", { action: 5 } as never, SERVER_GRANT, "key-1")
+    );
     expect(bad).toMatchObject({ code: "invalid_request" });
     expect(bad.message).toContain("action");
     const { last_used_at: _a, ...was } = before;
@@ -331,7 +356,9 @@ describe("dispatch", () => {
   it("refuses a name that is not in the table", async () => {
     const s = await lab();
     for (const name of ["nope", "toString", "__proto__"]) {
-      expect(err(await s.stub.op(name as never, {} as never))).toMatchObject({
+      expect(
+        err(await s.stub.op(name as never, {} as never, SERVER_GRANT))
+      ).toMatchObject({
         code: "invalid_request"
       });
     }

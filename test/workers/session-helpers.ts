@@ -2,6 +2,7 @@
 
 import { env, runInDurableObject } from "cloudflare:test";
 import { toolCalls } from "../../src/messages/build";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import {
   OPERATIONS,
   type OperationInput,
@@ -71,8 +72,9 @@ export const api = (stub: Stub): SessionApi => {
       if (typeof name !== "string" || !Object.hasOwn(OPERATIONS, name)) {
         return undefined;
       }
+      // Tests reach the object as the server does: with a control grant.
       return (input: unknown = {}, key?: string) =>
-        methods.op(name as OperationName, input as never, key);
+        methods.op(name as OperationName, input as never, SERVER_GRANT, key);
     }
   });
 };

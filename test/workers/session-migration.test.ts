@@ -1,7 +1,10 @@
 // A session created by older code wakes up under this code: recover()
 // (run when the object is constructed) brings its storage to the current
 // schema without losing what it held.
+
 import { describe, expect, it } from "vitest";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
+import { withGrant } from "../../src/session/grant-header";
 import { migrationOf, SCHEMA_VERSION } from "../../src/storage/schema";
 import { SqliteStoreBackend } from "../../src/storage/store-backend";
 import { createEnvironmentStore } from "../../src/store/environment-store";
@@ -156,15 +159,25 @@ describe("a session from before chat runs", () => {
     });
     // The old run has no chat: no chat's reconnect finds it.
     const none = await woken.fetch(
-      new Request("https://session/chat/stream?chat=any")
+      withGrant(
+        new Request("https://session/chat/stream?chat=any"),
+        SERVER_GRANT
+      )
     );
     expect(none.status).toBe(204);
     const gate = `migrated-${crypto.randomUUID()}`;
     const chat = ok(
-      await woken.op("startChat", { prompt: `gate:${gate}`, chat_id: "c1" })
+      await woken.op(
+        "startChat",
+        { prompt: `gate:${gate}`, chat_id: "c1" },
+        SERVER_GRANT
+      )
     );
     const going = await woken.fetch(
-      new Request("https://session/chat/stream?chat=c1")
+      withGrant(
+        new Request("https://session/chat/stream?chat=c1"),
+        SERVER_GRANT
+      )
     );
     expect(going.status).toBe(200);
     flags.open.add(gate);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { RunStatus } from "../../src/protocol";
+import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { flags, seenRequests } from "../fixtures/environments";
 import {
   createResetSession,
@@ -351,7 +352,7 @@ describe("decision-tree runs", () => {
     const stub = stubOf(s.session_id);
     // Queued behind the waiting pass before the gate opens.
     await inside(stub, (o) => {
-      void o.op("reset", {}).catch(() => {});
+      void o.op("reset", {}, SERVER_GRANT).catch(() => {});
     });
     flags.open.add(id);
     expect((await finished(s, runId)).state).toBe("cancelled");

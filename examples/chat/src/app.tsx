@@ -3,7 +3,7 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useEffect, useMemo, useState } from "react";
 import type { ModelInfo, TreeInfo } from "roost-edge/client";
-import { useSession } from "roost-edge/react";
+import { type Scope, useSession } from "roost-edge/react";
 import type { catalog } from "../../catalog/index";
 import { ChatPanel } from "./chat-panel";
 import { ModelNote } from "./model-note";
@@ -23,6 +23,14 @@ export interface AppProps {
   /** A model other than the environment's own (`?model=` in the page's URL). */
   model: string | undefined;
 }
+
+/** What a link's token may do here, beside the session id. */
+const ACCESS_LABELS: Record<Scope, string> = {
+  observe: "read-only link",
+  grade: "read-only link",
+  act: "chat link: no fork",
+  control: ""
+};
 
 const ForkButton = ({ fork }: { fork(): Promise<Credentials> }) => {
   const [busy, setBusy] = useState(false);
@@ -135,16 +143,24 @@ export const App = ({ base, session, tree, models, model }: AppProps) => {
         <p className="session-id" title={session.sessionId}>
           session <code id="session-id">{session.sessionId.slice(0, 12)}</code>
         </p>
-        <ForkButton
-          fork={async () => {
-            const forked = await live.fork(1);
-            const copy = forked.sessions[0]!;
-            // The copy has this conversation's history; its tab shows it
-            // too (window.open copies this tab's sessionStorage).
-            saveMessages(chatIdOf(copy.session_id), messages);
-            return { sessionId: copy.session_id, token: copy.token };
-          }}
-        />
+        {/* A link's act or observe token cannot fork: not offered. */}
+        {live.can("fork") ? (
+          <ForkButton
+            fork={async () => {
+              const forked = await live.fork(1);
+              const copy = forked.sessions[0]!;
+              // The copy has this conversation's history; its tab shows it
+              // too (window.open copies this tab's sessionStorage).
+              saveMessages(chatIdOf(copy.session_id), messages);
+              return { sessionId: copy.session_id, token: copy.token };
+            }}
+          />
+        ) : null}
+        {live.scope === "control" ? null : (
+          <span id="access" className="access" data-scope={live.scope}>
+            {ACCESS_LABELS[live.scope]}
+          </span>
+        )}
       </header>
       <main className="layout">
         <ChatPanel
@@ -153,6 +169,12 @@ export const App = ({ base, session, tree, models, model }: AppProps) => {
           error={error}
           send={(text) => void sendMessage({ text })}
           note={<ModelNote models={models} picked={model} />}
+          {...(live.can("chat")
+            ? {}
+            : {
+                locked:
+                  "Read-only link: this token watches the session; asking needs an act token."
+              })}
         />
         <div className="side">
           <LiveTree

@@ -111,6 +111,11 @@ export interface ChatPanelProps {
   send(text: string): void;
   /** A line under the heading: which model answers. */
   note?: ReactNode;
+  /**
+   * Why this page cannot ask (a read-only link's token): the box, Send and
+   * the suggestions are disabled and the reason shown in their place.
+   */
+  locked?: string;
 }
 
 export const ChatPanel = ({
@@ -118,7 +123,8 @@ export const ChatPanel = ({
   status,
   error,
   send,
-  note
+  note,
+  locked
 }: ChatPanelProps) => {
   const [input, setInput] = useState("");
   const list = useRef<HTMLOListElement>(null);
@@ -141,7 +147,7 @@ export const ChatPanel = ({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const text = input.trim();
-    if (!text || busy) return;
+    if (!text || busy || locked) return;
     send(text);
     setInput("");
   };
@@ -179,7 +185,7 @@ export const ChatPanel = ({
                   <button
                     type="button"
                     className="link suggestion"
-                    disabled={busy}
+                    disabled={busy || locked !== undefined}
                     onClick={() => send(s)}
                   >
                     {s}
@@ -199,6 +205,10 @@ export const ChatPanel = ({
           </span>
         ) : busy ? (
           <span className="working">The assistant is working…</span>
+        ) : locked ? (
+          <span id="locked" className="locked">
+            {locked}
+          </span>
         ) : null}
       </p>
       <form className="composer" onSubmit={submit}>
@@ -209,11 +219,16 @@ export const ChatPanel = ({
           id="prompt"
           name="prompt"
           autoComplete="off"
-          placeholder="Ask the catalog…"
+          placeholder={locked ? "Read-only" : "Ask the catalog…"}
+          disabled={locked !== undefined}
           value={input}
           onChange={(e) => setInput(e.target.value)}
         />
-        <button id="send" type="submit" disabled={busy || input.trim() === ""}>
+        <button
+          id="send"
+          type="submit"
+          disabled={busy || locked !== undefined || input.trim() === ""}
+        >
           Send
         </button>
       </form>

@@ -4,6 +4,8 @@
  * this tab made before, else a new catalog session, reset once.
  */
 
+import { scopeOfCredential } from "roost-edge/client";
+
 export interface Credentials {
   sessionId: string;
   token: string;
@@ -69,13 +71,26 @@ const stillThere = async (base: string, s: Credentials): Promise<boolean> => {
   return res.ok;
 };
 
-/** The session to show, created (and reset) when there is none to reuse. */
+/**
+ * The session to show, created (and reset) when there is none to reuse. A
+ * link handed out with a scoped token (`act` to chat, `observe` to watch)
+ * that no longer opens says so: a fresh session of the page's own would
+ * pass for the one the link meant.
+ */
 export const openSession = async (base: string): Promise<Credentials> => {
-  for (const saved of [fromHash(), fromStorage()]) {
-    if (saved && (await stillThere(base, saved))) {
-      remember(saved);
-      return saved;
-    }
+  const linked = fromHash();
+  if (linked && (await stillThere(base, linked))) {
+    remember(linked);
+    return linked;
+  }
+  if (linked && scopeOfCredential(linked.token) !== "control")
+    throw new Error(
+      "this link no longer opens its session (its token expired or was revoked, or the session was deleted)"
+    );
+  const saved = fromStorage();
+  if (saved && (await stillThere(base, saved))) {
+    remember(saved);
+    return saved;
   }
   const created = await post(`${base}/v1/sessions`, { environment: "catalog" });
   const session = {

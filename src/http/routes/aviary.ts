@@ -234,7 +234,7 @@ const envSession = async (
 ): Promise<SessionGateway> => {
   const proven = await provenSession(c, envId);
   if (proven === undefined) throw notFound(envId);
-  const session = gatewayTo(c.env.SESSIONS, proven.durableId);
+  const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
   return {
     ...session,
     op: (name, input, key) =>

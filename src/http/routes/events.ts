@@ -1,6 +1,7 @@
 /** @module The event log over HTTP (polling, gap filling) and the WebSocket upgrade. */
 
 import { createMiddleware } from "hono/factory";
+import { RoostError } from "../../errors";
 import {
   CLOSE_CODES,
   EventsQuerySchema,
@@ -87,7 +88,15 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
       "Send the session token."
     );
   }
-  const admitted = await admit(c, credential);
+  let admitted: Awaited<ReturnType<typeof admit>>;
+  try {
+    admitted = await admit(c, credential);
+  } catch (error) {
+    // A genuine token past its expiry: said with the socket's own code.
+    if (error instanceof RoostError && error.code === "unauthorized")
+      return refuse(c.req.raw, CLOSE_CODES.unauthorized, error.message);
+    throw error;
+  }
   if (admitted === undefined) {
     return refuse(
       c.req.raw,
@@ -95,7 +104,9 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
       "These credentials do not admit to this session."
     );
   }
-  return gatewayTo(c.env.SESSIONS, admitted.durableId).fetch(c.req.raw);
+  return gatewayTo(c.env.SESSIONS, admitted.durableId, admitted.grant).fetch(
+    c.req.raw
+  );
 });
 
 export const eventRoutes: readonly RouteEntry[] = [

@@ -13,11 +13,13 @@ import { sessionRoutes } from "./sessions";
 import { stateRoutes } from "./state";
 import { storeEditRoutes } from "./store-edit";
 import { storeReadRoutes } from "./store-read";
+import { tokenRoutes } from "./tokens";
 import { toolRoutes } from "./tools";
 
 export const ROUTES: readonly RouteEntry[] = [
   ...metaRoutes,
   ...sessionRoutes,
+  ...tokenRoutes,
   ...episodeRoutes,
   ...toolRoutes,
   ...storeReadRoutes,

@@ -186,7 +186,10 @@ const headerSession = async (
   const proven = await provenSession(c, header);
   return proven === undefined
     ? unknownSession(404, UNKNOWN_HEADER)
-    : { session: gatewayTo(c.env.SESSIONS, proven.durableId), header };
+    : {
+        session: gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant),
+        header
+      };
 };
 
 /** A session gone under an MCP client is a 404: it initializes again. */

@@ -90,7 +90,7 @@ const admit = async (
         "These credentials do not admit to this session.",
         CLOSE_CODES.forbidden
       );
-    const session = gatewayTo(c.env.SESSIONS, proven.durableId);
+    const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
     const status = await session.op("status", {}).catch(() => undefined);
     if (status === undefined || status.environment !== environment.name)
       return refuse(

@@ -155,6 +155,7 @@ export const sessionRoutes: readonly RouteEntry[] = [
       c.get("durableId"),
       count,
       c.req.url,
+      c.get("grant"),
       c.req.header(IDEMPOTENCY_HEADER)
     );
     return c.json(forked, 201);

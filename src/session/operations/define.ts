@@ -3,6 +3,7 @@
 import type * as z from "zod";
 import type { ErrorCode } from "../../errors";
 import type { EventType } from "../../protocol";
+import type { Scope } from "../../protocol/scopes";
 import type { IdempotencyKey } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 
@@ -22,6 +23,12 @@ export interface Operation<I, O> {
    * its session's id or write a fork's rows.
    */
   readonly internal?: true;
+  /**
+   * The scope a credential needs to run it (protocol/scopes.ts). Every
+   * transport's call reaches `dispatch` with its credential's grant, so
+   * this line is the whole of the operation's access rule.
+   */
+  readonly scope: Scope;
   /** Whether it writes: a mutation runs through the queue and the commit. */
   readonly mutates: boolean;
   /**

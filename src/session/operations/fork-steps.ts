@@ -31,6 +31,7 @@ const forkKey = <I extends { count: number }>() => ({
 export const forkBegin = defineOperation({
   input: ForkRequestSchema,
   internal: true,
+  scope: "control",
   mutates: true,
   idempotency: forkKey<{ count: number }>(),
   events: [],
@@ -46,6 +47,7 @@ export const forkChunk = defineOperation({
       maxBytes: z.number().int().positive().optional()
     }),
   internal: true,
+  scope: "control",
   mutates: false,
   events: [],
   handle: (rt, { snap, cursor, maxBytes }) =>
@@ -61,6 +63,7 @@ export const forkEnd = defineOperation({
       response: z.unknown().optional()
     }),
   internal: true,
+  scope: "control",
   mutates: true,
   idempotency: forkKey<{ count: number; snap: string; response?: unknown }>(),
   events: [],
@@ -74,6 +77,7 @@ const Rows = lazy(() => z.array(z.array(z.custom<SqlStorageValue>())));
 export const importBegin = defineOperation({
   input: () => z.object({ sessionId: z.string(), origin: ForkOriginSchema() }),
   internal: true,
+  scope: "control",
   mutates: true,
   events: [],
   handle: (rt, { sessionId, origin }) =>
@@ -88,6 +92,7 @@ export const importChunk = defineOperation({
       )
     }),
   internal: true,
+  scope: "control",
   mutates: true,
   events: [],
   handle: (rt, { parts }) => importRows(rt.shared, parts)
@@ -96,6 +101,7 @@ export const importChunk = defineOperation({
 export const importEnd = defineOperation({
   input: () => z.object({}),
   internal: true,
+  scope: "control",
   mutates: true,
   events: ["forked"],
   handle: (rt) => endImport(rt.shared)
@@ -104,6 +110,7 @@ export const importEnd = defineOperation({
 export const importAbort = defineOperation({
   input: () => z.object({}),
   internal: true,
+  scope: "control",
   mutates: true,
   events: [],
   handle: (rt) => abortImport(rt.shared)

@@ -7,8 +7,11 @@
 
 import { fromErrorBody, RoostError } from "../../errors";
 import { issuesToErrorBody } from "../../protocol/error-body";
+import type { Grant } from "../../protocol/scopes";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
+import { checkGrant } from "./check-grant";
+import { issueToken, readHidden, revokeTokens } from "./credentials";
 import type { Operation } from "./define";
 import {
   forkBegin,
@@ -48,6 +51,9 @@ export const OPERATIONS = {
   removeEntry,
   readState,
   patchState,
+  readHidden,
+  issueToken,
+  revokeTokens,
   messages,
   frame,
   startRun,
@@ -105,8 +111,8 @@ export const bindKey = async <I>(
 };
 
 /**
- * Runs operation `name` on a session; `key` is the client's
- * Idempotency-Key, if it sent one. The input is parsed with the
+ * Runs operation `name` on a session for a credential that holds `grant`;
+ * `key` is the client's Idempotency-Key, if it sent one. The input is parsed with the
  * operation's schema here, whatever checked it before: an RPC caller, a
  * socket frame and an HTTP body all meet the same contract, and a
  * transport's stricter checks (its documented limits) come on top.
@@ -115,12 +121,14 @@ export const dispatch = async <N extends OperationName>(
   rt: SessionRuntime,
   name: N,
   input: OperationInput<N>,
+  grant: Grant,
   key?: string
 ): Promise<OperationOutput<N>> => {
   const op = OPERATIONS[name] as Operation<unknown, unknown>;
   if (op === undefined || !Object.hasOwn(OPERATIONS, name)) {
     throw new RoostError("invalid_request", `Unknown operation "${name}".`);
   }
+  checkGrant(rt.shared, name, op.scope, grant);
   const parsed = op.input().safeParse(input);
   if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
   const checked = parsed.data as OperationInput<N>;

@@ -87,6 +87,7 @@ export const create = defineOperation({
     }),
   output: SessionStatusSchema,
   internal: true,
+  scope: "control",
   mutates: true,
   // The id is new, so a session already there is this request's own.
   again: { refused: "conflict", answer: "status" },
@@ -130,6 +131,7 @@ export const create = defineOperation({
 export const status = defineOperation({
   input: () => z.object({}),
   output: SessionStatusSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: ({ shared }) => sessionStatus(shared)
@@ -143,6 +145,7 @@ export const status = defineOperation({
 export const expectUse = defineOperation({
   input: () => z.object({}),
   internal: true,
+  scope: "control",
   mutates: true,
   again: "harmless",
   events: [],
@@ -163,6 +166,7 @@ export const expectUse = defineOperation({
 /** Deletes every row and the alarm; later requests find no session (404). */
 export const destroy = defineOperation({
   input: () => z.object({}),
+  scope: "control",
   mutates: true,
   again: { refused: "not_found" },
   events: [],
@@ -186,6 +190,7 @@ export const events = defineOperation({
       max_bytes: MaxBytesSchema().optional()
     }),
   output: EventsResponseSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: ({ shared }, q): EventsResponse => {

@@ -26,6 +26,7 @@ import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
 export const reset = defineOperation({
   input: ResetRequestSchema,
   output: ResetResponseSchema,
+  scope: "control",
   mutates: true,
   idempotency: { scope: () => "reset", hashed: (input) => input },
   events: ["reset", "tree.completed", ...TOOL_EVENTS, ...WRITE_EVENTS],
@@ -63,6 +64,7 @@ export const reset = defineOperation({
 export const step = defineOperation({
   input: StepRequestSchema,
   output: StepResponseSchema,
+  scope: "act",
   mutates: true,
   idempotency: { scope: () => "step", hashed: ({ action }) => ({ action }) },
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
@@ -94,6 +96,7 @@ export const step = defineOperation({
 export const call = defineOperation({
   input: () => z.object({ tool: NameSchema(), arguments: JsonObjectSchema() }),
   output: ToolInvocationResponseSchema,
+  scope: "act",
   mutates: true,
   idempotency: {
     scope: ({ tool }) => `tools/${tool}`,
@@ -122,6 +125,7 @@ export const call = defineOperation({
 export const tools = defineOperation({
   input: () => z.object({}),
   output: () => z.object({ tools: z.array(OpenAIToolSchema()) }),
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt) =>

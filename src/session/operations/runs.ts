@@ -24,6 +24,7 @@ const RUN_EVENTS = [
 export const startRun = defineOperation({
   input: RunRequestSchema,
   output: RunCreatedSchema,
+  scope: "control",
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
   events: RUN_EVENTS,
@@ -34,6 +35,7 @@ export const startRun = defineOperation({
 export const startChat = defineOperation({
   input: () => RunRequestSchema().extend({ chat_id: ChatIdSchema() }),
   output: RunCreatedSchema,
+  scope: "act",
   mutates: true,
   idempotency: { scope: () => "runs", hashed: (input) => input },
   events: RUN_EVENTS,
@@ -48,6 +50,7 @@ export const readRun = defineOperation({
       wait: z.number().nonnegative().optional()
     }),
   output: RunStatusSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt, q) => rt.runs.wait(q.run_id, (q.wait ?? 0) * 1000)
@@ -57,6 +60,7 @@ export const readRun = defineOperation({
 export const cancelRun = defineOperation({
   input: () => z.object({ run_id: z.string() }),
   output: RunStatusSchema,
+  scope: "act",
   mutates: false,
   events: [],
   handle: (rt, { run_id }) => rt.runs.cancel(run_id)

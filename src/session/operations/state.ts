@@ -28,6 +28,7 @@ export const readState = defineOperation({
       max_bytes: MaxBytesSchema().optional()
     }),
   output: StateResponseSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt, q) =>
@@ -51,6 +52,7 @@ export const readState = defineOperation({
 export const patchState = defineOperation({
   input: StatePatchRequestSchema,
   output: StatePatchResponseSchema,
+  scope: "control",
   mutates: true,
   idempotency: { scope: () => "state", hashed: (input) => input },
   events: ["state.changed"],
@@ -81,6 +83,7 @@ export const messages = defineOperation({
       max_bytes: MaxBytesSchema().optional()
     }),
   output: MessagesResponseSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt, q) =>
@@ -109,6 +112,7 @@ export const messages = defineOperation({
 export const frame = defineOperation({
   input: () => z.object({ max_bytes: MaxBytesSchema().optional() }),
   output: FrameResponseSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt, q) =>

@@ -76,6 +76,7 @@ export const readStore = defineOperation({
       limit: z.number().int().positive().optional(),
       max_bytes: MaxBytesSchema().optional()
     }),
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt, q) =>
@@ -139,6 +140,7 @@ export const storeKeys = defineOperation({
       max_bytes: MaxBytesSchema().optional()
     }),
   output: StoreKeysResponseSchema,
+  scope: "observe",
   mutates: false,
   events: [],
   handle: (rt, q) =>
@@ -159,6 +161,7 @@ export const storeKeys = defineOperation({
 export const addEntry = defineOperation({
   input: () => WriteSchema().omit({ index: true }),
   output: StoreEntryResponseSchema,
+  scope: "control",
   mutates: true,
   idempotency: { scope: scopeOf("add"), hashed: body },
   events: ["result", "store.changed"],
@@ -180,6 +183,7 @@ export const addEntry = defineOperation({
 export const replaceEntry = defineOperation({
   input: WriteSchema,
   output: StoreEntryResponseSchema,
+  scope: "control",
   mutates: true,
   idempotency: { scope: scopeOf("replace"), hashed: body },
   events: ["store.changed"],
@@ -201,6 +205,7 @@ export const replaceEntry = defineOperation({
 export const removeEntry = defineOperation({
   input: KeySchema,
   output: StoreRemoveResponseSchema,
+  scope: "control",
   mutates: true,
   idempotency: { scope: scopeOf("remove"), hashed: () => ({}) },
   events: ["store.changed"],

@@ -1,0 +1,55 @@
+/**
+ * @module What a credential may do with its session. Each operation in the
+ * table names the scope it needs; a token carries one scope, an API key
+ * and a session's first token carry `control`.
+ *
+ * The scopes are not a ladder: `observe` is in all of them and `act` in
+ * `control`, but reading the hidden store is `grade`'s alone. A control
+ * token can mint a grade token, so a grader is always handed one on
+ * purpose, and nothing that merely controls a session ever shows the
+ * store the model must not see.
+ *
+ * No zod here: the inspector and the chat app bundle what pages read of
+ * it (credential-scope.ts); the schema is http-tokens.ts's.
+ */
+
+export const SCOPES = ["observe", "act", "grade", "control"] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope =>
+  (SCOPES as readonly string[]).includes(value);
+
+/** The scopes a credential of each scope holds, itself included. */
+const HOLDS: Record<Scope, readonly Scope[]> = {
+  observe: ["observe"],
+  act: ["observe", "act"],
+  grade: ["observe", "grade"],
+  control: ["observe", "act", "control"]
+};
+
+/** Whether a credential of scope `have` may run an operation that needs `need`. */
+export const allows = (have: Scope, need: Scope): boolean =>
+  HOLDS[have].includes(need);
+
+/** What a verified credential grants, handed with every call to the session. */
+export interface Grant {
+  scope: Scope;
+  /**
+   * When the token was signed, in ms since the epoch by the session's
+   * clock: revoking a scope refuses its tokens signed before the cutoff.
+   * 0 for a session's first token, which has no time in it.
+   */
+  issuedAt: number;
+  /** Seconds since the epoch after which it is refused; never, if absent. */
+  expiresAt?: number;
+  /** An API key: the operator's, so no session's revocation reaches it. */
+  apiKey?: true;
+}
+
+/** What the server's own calls hold (creation, a fork's copies). */
+export const SERVER_GRANT: Grant = {
+  scope: "control",
+  issuedAt: 0,
+  apiKey: true
+};

@@ -1,0 +1,48 @@
+/**
+ * @module The one access check: whether a credential's grant admits an
+ * operation. The worker proved the token genuine and unexpired before it
+ * called; the session adds what only it knows (a revocation) and what time
+ * changes (an expiry reached while a socket stayed open).
+ */
+
+import { RoostError } from "../../errors";
+import { allows, type Grant, type Scope } from "../../protocol/scopes";
+import type { SessionShared } from "../shared";
+
+/** Whether `grant` is no longer good: expired, or revoked by the session. */
+export const staleGrant = (
+  shared: SessionShared,
+  grant: Grant
+): "expired" | "revoked" | undefined => {
+  if (grant.expiresAt !== undefined && grant.expiresAt * 1000 <= shared.now())
+    return "expired";
+  if (grant.apiKey) return undefined;
+  const cutoff = shared.revocations()[grant.scope];
+  return cutoff !== undefined && grant.issuedAt < cutoff
+    ? "revoked"
+    : undefined;
+};
+
+export const staleError = (why: "expired" | "revoked"): RoostError =>
+  new RoostError(
+    "unauthorized",
+    why === "expired"
+      ? "This token has expired; ask whoever gave it to you for a new one."
+      : "This token was revoked; ask whoever gave it to you for a new one."
+  );
+
+export const checkGrant = (
+  shared: SessionShared,
+  name: string,
+  need: Scope,
+  grant: Grant
+): void => {
+  const stale = staleGrant(shared, grant);
+  if (stale !== undefined) throw staleError(stale);
+  if (!allows(grant.scope, need))
+    throw new RoostError(
+      "forbidden",
+      `This credential's scope "${grant.scope}" does not allow ${name}; it needs "${need}".`,
+      { scope: need, granted: grant.scope }
+    );
+};

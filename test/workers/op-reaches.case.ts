@@ -1,0 +1,311 @@
+// How each transport reaches each operation a client may run: its route,
+// the socket's op frame, MCP's method (or why one has none), and a session
+// prepared for it. Keyed by the table's names, so a new operation must say
+// how each transport reaches it before the tests using this typecheck: the
+// transports' comparison (transports-table.test.ts) and the scopes' matrix
+// (scopes-matrix.test.ts).
+import { env } from "cloudflare:test";
+import { toolCalls } from "../../src/messages/build";
+import { type Scope, SERVER_GRANT } from "../../src/protocol/scopes";
+import type { OperationName } from "../../src/session/operations";
+import { createSession, send, type TestSession, withScope } from "./helpers";
+import { api, ok, type SessionApi } from "./session-helpers";
+
+export interface Prepared {
+  s: TestSession;
+  stub: SessionApi;
+  runId?: string;
+}
+
+export type Input = Record<string, unknown>;
+
+export interface Reach {
+  environment: "lab" | "forest";
+  /** The scope its transports' credential holds (control, the session's first token's, by default). */
+  scope?: Scope;
+  /** A step taken before the operation (a tool that keeps something). */
+  before?: { action: ReturnType<typeof toolCalls> };
+  /** A run going before the operation (the run reads need one). */
+  withRun?: true;
+  input: (p: Prepared) => Input;
+  /** The route's request, or why HTTP has none. */
+  http:
+    | {
+        send: (p: Prepared) => Promise<Response>;
+        /** What the route answers for the operation's value (the value itself by default). */
+        answer?: (value: unknown) => unknown;
+      }
+    | string;
+  /** An MCP request and the part of its answer that carries the value, or why MCP has none. */
+  mcp:
+    | {
+        method: string;
+        params: (p: Prepared) => object;
+        answer: (result: McpResult) => unknown;
+        value: (value: unknown) => unknown;
+      }
+    | string;
+  /**
+   * `answer`: the same value everywhere; `effects`: the same log and state
+   * afterwards (a stream's route); `shape`: a value of the output schema
+   * (a run's answer depends on how far it got).
+   */
+  compare: "answer" | "effects" | "shape";
+}
+
+export type McpResult = {
+  content?: { text: string }[];
+  tools?: { name: string }[];
+  resources?: { name: string }[];
+  contents?: { text: string }[];
+};
+
+const KEY = "/environment/t/k";
+const step = toolCalls({ name: "note", arguments: { text: "a" } });
+
+const get = (path: string) => (p: Prepared) => p.s.call(path);
+const post =
+  (path: string, body: (p: Prepared) => unknown, method = "POST") =>
+  (p: Prepared) =>
+    p.s.call(path, send(method, body(p)));
+
+export const INTERNAL =
+  "the server's own protocols run it (creation, forks, a token's signing)";
+
+export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
+  create: INTERNAL,
+  expectUse: INTERNAL,
+  forkBegin: INTERNAL,
+  forkChunk: INTERNAL,
+  forkEnd: INTERNAL,
+  importBegin: INTERNAL,
+  importChunk: INTERNAL,
+  importEnd: INTERNAL,
+  importAbort: INTERNAL,
+  status: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("") },
+    mcp: "MCP has no status method; its server reads the status for itself",
+    compare: "answer"
+  },
+  destroy: {
+    environment: "lab",
+    input: () => ({}),
+    http: {
+      send: (p) => p.s.call("", { method: "DELETE" }),
+      answer: () => ({ deleted: true })
+    },
+    mcp: "an MCP client does not end its Roost session (405)",
+    compare: "answer"
+  },
+  events: {
+    environment: "lab",
+    input: () => ({ after: 0, limit: 10 }),
+    http: { send: get("/events?after=0&limit=10") },
+    mcp: "MCP has no event log",
+    compare: "answer"
+  },
+  reset: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: post("/reset", () => ({})) },
+    mcp: "the environment's MCP server resets at initialize",
+    compare: "answer"
+  },
+  step: {
+    environment: "lab",
+    input: () => ({ action: step }),
+    http: { send: post("/step", () => ({ action: step })) },
+    mcp: "MCP calls one tool at a time (tools/call is `call`)",
+    compare: "answer"
+  },
+  call: {
+    environment: "lab",
+    input: () => ({ tool: "bump", arguments: {} }),
+    http: { send: post("/tools/bump", () => ({ arguments: {} })) },
+    mcp: {
+      method: "tools/call",
+      params: () => ({ name: "bump", arguments: {} }),
+      answer: (r) => r.content?.[0]?.text,
+      value: (v) => (v as { content: string }).content
+    },
+    compare: "answer"
+  },
+  tools: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("/tools") },
+    mcp: {
+      method: "tools/list",
+      params: () => ({}),
+      answer: (r) => r.tools?.map((t) => t.name),
+      value: (v) =>
+        (v as { tools: { function: { name: string } }[] }).tools.map(
+          (t) => t.function.name
+        )
+    },
+    compare: "answer"
+  },
+  readStore: {
+    environment: "lab",
+    input: () => ({ tool: "t", name: "k" }),
+    http: { send: get("/environment?tool=t&name=k") },
+    mcp: {
+      method: "resources/read",
+      params: () => ({ uri: "roost://environment/t/k" }),
+      answer: (r) =>
+        (JSON.parse(r.contents?.[0]?.text ?? "{}") as { entries: unknown })
+          .entries,
+      value: (v) => (v as { entries: unknown }).entries
+    },
+    compare: "answer"
+  },
+  storeKeys: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("/environment/keys") },
+    mcp: {
+      method: "resources/list",
+      params: () => ({}),
+      answer: (r) => r.resources?.map((x) => x.name),
+      value: (v) =>
+        (v as { keys: { tool: string; name: string }[] }).keys.map(
+          (k) => `${k.tool}/${k.name}`
+        )
+    },
+    compare: "answer"
+  },
+  addEntry: {
+    environment: "lab",
+    input: () => ({ tool: "t", name: "k", objects: [{ b: 2 }] }),
+    http: { send: post(KEY, () => ({ objects: [{ b: 2 }] })) },
+    mcp: "MCP's resources are read-only",
+    compare: "answer"
+  },
+  replaceEntry: {
+    environment: "lab",
+    input: () => ({ tool: "t", name: "k", index: 0, objects: [{ a: 9 }] }),
+    http: { send: post(`${KEY}/0`, () => ({ objects: [{ a: 9 }] }), "PUT") },
+    mcp: "MCP's resources are read-only",
+    compare: "answer"
+  },
+  removeEntry: {
+    environment: "lab",
+    input: () => ({ tool: "t", name: "k" }),
+    http: { send: (p) => p.s.call(KEY, { method: "DELETE" }) },
+    mcp: "MCP's resources are read-only",
+    compare: "answer"
+  },
+  issueToken: INTERNAL,
+  revokeTokens: {
+    environment: "lab",
+    input: () => ({ scope: "observe" }),
+    http: {
+      send: post("/tokens/revoke", () => ({ scope: "observe" })),
+      answer: () => ({ scope: "observe" })
+    },
+    mcp: "revoking is the session owner's, not an MCP client's",
+    compare: "effects"
+  },
+  readHidden: {
+    environment: "lab",
+    scope: "grade",
+    before: { action: toolCalls({ name: "secret", arguments: {} }) },
+    input: () => ({}),
+    http: { send: get("/hidden") },
+    mcp: "the hidden store is never an MCP resource",
+    compare: "answer"
+  },
+  readState: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("/state") },
+    mcp: "the state is not an MCP resource",
+    compare: "answer"
+  },
+  patchState: {
+    environment: "lab",
+    input: () => ({ key: "count", value: 5 }),
+    http: { send: post("/state", () => ({ key: "count", value: 5 }), "PATCH") },
+    mcp: "the state is not an MCP resource",
+    compare: "answer"
+  },
+  messages: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("/messages") },
+    mcp: "the transcript is not an MCP resource",
+    compare: "answer"
+  },
+  frame: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("/frame") },
+    mcp: "the frame is not an MCP resource",
+    compare: "answer"
+  },
+  startRun: {
+    environment: "forest",
+    input: () => ({ prompt: "multi" }),
+    http: { send: post("/runs", () => ({ prompt: "multi" })) },
+    mcp: "MCP clients run their own loop",
+    compare: "shape"
+  },
+  startChat: {
+    environment: "forest",
+    input: () => ({ prompt: "multi", chat_id: "c1" }),
+    http: {
+      // useChat's body: the prompt is its last user message's text.
+      send: post("/chat", () => ({
+        id: "c1",
+        messages: [
+          { id: "u1", role: "user", parts: [{ type: "text", text: "multi" }] }
+        ],
+        trigger: "submit-message"
+      }))
+    },
+    mcp: "MCP clients run their own loop",
+    compare: "effects"
+  },
+  readRun: {
+    environment: "forest",
+    withRun: true,
+    input: (p) => ({ run_id: p.runId, wait: 30 }),
+    http: { send: (p) => p.s.call(`/runs/${p.runId}?wait=30`) },
+    mcp: "MCP clients run their own loop",
+    compare: "answer"
+  },
+  cancelRun: {
+    environment: "forest",
+    withRun: true,
+    input: (p) => ({ run_id: p.runId }),
+    http: {
+      send: (p) => p.s.call(`/runs/${p.runId}/cancel`, send("POST", {}))
+    },
+    mcp: "MCP clients run their own loop",
+    compare: "shape"
+  }
+};
+
+export const prepare = async (reach: Reach): Promise<Prepared> => {
+  const created = await createSession({ environment: reach.environment });
+  const s =
+    reach.scope === undefined ? created : await withScope(created, reach.scope);
+  const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
+  ok(await stub.op("reset", {}, SERVER_GRANT));
+  if (reach.environment === "lab")
+    ok(
+      await stub.op(
+        "addEntry",
+        { tool: "t", name: "k", objects: [{ a: 1 }] },
+        SERVER_GRANT
+      )
+    );
+  if (reach.before) ok(await stub.op("step", reach.before, SERVER_GRANT));
+  if (!reach.withRun) return { s, stub };
+  const { run_id } = ok(
+    await stub.op("startRun", { prompt: "multi" }, SERVER_GRANT)
+  );
+  return { s, stub, runId: run_id };
+};
