@@ -7,6 +7,7 @@ import type { Limits } from "../protocol";
 import type { ModelFactory } from "../session/models";
 import { sessionAuth } from "./auth";
 import { cors } from "./cors";
+import { originGuard } from "./origin-guard";
 import { registerRoute } from "./define-route";
 import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
@@ -41,6 +42,7 @@ export const createApp = ({
   });
   app.onError(onError);
   app.notFound(notFound);
+  app.use("*", originGuard);
   app.use("*", cors);
   const document = openapiDocument(app);
   app.use("*", async (c, next) => {
