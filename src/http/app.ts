@@ -11,6 +11,7 @@ import { registerRoute } from "./define-route";
 import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
 import { openapiDocument, registerSecurity } from "./openapi";
+import { originGuard } from "./origin-guard";
 import type { RoostApp } from "./route-kit";
 import { ROUTES } from "./routes";
 import { webSocketGate } from "./routes/events";
@@ -41,6 +42,7 @@ export const createApp = ({
   });
   app.onError(onError);
   app.notFound(notFound);
+  app.use("*", originGuard);
   app.use("*", cors);
   const document = openapiDocument(app);
   app.use("*", async (c, next) => {

@@ -322,7 +322,7 @@ describe("fork", () => {
       stub,
       env.SESSIONS.idFromString(source.session_id),
       1,
-      "https://roost.test/",
+      "http://127.0.0.1:8787/",
       SERVER_GRANT,
       undefined,
       300
@@ -389,7 +389,7 @@ describe("fork", () => {
       slow,
       env.SESSIONS.idFromString(source.session_id),
       2,
-      "https://roost.test/",
+      "http://127.0.0.1:8787/",
       SERVER_GRANT,
       key["Idempotency-Key"]
     );
@@ -479,7 +479,7 @@ describe("fork", () => {
       stepping,
       env.SESSIONS.idFromString(source.session_id),
       2,
-      "https://roost.test/",
+      "http://127.0.0.1:8787/",
       SERVER_GRANT,
       undefined,
       500
@@ -512,7 +512,7 @@ describe("fork", () => {
         stub,
         env.SESSIONS.idFromString(source.session_id),
         4,
-        "https://roost.test/",
+        "http://127.0.0.1:8787/",
         SERVER_GRANT,
         undefined,
         300
@@ -558,7 +558,7 @@ describe("fork", () => {
         dying,
         env.SESSIONS.idFromString(source.session_id),
         2,
-        "https://roost.test/",
+        "http://127.0.0.1:8787/",
         SERVER_GRANT,
         undefined,
         300
@@ -642,7 +642,7 @@ describe("fork", () => {
     expect(reply.ok).toBe(true);
     expect(reply.value.sessions).toHaveLength(2);
     expect(reply.value.sessions[0]!.ws_url).toBe(
-      `wss://roost.test/v1/sessions/${reply.value.sessions[0]!.session_id}/ws`
+      `ws://127.0.0.1:8787/v1/sessions/${reply.value.sessions[0]!.session_id}/ws`
     );
     const copy = asSession(reply.value.sessions[1]!);
     expect(await view(copy)).toEqual(await view(source));

@@ -10,7 +10,7 @@ import type { RoostBindings } from "../../src/http/env";
 import type { CreateSessionResponse, StepResponse } from "../../src/protocol";
 import worker from "../worker";
 
-export const BASE = "https://roost.test";
+export const BASE = "http://127.0.0.1:8787";
 
 /** A RequestInit whose headers are a plain record, so helpers can merge them. */
 export type CallInit = Omit<RequestInit, "headers"> & {

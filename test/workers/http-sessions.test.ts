@@ -14,7 +14,7 @@ describe("POST /v1/sessions", () => {
     expect(body.session_id).toMatch(/^[0-9a-f]{64}$/);
     expect(body.token).toMatch(/^v1\.dev\.[A-Za-z0-9_-]+$/);
     expect(body.ws_url).toBe(
-      `wss://roost.test/v1/sessions/${body.session_id}/ws`
+      `ws://127.0.0.1:8787/v1/sessions/${body.session_id}/ws`
     );
   });
 

@@ -161,6 +161,16 @@ describe("every operation, every transport, every credential", () => {
       // Refusals change nothing, so they share one session; each admitted
       // call that writes gets a fresh one.
       const shared = await prepare({ ...reach, scope: undefined });
+      // A run still going writes events of its own: let it end first, so a
+      // refusal's footprint is the refusal's alone.
+      if (shared.runId !== undefined)
+        ok(
+          await shared.stub.op(
+            "readRun",
+            { run_id: shared.runId, wait: 30 },
+            SERVER_GRANT
+          )
+        );
       const fresh = () => prepare({ ...reach, scope: undefined });
       for (const credential of CREDENTIALS) {
         const admitted =
