@@ -1,10 +1,10 @@
 // The inspector as a first-time user meets it: a session made from the
 // form shows its id whole, leaves its id and token in the attach fields,
 // and numbers each event once, by its seq.
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {} from "../node/global-setup";
 import { type Browser, launch } from "./browser";
+import { createFromForm } from "./inspector-page";
 
 const base = inject("baseUrl");
 let browser: Browser;
@@ -17,33 +17,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Creates a counter session from the form; answers what the API answered. */
-const create = async (page: Page) => {
-  await page.goto(base);
-  await page.locator('[data-env="counter"]').waitFor();
-  await page.selectOption("#create-env", "counter");
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (r) =>
-        r.url() === `${base}/v1/sessions` && r.request().method() === "POST"
-    ),
-    page.click("#create")
-  ]);
-  expect(response.status()).toBe(201);
-  const created = (await response.json()) as {
-    session_id: string;
-    token: string;
-  };
-  await page.locator("#current").waitFor();
-  return created;
-};
-
 describe("a new session in the inspector", () => {
   for (const width of [1400, 1000]) {
     it(`shows the whole id at ${width} px wide, nothing clipped or scrolled`, async () => {
       const page = await browser.context.newPage();
       await page.setViewportSize({ width, height: 900 });
-      const created = await create(page);
+      const created = await createFromForm(page, base);
       const id = page.locator("#session-id");
       expect(await id.innerText()).toBe(created.session_id);
       const box = await id.evaluate((el) => ({
@@ -64,7 +43,7 @@ describe("a new session in the inspector", () => {
 
   it("leaves its id and token in the attach fields, and they attach another page", async () => {
     const page = await browser.context.newPage();
-    const created = await create(page);
+    const created = await createFromForm(page, base);
     expect(await page.inputValue("#attach-id")).toBe(created.session_id);
     expect(await page.inputValue("#attach-token")).toBe(created.token);
 
@@ -95,7 +74,7 @@ describe("a new session in the inspector", () => {
 
   it("numbers each event once, by its seq", async () => {
     const page = await browser.context.newPage();
-    await create(page);
+    await createFromForm(page, base);
     await page.click("#reset");
     await page.selectOption("#tool", "incr");
     await page.click("#step");

@@ -2,10 +2,11 @@
 // from the page, the link opens a second page on the session, which
 // follows it live with every control that would change it disabled, and
 // the token itself is refused a step.
-import type { Page, Response } from "playwright-core";
+import type { Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {} from "../node/global-setup";
 import { type Browser, launch, watchedPage } from "./browser";
+import { createAndReset } from "./inspector-page";
 
 const base = inject("baseUrl");
 let browser: Browser;
@@ -17,28 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Creates a counter session from the form and starts its episode. */
-const createAndReset = async (page: Page) => {
-  await page.goto(base);
-  await page.locator('[data-env="counter"]').waitFor();
-  await page.selectOption("#create-env", "counter");
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (r) =>
-        r.url() === `${base}/v1/sessions` && r.request().method() === "POST"
-    ),
-    page.click("#create")
-  ]);
-  const created = (await response.json()) as {
-    session_id: string;
-    token: string;
-  };
-  await page.locator("#current").waitFor();
-  await page.click("#reset");
-  await expect.poll(() => page.locator("#episode").innerText()).toBe("1");
-  return created;
-};
 
 const MUTATING = ["#reset", "#fork", "#step", "#call", "#send-raw"];
 
@@ -67,7 +46,7 @@ const stepWith = (id: string, token: string) =>
 describe("the inspector's read-only link", () => {
   it("opens the session live for a viewer who can change nothing", async () => {
     const { page: owner } = await watchedPage(browser);
-    const created = await createAndReset(owner);
+    const created = await createAndReset(owner, base);
     // The owner's own token changes the session: nothing disabled, no note.
     expect(await owner.locator("#access-note").isHidden()).toBe(true);
     for (const selector of MUTATING)
@@ -143,7 +122,7 @@ describe("the inspector's read-only link", () => {
 
   it("takes a shorter life from the select, and a link to another session replaces the one shown", async () => {
     const { page: owner } = await watchedPage(browser);
-    const first = await createAndReset(owner);
+    const first = await createAndReset(owner, base);
     await owner.selectOption("#share-ttl", "3600");
     const before = Date.now();
     const [minted] = await Promise.all([
@@ -157,7 +136,7 @@ describe("the inspector's read-only link", () => {
     const firstLink = await owner.inputValue("#share-url");
 
     // The owner's page opening a link goes read-only for it.
-    const second = await createAndReset(owner);
+    const second = await createAndReset(owner, base);
     expect(await owner.locator("#share-url").isHidden()).toBe(true);
     await owner.goto(firstLink);
     await expect
