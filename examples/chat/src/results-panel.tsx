@@ -7,7 +7,7 @@ import { useEffect, useRef } from "react";
 import { mapObjects, mappedFields } from "roost-edge/client";
 import { type Filter, filterText } from "./format";
 import type { ResultData, ResultEntry } from "./parts";
-import { reveal } from "./reveal";
+import { revealWhileSettling } from "./reveal";
 
 const cell = (value: unknown): string =>
   value === null || value === undefined
@@ -145,7 +145,7 @@ const useRevealNewest = (results: readonly ResultEntry[]) => {
     if (newest === undefined || newest.key === seen.current) return;
     seen.current = newest.key;
     const card = document.getElementById(newest.domId);
-    if (card) reveal(card);
+    return card ? revealWhileSettling(card) : undefined;
   }, [newest]);
 };
 

@@ -37,3 +37,27 @@ export const reveal = (el: HTMLElement): void => {
     box.scrollTo({ top });
   }
 };
+
+/** How long a new card is kept in view while the column around it settles. */
+const SETTLE_MS = 1500;
+
+/**
+ * Reveals `el`, and again whenever it or the panels of its box change size
+ * in the moment after (its table filling in, the tree above it growing):
+ * one reveal at arrival could leave it pushed below the fold. Answers the
+ * cleanup.
+ */
+export const revealWhileSettling = (el: HTMLElement): (() => void) => {
+  reveal(el);
+  const box = scrollBoxOf(el);
+  if (box === undefined || typeof ResizeObserver === "undefined")
+    return () => {};
+  const observer = new ResizeObserver(() => reveal(el));
+  observer.observe(el);
+  for (const child of box.children) observer.observe(child);
+  const stop = setTimeout(() => observer.disconnect(), SETTLE_MS);
+  return () => {
+    clearTimeout(stop);
+    observer.disconnect();
+  };
+};
