@@ -38,14 +38,16 @@ export const reveal = (el: HTMLElement): void => {
   }
 };
 
-/** How long a new card is kept in view while the column around it settles. */
-const SETTLE_MS = 1500;
+/** What a reader does to scroll a box themselves. */
+const READER_MOVES = ["wheel", "touchstart", "pointerdown", "keydown"] as const;
 
 /**
  * Reveals `el`, and again whenever it or the panels of its box change size
- * in the moment after (its table filling in, the tree above it growing):
- * one reveal at arrival could leave it pushed below the fold. Answers the
- * cleanup.
+ * afterwards (its table filling in, the tree and the state above it growing
+ * as the run goes on): one reveal at arrival could leave it pushed below the
+ * fold, or scrolled away by the browser. It stops when the reader scrolls
+ * the box themselves, or when the answered cleanup runs (a newer card
+ * arrived).
  */
 export const revealWhileSettling = (el: HTMLElement): (() => void) => {
   reveal(el);
@@ -55,9 +57,22 @@ export const revealWhileSettling = (el: HTMLElement): (() => void) => {
   const observer = new ResizeObserver(() => reveal(el));
   observer.observe(el);
   for (const child of box.children) observer.observe(child);
-  const stop = setTimeout(() => observer.disconnect(), SETTLE_MS);
-  return () => {
-    clearTimeout(stop);
-    observer.disconnect();
+  // The box scrolled by something other than the reader (the browser's
+  // scroll anchoring as panels above change): show the card again. A
+  // reveal's own scroll finds it shown, so this does not loop.
+  let frame = 0;
+  const onScroll = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => reveal(el));
   };
+  box.addEventListener("scroll", onScroll, { passive: true });
+  const stop = () => {
+    observer.disconnect();
+    cancelAnimationFrame(frame);
+    box.removeEventListener("scroll", onScroll);
+    for (const type of READER_MOVES) box.removeEventListener(type, stop);
+  };
+  for (const type of READER_MOVES)
+    box.addEventListener(type, stop, { passive: true });
+  return stop;
 };
