@@ -7,6 +7,7 @@ import type { UIMessage } from "ai";
 import {
   type FormEvent,
   type ReactNode,
+  useCallback,
   useEffect,
   useRef,
   useState
@@ -129,21 +130,36 @@ export const ChatPanel = ({
   const [input, setInput] = useState("");
   const list = useRef<HTMLOListElement>(null);
   const busy = status === "submitted" || status === "streaming";
-  // Follow the newest part, unless the reader scrolled up to read.
+  // Follow the newest part, unless the reader scrolled up to read. The
+  // list's own scrolls (where `follow` put it) say nothing about the
+  // reader: under load their scroll event lands after more content came,
+  // and would read as the reader leaving the bottom.
   const pinned = useRef(true);
-  useEffect(() => {
+  const followedTo = useRef(-1);
+  const follow = useCallback(() => {
     const el = list.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  });
-  // A rotated phone or a resized window keeps the newest part in view.
-  useEffect(() => {
-    const follow = () => {
-      const el = list.current;
-      if (el && pinned.current) el.scrollTop = el.scrollHeight;
-    };
-    addEventListener("resize", follow);
-    return () => removeEventListener("resize", follow);
+    if (!el || !pinned.current) return;
+    el.scrollTop = el.scrollHeight;
+    followedTo.current = el.scrollTop;
   }, []);
+  useEffect(follow);
+  // A rotated phone, a resized window, or the newest message growing
+  // without a render here (a table filling in) keeps it in view.
+  const newest = useRef<ResizeObserver | undefined>(undefined);
+  useEffect(() => {
+    const last = list.current?.lastElementChild;
+    if (typeof ResizeObserver === "undefined" || !last) return;
+    newest.current ??= new ResizeObserver(follow);
+    newest.current.disconnect();
+    newest.current.observe(last);
+  });
+  useEffect(() => {
+    addEventListener("resize", follow);
+    return () => {
+      removeEventListener("resize", follow);
+      newest.current?.disconnect();
+    };
+  }, [follow]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const text = input.trim();
@@ -166,6 +182,7 @@ export const ChatPanel = ({
         aria-live="polite"
         onScroll={(e) => {
           const el = e.currentTarget;
+          if (el.scrollTop === followedTo.current) return;
           pinned.current =
             el.scrollHeight - el.scrollTop - el.clientHeight < 24;
         }}
