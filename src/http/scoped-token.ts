@@ -6,12 +6,14 @@
  * expiring: every client holding one keeps working.
  */
 
-import { type Grant, isScope, type Scope } from "../protocol/scopes";
+import {
+  type Grant,
+  isScope,
+  SCOPED_TOKEN,
+  type Scope
+} from "../protocol/scopes";
 import type { SigningKeys } from "./secrets";
 import { isTokenShaped, signToken, verifyToken } from "./token";
-
-const SCOPED =
-  /^(observe|act|grade|control)\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
 // A domain of its own: the first token signs a bare 64-hex id and OpenEnv's
 // credentials start "openenv:", so no kind can pass for another.
@@ -32,7 +34,7 @@ export const isExpired = (grant: Grant, nowMs: number): boolean =>
 
 /** Whether `credential` is a session token of either kind (rather than an API key). */
 export const isSessionToken = (credential: string): boolean =>
-  isTokenShaped(credential) || SCOPED.test(credential);
+  isTokenShaped(credential) || SCOPED_TOKEN.test(credential);
 
 /**
  * The grant `token` carries for `sessionId`, or `undefined` for a token
@@ -49,7 +51,7 @@ export const verifySessionToken = async (
     return (await verifyToken(keys, sessionId, token))
       ? { scope: "control", issuedAt: 0 }
       : undefined;
-  const match = SCOPED.exec(token);
+  const match = SCOPED_TOKEN.exec(token);
   if (match === null || !isScope(match[1]!)) return undefined;
   const expiresAt = Number(match[3]);
   const grant: Grant = {

@@ -6,18 +6,14 @@
  * 403. No zod here: the inspector and the chat app bundle it.
  */
 
-import { allows, type Scope } from "./scopes";
-
-// `<scope>.<issued, base 36>.<expiry s>.v1.…`: the scope is spelled out in
-// front, unsigned-looking but covered by the mac, so reading it is safe.
-const SCOPED = /^(observe|act|grade|control)\.[0-9a-z]{1,11}\.\d{1,12}\.v1\./;
+import { allows, SCOPED_TOKEN, type Scope } from "./scopes";
 
 /**
  * The scope `credential` holds: a scoped token's own; `control` for a
  * session's first token (`v1.…`) and for an API key, which hold it.
  */
 export const scopeOfCredential = (credential: string): Scope =>
-  (SCOPED.exec(credential)?.[1] as Scope | undefined) ?? "control";
+  (SCOPED_TOKEN.exec(credential)?.[1] as Scope | undefined) ?? "control";
 
 /**
  * The scope each thing a page does with a session needs, as the server's

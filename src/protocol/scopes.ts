@@ -17,6 +17,15 @@ export const SCOPES = ["observe", "act", "grade", "control"] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * A scoped session token: `<scope>.<issued ms, base 36>.<expiry s, 0 for
+ * never>.v1.<kid>.<mac>`. The scope is spelled out in front and covered by
+ * the mac, so a page may read it (credential-scope.ts) and the worker
+ * verify it (http/scoped-token.ts) from this one pattern.
+ */
+export const SCOPED_TOKEN =
+  /^(observe|act|grade|control)\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+
 export const isScope = (value: string): value is Scope =>
   (SCOPES as readonly string[]).includes(value);
 
