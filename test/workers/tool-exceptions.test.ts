@@ -85,6 +85,22 @@ describe("a tool's exception", () => {
     expect(streamed?.exception?.stack).toContain("environments.ts");
   });
 
+  // A tool may throw a megabyte; the event row and every socket frame
+  // carry its message cut to 4 KiB and its stack to 16 KiB, each with the
+  // marker capContent adds (its size is the bytes cut, a few dozen bytes).
+  it("keeps a huge exception's message and stack within their caps on the event", async () => {
+    const s = await createResetSession({ environment: "lab" });
+    const res = await s.call("/step", send("POST", faulty("huge")));
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    const [finished] = await finishedEvents(s);
+    const bytes = (text = "") => new TextEncoder().encode(text).length;
+    const { message, stack } = finished!.exception!;
+    expect(message).toMatch(/\n\[truncated: \d+ more bytes\]$/);
+    expect(bytes(message)).toBeLessThanOrEqual(4 * 1024 + 64);
+    expect(bytes(stack)).toBeLessThanOrEqual(16 * 1024 + 64);
+  });
+
   it("has the message but no stack when the object runs in production", async () => {
     const s = await createResetSession({ environment: "lab" });
     // The pool binds ROOST_DEV=1 for every object; this one reads as a
