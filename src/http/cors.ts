@@ -2,7 +2,12 @@
 
 import { cors as honoCors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
-import { MCP_SESSION_HEADER, MCP_VERSION_HEADER } from "../protocol";
+import {
+  MCP_METHOD_HEADER,
+  MCP_NAME_HEADER,
+  MCP_SESSION_HEADER,
+  MCP_VERSION_HEADER
+} from "../protocol";
 import { IDEMPOTENCY_HEADER } from "../session/operations";
 import { API_KEY_HEADER } from "./auth";
 import { type AppEnv, isDev, listSetting, type RoostBindings } from "./env";
@@ -34,7 +39,9 @@ const withCors = honoCors({
     IDEMPOTENCY_HEADER,
     API_KEY_HEADER,
     MCP_SESSION_HEADER,
-    MCP_VERSION_HEADER
+    MCP_VERSION_HEADER,
+    MCP_METHOD_HEADER,
+    MCP_NAME_HEADER
   ],
   exposeHeaders: ["Retry-After", "Allow", MCP_SESSION_HEADER],
   maxAge: 600

@@ -4,16 +4,43 @@ import * as z from "zod";
 import { lazy } from "../lazy";
 import { JsonObjectSchema } from "./json-value";
 
-/** Newest first; an initialize asking for another gets the newest. */
+/**
+ * The revisions negotiated by `initialize`, newest first; an initialize
+ * asking for another gets the newest.
+ */
 export const MCP_PROTOCOL_VERSIONS = [
+  "2025-11-25",
   "2025-06-18",
   "2025-03-26",
   "2024-11-05"
 ] as const;
 
+/**
+ * The stateless revisions: no initialize, no session header; every request
+ * names its revision in `_meta` and in the MCP-Protocol-Version header.
+ */
+export const MCP_MODERN_VERSIONS = ["2026-07-28"] as const;
+
 /** The header that names an MCP client's session on every message after initialize. */
 export const MCP_SESSION_HEADER = "Mcp-Session-Id";
 export const MCP_VERSION_HEADER = "MCP-Protocol-Version";
+/** Routing headers of the stateless revisions: they must agree with the body. */
+export const MCP_METHOD_HEADER = "Mcp-Method";
+export const MCP_NAME_HEADER = "Mcp-Name";
+
+/** The `_meta` keys a stateless request carries, and the one its results may. */
+export const MCP_META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  /**
+   * Roost's own key: the session a stateless request to an environment's
+   * endpoint continues (`<session_id>.<token>`), and that a tools/call which
+   * started one answers.
+   */
+  session: "dev.roost/session"
+} as const;
 
 /** JSON-RPC 2.0 error codes. */
 export const JSONRPC_ERRORS = {
@@ -24,8 +51,12 @@ export const JSONRPC_ERRORS = {
   internal: -32603,
   /** Implementation-defined: the session refused (not reset, rate limited, too large…). */
   server: -32000,
-  /** MCP's code for a resource URI that names nothing. */
-  resourceNotFound: -32002
+  /** MCP's code for a resource URI that names nothing (before 2026-07-28). */
+  resourceNotFound: -32002,
+  /** 2026-07-28: a routing header missing, or not what the body says. */
+  headerMismatch: -32020,
+  /** 2026-07-28: a protocol version the server does not speak. */
+  unsupportedVersion: -32022
 } as const;
 
 const RequestIdSchema = lazy(() => z.union([z.string(), z.number().int()]));

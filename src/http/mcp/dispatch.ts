@@ -16,8 +16,10 @@ import { RoostError } from "../../errors";
 import {
   InitializeParamsSchema,
   JSONRPC_ERRORS,
+  type JsonRpcError,
   type JsonRpcMessage,
   type JsonRpcResponse,
+  MCP_META,
   MCP_PROTOCOL_VERSIONS
 } from "../../protocol";
 import { fromRoost, isSessionGone, parseParams, RpcFailure } from "./failure";
@@ -26,6 +28,7 @@ import {
   listResourceTemplates,
   readResource
 } from "./resources";
+import { type Revision, SUPPORTED_VERSIONS } from "./revision";
 import type { McpTarget } from "./target";
 import { callTool, listTools } from "./tools";
 
@@ -35,28 +38,23 @@ const negotiate = (asked: string | undefined): string =>
     ? (asked as string)
     : MCP_PROTOCOL_VERSIONS[0];
 
-const methods: Record<
-  string,
-  (target: McpTarget, params: unknown) => Promise<unknown>
-> = {
-  initialize: async (target, params) => ({
-    protocolVersion: negotiate(
-      parseParams(InitializeParamsSchema(), params).protocolVersion
-    ),
-    // Nothing changes under a client (tools are fixed per environment), and
-    // there is no stream to notify on.
-    capabilities: {
-      tools: { listChanged: false },
-      resources: { subscribe: false, listChanged: false }
-    },
-    serverInfo: { name: "roost", version: "0.1.0" },
-    instructions: (await target.environment()).description
-  }),
-  // Asks the object, so a session deleted under its client answers 404.
-  ping: async (target) => {
-    await target.environment();
-    return {};
-  },
+const SERVER_INFO = { name: "roost", version: "0.1.0" };
+
+// Nothing changes under a client (tools are fixed per episode), and there
+// is no stream to notify on.
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false }
+};
+
+type Method = (
+  target: McpTarget,
+  params: unknown,
+  revision: Revision
+) => Promise<unknown>;
+
+/** Methods of both eras. */
+const shared: Record<string, Method> = {
   "tools/list": listTools,
   "tools/call": callTool,
   "resources/list": listResources,
@@ -64,24 +62,103 @@ const methods: Record<
   "resources/read": readResource
 };
 
+/** The handshake's era: initialize, and ping to check a session lives. */
+const legacy: Record<string, Method> = {
+  ...shared,
+  initialize: async (target, params) => ({
+    protocolVersion: negotiate(
+      parseParams(InitializeParamsSchema(), params).protocolVersion
+    ),
+    capabilities: CAPABILITIES,
+    serverInfo: SERVER_INFO,
+    instructions: (await target.environment()).description
+  }),
+  // Asks the object, so a session deleted under its client answers 404.
+  ping: async (target) => {
+    await target.environment();
+    return {};
+  }
+};
+
+/** The stateless era: no handshake; discover tells what initialize did. */
+const modern: Record<string, Method> = {
+  ...shared,
+  "server/discover": async (target) => ({
+    supportedVersions: SUPPORTED_VERSIONS,
+    capabilities: CAPABILITIES,
+    instructions: (await target.environment()).description,
+    ...cached("server/discover")
+  })
+};
+
+/**
+ * How long a stateless client may reuse a result. A session's lists change
+ * with its episode (a reset may pick other tools; every step may store), so
+ * they are not reused; what is fixed per deployment is, for a minute. All
+ * are private: they sit behind the session's or the deployment's keys.
+ */
+const cached = (
+  method: string
+): { ttlMs: number; cacheScope: "private" } | undefined => {
+  switch (method) {
+    case "server/discover":
+    case "resources/templates/list":
+      return { ttlMs: 60_000, cacheScope: "private" };
+    case "tools/list":
+    case "resources/list":
+    case "resources/read":
+      return { ttlMs: 0, cacheScope: "private" };
+    default:
+      return undefined;
+  }
+};
+
+/** A stateless result: complete, cache fields where due, and who answered. */
+const modernResult = (method: string, result: unknown): unknown => {
+  const body = result as Record<string, unknown>;
+  return {
+    ...body,
+    ...cached(method),
+    resultType: "complete",
+    _meta: {
+      ...(body._meta as Record<string, unknown> | undefined),
+      [MCP_META.serverInfo]: SERVER_INFO
+    }
+  };
+};
+
+/** The stateless era folded MCP's resource-not-found into invalid params. */
+const modernError = (error: JsonRpcError): JsonRpcError =>
+  error.code === JSONRPC_ERRORS.resourceNotFound
+    ? { ...error, code: JSONRPC_ERRORS.invalidParams }
+    : error;
+
+/** Before 2026-07-28 every request without the header is a legacy one. */
+const LEGACY: Revision = { modern: false, version: "2025-03-26" };
+
 /**
  * Answers a request. A session that no longer exists is thrown on (the
  * route makes it a 404); other refusals are JSON-RPC errors.
  */
 export const dispatchMcp = async (
   message: JsonRpcMessage & { id: string | number },
-  target: McpTarget
+  target: McpTarget,
+  revision: Revision = LEGACY
 ): Promise<JsonRpcResponse> => {
   const base = { jsonrpc: "2.0" as const, id: message.id };
-  const method = Object.hasOwn(methods, message.method)
-    ? methods[message.method]
+  const table = revision.modern ? modern : legacy;
+  const method = Object.hasOwn(table, message.method)
+    ? table[message.method]
     : undefined;
   if (method === undefined) {
     return {
       ...base,
       error: {
         code: JSONRPC_ERRORS.methodNotFound,
-        message: `Method not found: ${message.method}`
+        message:
+          revision.modern && Object.hasOwn(legacy, message.method)
+            ? `Method not found: ${message.method} belongs to the revisions with a handshake; ${revision.version} has none.`
+            : `Method not found: ${message.method}`
       }
     };
   }
@@ -98,12 +175,22 @@ export const dispatchMcp = async (
       }
     };
   }
+  const failed = (error: JsonRpcError): JsonRpcResponse => ({
+    ...base,
+    error: revision.modern ? modernError(error) : error
+  });
   try {
-    return { ...base, result: await method(target, params) };
+    const result = await method(target, params, revision);
+    return {
+      ...base,
+      result: revision.modern ? modernResult(message.method, result) : result
+    };
   } catch (error) {
-    if (error instanceof RpcFailure) return { ...base, error: error.error };
+    if (error instanceof RpcFailure) {
+      return failed(error.error);
+    }
     if (error instanceof RoostError && !isSessionGone(error)) {
-      return { ...base, error: fromRoost(error) };
+      return failed(fromRoost(error));
     }
     throw error;
   }

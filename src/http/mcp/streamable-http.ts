@@ -5,13 +5,17 @@ import {
   checkJsonLimits,
   JSONRPC_ERRORS,
   JsonRpcClientResponseSchema,
-  JsonRpcMessageSchema,
-  MCP_PROTOCOL_VERSIONS,
-  MCP_VERSION_HEADER
+  JsonRpcMessageSchema
 } from "../../protocol";
 import type { Limits } from "../../protocol/limits";
 import { readCapped } from "../body";
 import { dispatchMcp } from "./dispatch";
+import {
+  isRefusal,
+  type Revision,
+  readRevision,
+  requestMeta
+} from "./revision";
 import type { McpTarget } from "./target";
 
 /** A JSON-RPC error as the whole HTTP answer. */
@@ -39,15 +43,21 @@ export const rpcError = (
 export type McpRead =
   | { kind: "answered"; response: Response }
   | { kind: "accepted" }
-  | {
-      kind: "request";
-      id: string | number;
-      method: string;
-      answer(
-        target: McpTarget,
-        headers?: Record<string, string>
-      ): Promise<Response>;
-    };
+  | McpRequest;
+
+export interface McpRequest {
+  kind: "request";
+  id: string | number;
+  method: string;
+  revision: Revision;
+  params: unknown;
+  /** The request's `_meta`, where a stateless client names its session. */
+  meta: Record<string, unknown> | undefined;
+  answer(
+    target: McpTarget,
+    headers?: Record<string, string>
+  ): Promise<Response>;
+}
 
 /** The id to echo in an error: only one a request could have carried. */
 const idOf = (body: unknown): string | number | null => {
@@ -69,20 +79,6 @@ export const readMcp = async (
   request: Request,
   limits: Limits
 ): Promise<McpRead> => {
-  const version = request.headers.get(MCP_VERSION_HEADER);
-  if (
-    version !== null &&
-    !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)
-  ) {
-    return {
-      kind: "answered",
-      response: rpcError(
-        400,
-        JSONRPC_ERRORS.invalidRequest,
-        `Unsupported MCP-Protocol-Version ${version}; supported: ${MCP_PROTOCOL_VERSIONS.join(", ")}.`
-      )
-    };
-  }
   // The same size, depth and string limits as every other body.
   const raw = await readCapped(request, limits.requestBodyBytes);
   let body: unknown;
@@ -128,12 +124,34 @@ export const readMcp = async (
   const m = message.data;
   if (m.id === undefined) return { kind: "accepted" };
   const id = m.id;
+  const revision = readRevision(request.headers, m);
+  if (isRefusal(revision)) {
+    const { status, error } = revision;
+    return {
+      kind: "answered",
+      response: rpcError(status, error.code, error.message, id, error.data)
+    };
+  }
   return {
     kind: "request",
     id,
     method: m.method,
-    answer: async (target, headers = {}) =>
-      Response.json(await dispatchMcp({ ...m, id }, target), { headers })
+    revision,
+    params: m.params,
+    meta: requestMeta(m),
+    answer: async (target, headers = {}) => {
+      const answer = await dispatchMcp({ ...m, id }, target, revision);
+      // A stateless client learns that a method is not served from a 404
+      // (and falls back to initialize); there is no session header to send.
+      const unknown =
+        revision.modern &&
+        "error" in answer &&
+        answer.error.code === JSONRPC_ERRORS.methodNotFound;
+      return Response.json(answer, {
+        status: unknown ? 404 : 200,
+        headers: revision.modern ? {} : headers
+      });
+    }
   };
 };
 

@@ -2,6 +2,7 @@
 
 import type { Environment } from "../../environment/define-environment";
 import type { Registry } from "../../environment/registry";
+import { RoostError } from "../../errors";
 import type { JsonObject } from "../../json";
 import {
   type OpenAITool,
@@ -50,4 +51,25 @@ export const sessionTarget = (
       limit: PAGE_LIMIT.max,
       ...(cursor === undefined ? {} : { cursor })
     }) as Promise<StoreEntriesResponse>
+});
+
+/**
+ * A stateless request to an environment's endpoint that names no session:
+ * what the environment offers, before any session exists. Its store is
+ * empty, and a tool call never reaches it (the route starts a session).
+ */
+export const environmentTarget = (environment: Environment): McpTarget => ({
+  environment: async () => environment,
+  tools: async () => [...environment.toolSchemas],
+  // Reached only for a name the environment has no tool by: the route
+  // starts a session for any other.
+  callTool: async (tool) => {
+    throw new RoostError("not_found", `Unknown tool: ${tool}`, { tool });
+  },
+  storeKeys: async () => ({ keys: [] }),
+  readKey: async (tool) => {
+    throw new RoostError("not_found", "No session: the store is empty.", {
+      tool
+    });
+  }
 });

@@ -7,6 +7,7 @@ import {
   ToolsCallParamsSchema
 } from "../../protocol";
 import { invalidParams, missingTool, parseParams } from "./failure";
+import type { Revision } from "./revision";
 import type { McpTarget } from "./target";
 
 type McpContent =
@@ -29,14 +30,28 @@ export const mcpContent = (content: Content): McpContent[] => {
   return parts.length > 0 ? parts : [{ type: "text", text: "" }];
 };
 
-export const listTools = async (target: McpTarget) => ({
-  // The model-facing schemas: parameters filled from state are hidden.
-  tools: (await target.tools()).map((t) => ({
-    name: t.function.name,
-    description: t.function.description ?? "",
-    inputSchema: t.function.parameters
-  }))
-});
+/** The dialect zod writes; MCP's default since 2025-11-25, named so no client guesses. */
+const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
+export const listTools = async (
+  target: McpTarget,
+  _params?: unknown,
+  revision?: Revision
+) => {
+  // Older clients' validators may not know the 2020-12 meta-schema by name;
+  // the schema is the same either way.
+  const named = revision !== undefined && revision.version >= "2025-11-25";
+  return {
+    // The model-facing schemas: parameters filled from state are hidden.
+    tools: (await target.tools()).map((t) => ({
+      name: t.function.name,
+      description: t.function.description ?? "",
+      inputSchema: named
+        ? { $schema: JSON_SCHEMA_2020_12, ...t.function.parameters }
+        : t.function.parameters
+    }))
+  };
+};
 
 /**
  * Runs the tool as POST …/tools/:tool does. A tool that fails is a result

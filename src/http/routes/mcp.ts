@@ -2,7 +2,6 @@
 
 import type { Context } from "hono";
 import * as z from "zod";
-import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import { lazy } from "../../lazy";
 import {
@@ -19,14 +18,10 @@ import {
   route
 } from "../define-route";
 import type { AppEnv } from "../env";
-import {
-  gatewayTo,
-  type SessionGateway,
-  type StartedSession,
-  sessionOf,
-  startSession
-} from "../gateway";
-import { fromRoost, isSessionGone } from "../mcp/failure";
+import { gatewayTo, type SessionGateway, sessionOf } from "../gateway";
+import { isSessionGone } from "../mcp/failure";
+import { expectUse, startMcpSession } from "../mcp/start-session";
+import { answerStateless } from "../mcp/stateless-environment";
 import { noStream, readMcp, rpcError } from "../mcp/streamable-http";
 import { sessionTarget } from "../mcp/target";
 import {
@@ -54,7 +49,7 @@ const answered = lazy(() => ({
 }));
 
 const describe = (what: string) =>
-  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json): initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read.`;
+  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json). Revisions 2024-11-05 to 2025-11-25 start with initialize (then ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read); 2026-07-28 is stateless: server/discover instead of initialize, every request carrying its revision in _meta and the Mcp-Method (and Mcp-Name) headers, which must agree with the body (400 -32020 when not).`;
 
 export const mcpSessionRoute = route(
   {
@@ -117,7 +112,7 @@ export const mcpEnvironmentRoute = route(
     tags: ["mcp"],
     summary: "MCP server that makes a session per client",
     description: describe(
-      "initialize without Mcp-Session-Id creates and resets a session of the environment and answers Mcp-Session-Id = <session_id>.<token>, which later messages send back; it proves possession like a token (404 when it does not, so the client initializes again). Needs an API key when ROOST_API_KEYS is set."
+      'initialize without Mcp-Session-Id creates and resets a session of the environment and answers Mcp-Session-Id = <session_id>.<token>, which later messages send back; it proves possession like a token (404 when it does not, so the client initializes again). Stateless (2026-07-28): a tools/call without _meta["dev.roost/session"] starts a session and answers that credential in its result\'s _meta; a request that sends it back continues the session. Needs an API key when ROOST_API_KEYS is set.'
     ),
     security: CREATE_SECURITY,
     middleware: [createAuth] as const
@@ -238,6 +233,9 @@ export const mcpRoutes: readonly RouteEntry[] = [
       const environment = c.get("registry").get(name);
       const read = await readMcp(c.req.raw, c.get("limits"));
       if (read.kind === "answered") return read.response;
+      if (read.kind === "request" && read.revision.modern) {
+        return await answerStateless(c, environment, read);
+      }
       const creates =
         read.kind === "request" &&
         read.method === "initialize" &&
@@ -254,27 +252,8 @@ export const mcpRoutes: readonly RouteEntry[] = [
         );
       }
       if (read.kind !== "request") return c.body(null, 202);
-      let started: StartedSession | undefined;
-      try {
-        started = await startSession(c, {
-          environment: environment.name,
-          // An MCP client has no way to give a task: the environment's default.
-          task: resolveTask(environment, {})
-        });
-        await started.session.op("reset", {});
-      } catch (error) {
-        // Nothing half-made outlives a failed initialize.
-        await started?.session.op("destroy", {}).catch(() => undefined);
-        if (!(error instanceof RoostError)) throw error;
-        const rpc = fromRoost(error);
-        return rpcError(
-          200,
-          rpc.code,
-          `The session could not be started: ${rpc.message}`,
-          read.id,
-          rpc.data
-        );
-      }
+      const started = await startMcpSession(c, environment, read.id);
+      if (started instanceof Response) return started;
       const target = sessionTarget(c.get("registry"), started.session);
       const answer = await read.answer(target, {
         [MCP_SESSION_HEADER]: sessionCredential(
@@ -282,10 +261,7 @@ export const mcpRoutes: readonly RouteEntry[] = [
           started.token
         )
       });
-      // A client that initializes and never comes back (a curl, a probe)
-      // must not leave a session for the full idle TTL. Best effort: the
-      // session stands either way, so a failure here only keeps it longer.
-      await started.session.op("expectUse", {}).catch(() => undefined);
+      await expectUse(started);
       return answer;
     },
     { readsBody: true }
