@@ -181,6 +181,15 @@ describe("MCP 2026-07-28 on a session", () => {
       expect(body.error?.code).toBe(-32020);
     }
     expect(await counterOf(s)).toBe(0);
+    // Header values are read without the whitespace around them (RFC 9110).
+    const padded = await s.call(
+      "/mcp",
+      frame("tools/call", incr, {
+        headers: { "Mcp-Name": "  incr ", "Mcp-Method": " tools/call" }
+      })
+    );
+    expect(padded.status).toBe(200);
+    expect(await counterOf(s)).toBe(1);
   });
 
   it("refuses a request without its _meta envelope (-32602) and a revision it does not speak (-32022, listing those it does)", async () => {
@@ -219,10 +228,11 @@ describe("MCP 2026-07-28 on a session", () => {
 
   it("reports a resource that names nothing as invalid params with its uri", async () => {
     const s = await createResetSession();
-    const uri = "roost://environment/incr/nothing";
-    const answer = await onSession(s, "resources/read", { uri });
-    expect(answer.status).toBe(200);
-    expect(answer.body.error).toMatchObject({ code: -32602, data: { uri } });
+    for (const uri of ["roost://environment/incr/nothing", "test://other"]) {
+      const answer = await onSession(s, "resources/read", { uri });
+      expect(answer.status).toBe(200);
+      expect(answer.body.error).toMatchObject({ code: -32602, data: { uri } });
+    }
   });
 });
 

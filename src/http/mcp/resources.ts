@@ -9,7 +9,7 @@ import {
   ResourcesReadParamsSchema,
   STORE_RESOURCE_PREFIX
 } from "../../protocol";
-import { invalidParams, missingTool, parseParams, RpcFailure } from "./failure";
+import { missingTool, parseParams, RpcFailure } from "./failure";
 import type { McpTarget } from "./target";
 
 const uriOf = (tool: string, name: string, cursor?: string) =>
@@ -36,9 +36,11 @@ const keyOf = (
     !NAME_RE.test(tool) ||
     !NAME_RE.test(name)
   ) {
-    throw invalidParams(
-      `Not a Roost resource URI: ${uri.slice(0, 200)} (expected ${STORE_RESOURCE_PREFIX}<tool>/<name>, with ?cursor=<next_cursor> to read on).`
-    );
+    throw new RpcFailure({
+      code: JSONRPC_ERRORS.invalidParams,
+      message: `Not a Roost resource URI: ${uri.slice(0, 200)} (expected ${STORE_RESOURCE_PREFIX}<tool>/<name>, with ?cursor=<next_cursor> to read on).`,
+      data: { uri: uri.slice(0, 1024) }
+    });
   }
   return cursor === undefined ? { tool, name } : { tool, name, cursor };
 };

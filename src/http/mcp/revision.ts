@@ -67,6 +67,10 @@ const refuse = (
   error: { code, message, ...(data === undefined ? {} : { data }) }
 });
 
+/** A header's value without the optional whitespace around it (RFC 9110 §5.5). */
+const header = (headers: Headers, name: string): string | null =>
+  headers.get(name)?.trim() ?? null;
+
 const isModern = (version: string | null | undefined): boolean =>
   (MCP_MODERN_VERSIONS as readonly string[]).includes(version ?? "");
 
@@ -81,26 +85,26 @@ export const readRevision = (
   headers: Headers,
   message: JsonRpcMessage
 ): Revision | RevisionRefusal => {
-  const header = headers.get(MCP_VERSION_HEADER);
+  const version = header(headers, MCP_VERSION_HEADER);
   const meta = requestMeta(message);
   const metaVersion = meta?.[MCP_META.protocolVersion];
   const stateless =
     metaVersion !== undefined ||
-    isModern(header) ||
+    isModern(version) ||
     message.method === "server/discover";
   if (!stateless) {
     if (
-      header !== null &&
-      !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(header)
+      version !== null &&
+      !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)
     ) {
       return refuse(
         JSONRPC_ERRORS.invalidRequest,
-        `Unsupported ${MCP_VERSION_HEADER} ${header}; supported: ${SUPPORTED_VERSIONS.join(", ")}.`
+        `Unsupported ${MCP_VERSION_HEADER} ${version}; supported: ${SUPPORTED_VERSIONS.join(", ")}.`
       );
     }
-    return { modern: false, version: header ?? UNNAMED_LEGACY };
+    return { modern: false, version: version ?? UNNAMED_LEGACY };
   }
-  const method = headers.get(MCP_METHOD_HEADER);
+  const method = header(headers, MCP_METHOD_HEADER);
   if (method !== message.method) {
     return refuse(
       JSONRPC_ERRORS.headerMismatch,
@@ -112,7 +116,7 @@ export const readRevision = (
   const param = NAMED_BY[message.method];
   if (param !== undefined) {
     const named = objectOr(message.params)?.[param];
-    const name = headers.get(MCP_NAME_HEADER);
+    const name = header(headers, MCP_NAME_HEADER);
     if (typeof named === "string" && name !== named) {
       return refuse(
         JSONRPC_ERRORS.headerMismatch,
@@ -131,10 +135,10 @@ export const readRevision = (
       `A stateless request carries params._meta["${MCP_META.protocolVersion}"] (a string) and params._meta["${MCP_META.clientCapabilities}"] (an object).`
     );
   }
-  if (header !== metaVersion) {
+  if (version !== metaVersion) {
     return refuse(
       JSONRPC_ERRORS.headerMismatch,
-      `${MCP_VERSION_HEADER} ${header ?? "(missing)"} does not match _meta's protocol version ${metaVersion}.`
+      `${MCP_VERSION_HEADER} ${version ?? "(missing)"} does not match _meta's protocol version ${metaVersion}.`
     );
   }
   if (!isModern(metaVersion)) {
