@@ -36,7 +36,12 @@ const withCors = honoCors({
     MCP_SESSION_HEADER,
     MCP_VERSION_HEADER
   ],
-  exposeHeaders: ["Retry-After", "Allow", MCP_SESSION_HEADER],
+  exposeHeaders: [
+    "Retry-After",
+    "Allow",
+    "WWW-Authenticate",
+    MCP_SESSION_HEADER
+  ],
   maxAge: 600
 });
 

@@ -29,6 +29,7 @@ import {
 import { fromRoost, isSessionGone } from "../mcp/failure";
 import { noStream, readMcp, rpcError } from "../mcp/streamable-http";
 import { sessionTarget } from "../mcp/target";
+import { mcpSessionToken } from "../oauth/mcp-session";
 import {
   CREATE_SECURITY,
   errors,
@@ -279,7 +280,7 @@ export const mcpRoutes: readonly RouteEntry[] = [
       const answer = await read.answer(target, {
         [MCP_SESSION_HEADER]: sessionCredential(
           started.sessionId,
-          started.token
+          await mcpSessionToken(c, started)
         )
       });
       // A client that initializes and never comes back (a curl, a probe)
