@@ -10,11 +10,13 @@ import { cors } from "./cors";
 import { registerRoute } from "./define-route";
 import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
+import { oauthChallenge } from "./oauth/challenge";
 import { openapiDocument, registerSecurity } from "./openapi";
 import { originGuard } from "./origin-guard";
 import type { RoostApp } from "./route-kit";
 import { ROUTES } from "./routes";
 import { webSocketGate } from "./routes/events";
+import { registerOAuthRoutes } from "./routes/oauth";
 import { throwOnInvalid } from "./validation";
 
 export interface AppOptions {
@@ -50,8 +52,12 @@ export const createApp = ({
     c.set("registry", registry);
     c.set("models", models);
     c.set("openapi", document);
+    c.set("oauth", false);
     await next();
   });
+  // Outside the bearer checks, so it sees (and marks) the 401s they answer.
+  app.use("/v1/sessions/:id/mcp", oauthChallenge);
+  app.use("/v1/environments/:name/mcp", oauthChallenge);
   // The socket carries its token in the subprotocol and answers refusals
   // in band (4401/4403), so it is checked before the bearer middleware.
   app.use("/v1/sessions/:id/ws", webSocketGate);
@@ -59,5 +65,6 @@ export const createApp = ({
   app.use("/v1/sessions/:id/*", sessionAuth);
   registerSecurity(app);
   for (const entry of ROUTES) registerRoute(app, entry);
+  registerOAuthRoutes(app);
   return app;
 };

@@ -7,6 +7,7 @@ import type { Grant } from "../protocol/scopes";
 import { staleError } from "../session/operations/check-grant";
 import { apiKeysConfigured, isApiKey } from "./api-keys";
 import type { AppEnv } from "./env";
+import { oauthAccess } from "./oauth/access";
 import { isExpired, isSessionToken, verifySessionToken } from "./scoped-token";
 import { signingKeys } from "./secrets";
 
@@ -76,6 +77,17 @@ export const admit = async (
 > => {
   const keys = await signingKeys(c.env);
   const sessionId = c.req.param("id") ?? "";
+  // Bound to one MCP endpoint's URL, which names the session: checked
+  // against the request's own URL, so no other session or route admits it.
+  const oauth = await oauthAccess(c, credential);
+  if (oauth !== undefined) {
+    c.set("oauth", true);
+    return {
+      sessionId,
+      durableId: c.env.SESSIONS.idFromString(sessionId),
+      grant: oauth.grant
+    };
+  }
   // An API key may happen to look like a token, so a failed token check
   // still tries the keys.
   const grant =
@@ -102,6 +114,14 @@ export const admit = async (
  */
 export const createAuth = createMiddleware<AppEnv>(async (c, next) => {
   await signingKeys(c.env);
+  // An OAuth token is checked wherever it is sent, keys or not: it admits
+  // only to the environment MCP endpoint it was issued for, and the
+  // session made there is handed to it with act alone (oauth/mcp-session.ts).
+  const sent = bearer(c.req.header("Authorization"));
+  if (sent && (await oauthAccess(c, sent)) !== undefined) {
+    c.set("oauth", true);
+    return await next();
+  }
   if (apiKeysConfigured(c.env)) {
     if (!(await isApiKey(c.env, requireCredential(c)))) throw forbidden();
   }

@@ -43,7 +43,12 @@ const withCors = honoCors({
     MCP_METHOD_HEADER,
     MCP_NAME_HEADER
   ],
-  exposeHeaders: ["Retry-After", "Allow", MCP_SESSION_HEADER],
+  exposeHeaders: [
+    "Retry-After",
+    "Allow",
+    "WWW-Authenticate",
+    MCP_SESSION_HEADER
+  ],
   maxAge: 600
 });
 

@@ -17,6 +17,8 @@ export interface RoostBindings {
   ROOST_DEV?: string;
   /** Comma-separated allowed browser origins (`*` for any). */
   ROOST_CORS_ORIGINS?: string;
+  /** `"1"` makes the worker an OAuth 2.1 authorization server for its MCP endpoints (docs/10-auth.md). */
+  ROOST_OAUTH?: string;
 }
 
 /** Set by the middleware before a handler runs. */
@@ -33,6 +35,8 @@ export interface RoostVariables {
   registry: Registry;
   /** `createRoost({ models })`: the listing names the models runs may ask for. */
   models: Record<string, ModelFactory>;
+  /** Set when the request's credential is an OAuth access token: it may act, never control. */
+  oauth: boolean;
   /** The OpenAPI document, built on first use. */
   openapi: () => Record<string, unknown>;
 }

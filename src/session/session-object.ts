@@ -16,6 +16,7 @@ import {
 } from "./operations";
 import { staleError, staleGrant } from "./operations/check-grant";
 import type { ResolvedOptions } from "./options";
+import { redeemOnce } from "./redeem-once";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
@@ -136,6 +137,14 @@ export class SessionObject extends DurableObject {
     key?: string
   ) {
     return settle(() => dispatch(this.runtime, name, input, grant, key));
+  }
+
+  /**
+   * OAuth's single-use ledger (redeem-once.ts): called on one object kept
+   * for it, never on a session's. Whether `key` was unused until now.
+   */
+  redeemOnce(key: string, expiresAtMs: number): boolean {
+    return redeemOnce(this.ctx.storage.sql, key, expiresAtMs, Date.now());
   }
 
   override async alarm(): Promise<void> {

@@ -24,6 +24,7 @@ import { expectUse, startMcpSession } from "../mcp/start-session";
 import { answerStateless } from "../mcp/stateless-environment";
 import { noStream, readMcp, rpcError } from "../mcp/streamable-http";
 import { sessionTarget } from "../mcp/target";
+import { mcpSessionToken } from "../oauth/mcp-session";
 import {
   CREATE_SECURITY,
   errors,
@@ -258,7 +259,7 @@ export const mcpRoutes: readonly RouteEntry[] = [
       const answer = await read.answer(target, {
         [MCP_SESSION_HEADER]: sessionCredential(
           started.sessionId,
-          started.token
+          await mcpSessionToken(c, started)
         )
       });
       await expectUse(started);
