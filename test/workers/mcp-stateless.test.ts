@@ -6,12 +6,15 @@ import { describe, expect, it } from "vitest";
 import { wide } from "../fixtures/environments";
 import {
   authed,
+  BASE,
   call,
   createResetSession,
   json,
   send,
-  type TestSession
+  type TestSession,
+  withEnv
 } from "./helpers";
+import { authorize } from "./oauth-flow";
 
 const MODERN = "2026-07-28";
 const SESSION_META = "dev.roost/session";
@@ -326,5 +329,28 @@ describe("MCP 2026-07-28 on an environment", () => {
     expect((await json<Answer>(res)).result?.protocolVersion).toBe(
       "2025-11-25"
     );
+  });
+
+  it("hands a client that came with an OAuth token a session it may act on, not control", async () => {
+    const keyed = withEnv({ ROOST_OAUTH: "1", ROOST_API_KEYS: "k-stateless" });
+    const path = "/v1/environments/counter/mcp";
+    const { access_token } = await authorize(keyed, `${BASE}${path}`, {
+      credential: "k-stateless"
+    });
+    const init = frame("tools/call", { name: "incr", arguments: {} });
+    const res = await keyed(path, {
+      ...init,
+      headers: { ...init.headers, Authorization: `Bearer ${access_token}` }
+    });
+    const body = await json<Answer>(res);
+    expect(body.result?.content).toEqual([{ type: "text", text: "counter=1" }]);
+    const credential = String(body.result?._meta?.[SESSION_META]);
+    const [id, ...rest] = credential.split(".");
+    expect(rest.join(".")).toMatch(/^act\./);
+    const reset = await keyed(
+      `/v1/sessions/${id}/reset`,
+      send("POST", {}, authed(rest.join(".")))
+    );
+    expect(reset.status).toBe(403);
   });
 });

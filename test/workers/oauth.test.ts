@@ -306,11 +306,11 @@ describe("OAuth for a session's MCP endpoint", () => {
       rpc("tools/call", { name: "incr", arguments: {} }),
       bearer
     );
-    // Refused in the session, which answers over JSON-RPC as MCP does for
-    // every refusal only the session can make.
-    expect(after.status).toBe(200);
-    expect(await json(after)).toMatchObject({
-      error: { code: -32000, data: { code: "unauthorized" } }
-    });
+    // Refused in the session, with the 401 that sends the client back to
+    // authorize, challenge included.
+    expect(after.status).toBe(401);
+    expect(after.headers.get("WWW-Authenticate")).toMatch(
+      /resource_metadata=.*error="invalid_token"/
+    );
   });
 });

@@ -195,14 +195,12 @@ describe("every operation, every transport, every credential", () => {
             expect(got, where).toEqual(
               transport === "socket"
                 ? { closed: 4401 }
-                : // Only the session knows a revocation: MCP hears of it
-                  // as a JSON-RPC error, not an HTTP status.
-                  transport === "mcp" && credential === "revoked"
-                  ? { ok: false, code: "unauthorized" }
-                  : expect.objectContaining({
-                      status: 401,
-                      code: "unauthorized"
-                    })
+                : // Only the session knows a revocation; MCP answers it
+                  // with the same 401 as the worker's own checks.
+                  expect.objectContaining({
+                    status: 401,
+                    code: "unauthorized"
+                  })
             );
           else
             expect(got, where).toMatchObject({

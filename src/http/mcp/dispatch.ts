@@ -137,8 +137,9 @@ const modernError = (error: JsonRpcError): JsonRpcError =>
 const LEGACY: Revision = { modern: false, version: "2025-03-26" };
 
 /**
- * Answers a request. A session that no longer exists is thrown on (the
- * route makes it a 404); other refusals are JSON-RPC errors.
+ * Answers a request. A session that no longer exists, or a credential it
+ * no longer honours, is thrown on (the route answers 404 or 401); other
+ * refusals are JSON-RPC errors.
  */
 export const dispatchMcp = async (
   message: JsonRpcMessage & { id: string | number },
@@ -189,9 +190,11 @@ export const dispatchMcp = async (
     if (error instanceof RpcFailure) {
       return failed(error.error);
     }
-    if (error instanceof RoostError && !isSessionGone(error)) {
-      return failed(fromRoost(error));
-    }
-    throw error;
+    // A revoked credential is the transport's 401, as on every route: an
+    // OAuth client reads it as "authorize again", a JSON-RPC error in a 200
+    // it would only show the model.
+    if (isSessionGone(error) || !(error instanceof RoostError)) throw error;
+    if (error.code === "unauthorized") throw error;
+    return failed(fromRoost(error));
   }
 };

@@ -16,6 +16,7 @@ import type { Environment } from "../../environment/define-environment";
 import { JSONRPC_ERRORS, MCP_META } from "../../protocol";
 import type { AppEnv } from "../env";
 import { gatewayTo } from "../gateway";
+import { mcpSessionToken } from "../oauth/mcp-session";
 import { provenSession, sessionCredential } from "../session-credential";
 import { isSessionGone } from "./failure";
 import { expectUse, startMcpSession } from "./start-session";
@@ -79,7 +80,10 @@ export const answerStateless = async (
   if (body.result !== undefined) {
     body.result._meta = {
       ...body.result._meta,
-      [MCP_META.session]: sessionCredential(started.sessionId, started.token)
+      [MCP_META.session]: sessionCredential(
+        started.sessionId,
+        await mcpSessionToken(c, started)
+      )
     };
   }
   return Response.json(body, { status: answered.status });
