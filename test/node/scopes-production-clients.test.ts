@@ -351,7 +351,8 @@ describe("production mode: the MCP SDK client", () => {
     const state = await http.get(`/v1/sessions/${id}/state`, { apiKey: key });
     expect(state.body).toMatchObject({ state: { count: 2 } });
 
-    // Revoked mid-conversation: the next call is refused, not served.
+    // Revoked mid-conversation: the next call is refused, not served, with
+    // the HTTP 401 that tells a client to get a new credential.
     const revoked = await http.post(
       `/v1/sessions/${id}/tokens/revoke`,
       { bearer: token },
@@ -360,8 +361,10 @@ describe("production mode: the MCP SDK client", () => {
     expect(revoked.status).toBe(200);
     for (const client of [agent.client, attached.client]) {
       const after = await incr(client).catch((e: unknown) => e);
-      expect(after).toBeInstanceOf(McpError);
-      expect((after as McpError).data).toMatchObject({ code: "unauthorized" });
+      expect(after).toBeInstanceOf(Error);
+      expect(after).not.toBeInstanceOf(McpError);
+      expect((after as { code?: number }).code).toBe(401);
+      expect((after as Error).message).toMatch(/revoked/);
       await client.close();
     }
     expect(
