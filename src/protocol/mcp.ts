@@ -6,6 +6,7 @@ import { JsonObjectSchema } from "./json-value";
 
 /** Newest first; an initialize asking for another gets the newest. */
 export const MCP_PROTOCOL_VERSIONS = [
+  "2025-11-25",
   "2025-06-18",
   "2025-03-26",
   "2024-11-05"

@@ -17,6 +17,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import { readSessionRow, type SessionRow } from "../storage/session-row";
 import { SqliteTranscriptBackend } from "../storage/state-backend";
 import { runAlarm } from "./alarm";
+import { CallTasks } from "./call-tasks";
 import { Committer } from "./commit";
 import { createModelResolver, type ModelResolver } from "./models";
 import type { ResolvedOptions } from "./options";
@@ -28,6 +29,8 @@ export class SessionRuntime {
   readonly shared: SessionShared;
   readonly commits: Committer;
   readonly runs: TreeRuns;
+  /** Tool calls run as tasks (MCP's tasks). */
+  readonly tasks: CallTasks;
   /** The socket layer's listener (one), then any number of chat streams'. */
   #onEvent: (event: EventText) => void = () => {};
   readonly #listeners = new Set<(event: EventText) => void>();
@@ -41,6 +44,7 @@ export class SessionRuntime {
     this.shared = new SessionShared(storage, registry, options);
     this.commits = new Committer(this.shared);
     this.runs = new TreeRuns(this.shared, this.commits, models);
+    this.tasks = new CallTasks(this.shared, this.commits);
     this.shared.onEvent = (event) => {
       this.#onEvent(event);
       for (const listener of this.#listeners) listener(event);
@@ -94,7 +98,7 @@ export class SessionRuntime {
    * object died left behind. Nothing else needs repair, because nothing
    * else was written before its commit.
    */
-  recover(): void {
+  recover(): void | Promise<void> {
     const shared = this.shared;
     const version = schemaVersion(shared.sql);
     if (version === undefined) return;
@@ -102,10 +106,14 @@ export class SessionRuntime {
     if (version !== SCHEMA_VERSION)
       shared.storage.transactionSync(() => migrate(shared.sql));
     const row = readSessionRow(shared.sql);
-    if (row?.inflight == null) return;
-    shared.storage.transactionSync(() =>
-      this.commits.abandon(row.inflight!, row.episode)
-    );
+    if (row?.inflight != null) {
+      shared.storage.transactionSync(() =>
+        this.commits.abandon(row.inflight!, row.episode)
+      );
+    }
+    // A task's call the dead instance left is taken up at once, not when
+    // its lease runs out: this wake is likely its client polling.
+    if (this.tasks.recover()) return shared.schedule.arm();
   }
 
   /** Runs `fn` over what was committed (reads bypass the queue). */
@@ -144,6 +152,6 @@ export class SessionRuntime {
   }
 
   alarm(openSockets: number): Promise<void> {
-    return runAlarm(this.shared, this.runs, openSockets);
+    return runAlarm(this.shared, this.runs, this.tasks, openSockets);
   }
 }

@@ -27,6 +27,7 @@ import {
   readResource
 } from "./resources";
 import type { McpTarget } from "./target";
+import { TASKS_CAPABILITY, taskMethods } from "./tasks";
 import { callTool, listTools } from "./tools";
 
 /** Newest supported unless the client asked for one Roost speaks. */
@@ -47,7 +48,8 @@ const methods: Record<
     // there is no stream to notify on.
     capabilities: {
       tools: { listChanged: false },
-      resources: { subscribe: false, listChanged: false }
+      resources: { subscribe: false, listChanged: false },
+      tasks: TASKS_CAPABILITY
     },
     serverInfo: { name: "roost", version: "0.1.0" },
     instructions: (await target.environment()).description
@@ -61,7 +63,8 @@ const methods: Record<
   "tools/call": callTool,
   "resources/list": listResources,
   "resources/templates/list": listResourceTemplates,
-  "resources/read": readResource
+  "resources/read": readResource,
+  ...taskMethods
 };
 
 /**
