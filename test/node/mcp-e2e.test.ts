@@ -133,8 +133,8 @@ describe("MCP with the official client", () => {
     const second = await client.callTool({ name: "incr", arguments: {} });
     expect(second.content).toEqual([{ type: "text", text: "counter=2" }]);
     expect(transport.sessionId).toBe(mcpSessionId);
-    // The SDK asks for a newer version than Roost speaks and settles on ours.
-    expect(transport.protocolVersion).toBe("2025-06-18");
+    // The SDK asks for its newest version, which Roost speaks.
+    expect(transport.protocolVersion).toBe("2025-11-25");
     // Ending the MCP session deletes the Roost session made for it.
     await transport.terminateSession();
     const gone = await fetch(`${base}/v1/sessions/${sessionId}`, {

@@ -61,7 +61,7 @@ describe("MCP on a session", () => {
     });
     // A version Roost does not speak gets the newest it does.
     const old = await answer(s, rpc("initialize", { protocolVersion: "1.0" }));
-    expect(old.result?.protocolVersion).toBe("2025-06-18");
+    expect(old.result?.protocolVersion).toBe("2025-11-25");
     const notified = await post(s, {
       jsonrpc: "2.0",
       method: "notifications/initialized"
