@@ -43,7 +43,7 @@ const POLL_INTERVAL_MS = 1_000;
  * Times a call is taken up again after its object died with it: a call
  * that kills its object every time (memory, CPU) must end, as failed.
  */
-const MAX_REDRIVES = 3;
+const MAX_REDRIVES = 2;
 /** Calls waiting or running at once: they run one at a time anyway. */
 const MAX_WORKING = 16;
 /** Tasks kept at once (each until its TTL). */
