@@ -126,6 +126,38 @@ describe("MCP tasks", () => {
     expect(state.state.count).toBe(1000);
   });
 
+  it("fails a call its object died during three times, instead of running it again", async () => {
+    const s = await lab();
+    const id = `task-doomed-${crypto.randomUUID()}`;
+    const task = await startTask(s, "wait", { gate: id });
+    await inside(stubOf(s.session_id), () => gate(id).started);
+    const redrives = () =>
+      inside(
+        stubOf(s.session_id),
+        (_o, state) =>
+          state.storage.sql
+            .exec<{ n: number }>(
+              "SELECT redrives AS n FROM tasks WHERE task_id = ?",
+              task.taskId
+            )
+            .one().n
+      );
+    for (let died = 1; died <= 3; died++) {
+      await abort(stubOf(s.session_id));
+      if (died === 3) break;
+      // The next instance takes the call up again (and counts it).
+      for (let i = 0; i < 600 && (await redrives()) < died; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect(await redrives()).toBe(died);
+    }
+    const ended = await pollUntilEnded(s, task.taskId);
+    expect(ended.status).toBe("failed");
+    expect(ended.statusMessage).toContain("3 times");
+    const result = await rpc(s, "tasks/result", { taskId: task.taskId });
+    expect(result.error).toMatchObject({ data: { code: "internal" } });
+    await inside(stubOf(s.session_id), () => gate(id).open());
+  });
+
   it("cancels: a waiting call never runs, a running one finishes but its task stays cancelled", async () => {
     const s = await lab();
     const id = `task-cancel-${crypto.randomUUID()}`;
