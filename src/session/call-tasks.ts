@@ -34,7 +34,7 @@ import type { SessionShared } from "./shared";
  * How long the alarm waits before it takes up a pending call whose
  * instance it cannot see working. Renewed while calls run, so a long call
  * costs one timer write per half lease; a client's poll wakes a dead
- * object sooner (`recover`).
+ * object sooner (`wait`, which tasks/get and tasks/result call).
  */
 const LEASE_MS = 30_000;
 /** What a task suggests between polls. */
@@ -177,6 +177,11 @@ export class CallTasks {
   /** The task once it ended, or after `ms`, whichever is first. */
   async wait(taskId: string, ms: number): Promise<CallTaskStatus> {
     const task = this.#require(taskId);
+    // Working, yet not this instance's: the one that ran it died. Its
+    // client's poll takes it up at once rather than when the lease runs
+    // out (waking costs nothing extra this way: only a poll looks).
+    if (task.status === "working" && !this.#mine.has(taskId))
+      this.drive().catch((e) => console.error("Roost: a task drive", e));
     if (ms <= 0 || isTerminal(task)) return toStatus(task, true);
     await new Promise<void>((resolve) => {
       const waiters = this.#waiters.get(taskId) ?? new Set();
@@ -295,19 +300,6 @@ export class CallTasks {
   /** While a drive runs, the lease's alarm only moves the lease on. */
   renewLease(now: number): void {
     this.#shared.schedule.set("task", now + LEASE_MS);
-  }
-
-  /**
-   * On waking: a task still working was left by an instance that died
-   * (nothing else drives it), so the alarm is pointed at now. Answers
-   * whether it was.
-   */
-  recover(): boolean {
-    const shared = this.#shared;
-    if (nextWorking(shared.sql, shared.now(), new Set()) === undefined)
-      return false;
-    shared.schedule.set("task", shared.now());
-    return true;
   }
 
   /** Deletes tasks past their TTL and points the timer at the next. */

@@ -98,7 +98,7 @@ export class SessionRuntime {
    * object died left behind. Nothing else needs repair, because nothing
    * else was written before its commit.
    */
-  recover(): void | Promise<void> {
+  recover(): void {
     const shared = this.shared;
     const version = schemaVersion(shared.sql);
     if (version === undefined) return;
@@ -106,14 +106,10 @@ export class SessionRuntime {
     if (version !== SCHEMA_VERSION)
       shared.storage.transactionSync(() => migrate(shared.sql));
     const row = readSessionRow(shared.sql);
-    if (row?.inflight != null) {
-      shared.storage.transactionSync(() =>
-        this.commits.abandon(row.inflight!, row.episode)
-      );
-    }
-    // A task's call the dead instance left is taken up at once, not when
-    // its lease runs out: this wake is likely its client polling.
-    if (this.tasks.recover()) return shared.schedule.arm();
+    if (row?.inflight == null) return;
+    shared.storage.transactionSync(() =>
+      this.commits.abandon(row.inflight!, row.episode)
+    );
   }
 
   /** Runs `fn` over what was committed (reads bypass the queue). */

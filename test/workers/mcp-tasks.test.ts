@@ -126,6 +126,30 @@ describe("MCP tasks", () => {
     expect(state.state.count).toBe(1000);
   });
 
+  it("has the alarm take up a call its object died during, with no client polling", async () => {
+    const s = await lab();
+    const id = `task-lease-${crypto.randomUUID()}`;
+    const task = await startTask(s, "wait", { gate: id });
+    await inside(stubOf(s.session_id), () => gate(id).started);
+    await abort(stubOf(s.session_id));
+    const next = stubOf(s.session_id);
+    // The lease runs out: the next instance's clock is past it.
+    await inside(next, (o) => {
+      o.runtime.now = () => Date.now() + 60_000;
+      gate(id).open();
+    });
+    expect(await runDurableObjectAlarm(next.raw)).toBe(true);
+    const status = await inside(next, (_o, state) =>
+      state.storage.sql
+        .exec<{ status: string; redrives: number }>(
+          "SELECT status, redrives FROM tasks WHERE task_id = ?",
+          task.taskId
+        )
+        .one()
+    );
+    expect(status).toEqual({ status: "completed", redrives: 1 });
+  });
+
   it("fails a call its object died during three times, instead of running it again", async () => {
     const s = await lab();
     const id = `task-doomed-${crypto.randomUUID()}`;
@@ -145,9 +169,13 @@ describe("MCP tasks", () => {
     for (let died = 1; died <= 3; died++) {
       await abort(stubOf(s.session_id));
       if (died === 3) break;
-      // The next instance takes the call up again (and counts it).
-      for (let i = 0; i < 600 && (await redrives()) < died; i++)
+      // The client's next poll has the next instance take the call up
+      // again (and count it).
+      for (let i = 0; i < 600; i++) {
+        expect((await getTask(s, task.taskId)).status).toBe("working");
+        if ((await redrives()) >= died) break;
         await new Promise((r) => setTimeout(r, 25));
+      }
       expect(await redrives()).toBe(died);
     }
     const ended = await pollUntilEnded(s, task.taskId);
