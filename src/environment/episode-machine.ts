@@ -164,7 +164,16 @@ export const callInEpisode = async (
   call: { id: string; tool: string; arguments: Record<string, unknown> },
   options: ExecuteOptions = {}
 ): Promise<CallOutcome> => {
-  const { tool } = call;
+  requireOffered(env, rec, call.tool);
+  return invokeTool(env, parts, rec.episodeTask, call, options);
+};
+
+/** Refuses a tool the environment lacks or this episode does not offer. */
+export const requireOffered = (
+  env: Environment,
+  rec: EpisodeRecord,
+  tool: string
+): void => {
   if (!env.tools.has(tool)) {
     throw new RoostError(
       "not_found",
@@ -180,5 +189,4 @@ export const callInEpisode = async (
       { tool, episode_tools: [...offered] }
     );
   }
-  return invokeTool(env, parts, rec.episodeTask, call, options);
 };

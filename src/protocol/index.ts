@@ -20,6 +20,15 @@ export {
   type AviaryTool
 } from "./aviary";
 export {
+  type CallTaskStatus,
+  TASK_STATUSES,
+  TASK_TTL_MS,
+  TaskListSchema,
+  TaskStartSchema,
+  type TaskState,
+  TaskStatusSchema
+} from "./call-tasks";
+export {
   AckFrameSchema,
   CallFrameSchema,
   CancelFrameSchema,

@@ -3,6 +3,7 @@
 import * as idempotency from "../storage/idempotency";
 import { purgeEpisodesBefore } from "../storage/purge";
 import type { SessionRow } from "../storage/session-row";
+import type { CallTasks } from "./call-tasks";
 import { closeSession } from "./close";
 import { expireImport } from "./fork-import";
 import { expireSnapshots } from "./fork-source";
@@ -13,6 +14,7 @@ import type { TreeRuns } from "./tree-runs";
 interface AlarmContext {
   shared: SessionShared;
   runs: TreeRuns;
+  tasks: CallTasks;
   row: SessionRow;
   now: number;
   /** Sockets still open: someone watching keeps the session alive. */
@@ -51,6 +53,17 @@ const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
     await runs.drive();
     return undefined;
   },
+  // Drives pending task calls; while this instance drives them already,
+  // the lease only moves on (an alarm left due would fire again at once).
+  task: async ({ tasks, now }) => {
+    if (tasks.driving) tasks.renewLease(now);
+    else await tasks.drive();
+    return undefined;
+  },
+  taskExpiry: async ({ shared, tasks, now }) => {
+    shared.storage.transactionSync(() => tasks.expire(now));
+    return undefined;
+  },
   fork: async ({ shared, now }) => {
     shared.storage.transactionSync(() => expireSnapshots(shared, now));
     return undefined;
@@ -68,6 +81,7 @@ const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
 export const runAlarm = async (
   shared: SessionShared,
   runs: TreeRuns,
+  tasks: CallTasks,
   openSockets: number
 ): Promise<void> => {
   // The alarm that fired is gone; whatever comes next must be set anew.
@@ -80,7 +94,8 @@ export const runAlarm = async (
     const handler = HANDLERS[kind];
     if (handler === undefined) shared.schedule.clear(kind);
     else if (
-      (await handler({ shared, runs, row, now, openSockets })) === "deleted"
+      (await handler({ shared, runs, tasks, row, now, openSockets })) ===
+      "deleted"
     )
       return;
   }

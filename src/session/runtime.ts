@@ -17,6 +17,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import { readSessionRow, type SessionRow } from "../storage/session-row";
 import { SqliteTranscriptBackend } from "../storage/state-backend";
 import { runAlarm } from "./alarm";
+import { CallTasks } from "./call-tasks";
 import { Committer } from "./commit";
 import { createModelResolver, type ModelResolver } from "./models";
 import type { ResolvedOptions } from "./options";
@@ -28,6 +29,8 @@ export class SessionRuntime {
   readonly shared: SessionShared;
   readonly commits: Committer;
   readonly runs: TreeRuns;
+  /** Tool calls run as tasks (MCP's tasks). */
+  readonly tasks: CallTasks;
   /** The socket layer's listener (one), then any number of chat streams'. */
   #onEvent: (event: EventText) => void = () => {};
   readonly #listeners = new Set<(event: EventText) => void>();
@@ -41,6 +44,7 @@ export class SessionRuntime {
     this.shared = new SessionShared(storage, registry, options);
     this.commits = new Committer(this.shared);
     this.runs = new TreeRuns(this.shared, this.commits, models);
+    this.tasks = new CallTasks(this.shared, this.commits);
     this.shared.onEvent = (event) => {
       this.#onEvent(event);
       for (const listener of this.#listeners) listener(event);
@@ -144,6 +148,6 @@ export class SessionRuntime {
   }
 
   alarm(openSockets: number): Promise<void> {
-    return runAlarm(this.shared, this.runs, openSockets);
+    return runAlarm(this.shared, this.runs, this.tasks, openSockets);
   }
 }

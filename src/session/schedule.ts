@@ -16,7 +16,11 @@ export type TimerKind =
   /** A fork's snapshot past its time (fork-source.ts). */
   | "fork"
   /** A copy half-made and abandoned (fork-import.ts). */
-  | "import";
+  | "import"
+  /** Tool-call tasks to drive: the lease a running call renews (call-tasks.ts). */
+  | "task"
+  /** The earliest task past its time to live. */
+  | "taskExpiry";
 
 export class Schedule {
   #sql: SqlStorage;

@@ -209,6 +209,20 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "ALTER TABLE session ADD COLUMN ttl_due INTEGER",
     "UPDATE session SET ttl_due = coalesce((SELECT due_at FROM schedule WHERE kind = 'ttl'), ttl_due)",
     "DELETE FROM schedule WHERE kind = 'ttl'"
+  ],
+  // Tool calls run as tasks (MCP's tasks, task-rows.ts). Made on first use
+  // like every table since; listed here so a migrated layout has it too.
+  [
+    `CREATE TABLE IF NOT EXISTS tasks (
+      task_id TEXT PRIMARY KEY,
+      tool TEXT NOT NULL,
+      arguments TEXT NOT NULL,
+      status TEXT NOT NULL,
+      outcome TEXT,
+      redrives INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL) WITHOUT ROWID`
   ]
 ];
 

@@ -150,6 +150,20 @@ const LAYOUT: Record<string, readonly string[]> = {
       snap TEXT PRIMARY KEY,
       tables INTEGER NOT NULL,
       expires_at INTEGER NOT NULL)`
+  ],
+  // Without rowid and index: a task's id is its key, so each write of its
+  // row is one row billed (task-rows.ts).
+  tasks: [
+    `CREATE TABLE IF NOT EXISTS tasks (
+      task_id TEXT PRIMARY KEY,
+      tool TEXT NOT NULL,
+      arguments TEXT NOT NULL,
+      status TEXT NOT NULL,
+      outcome TEXT,
+      redrives INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL) WITHOUT ROWID`
   ]
 };
 

@@ -8,13 +8,15 @@ import { env } from "cloudflare:test";
 import { toolCalls } from "../../src/messages/build";
 import { type Scope, SERVER_GRANT } from "../../src/protocol/scopes";
 import type { OperationName } from "../../src/session/operations";
+import { gate } from "../fixtures/environments";
 import { createSession, send, type TestSession, withScope } from "./helpers";
-import { api, ok, type SessionApi } from "./session-helpers";
+import { api, inside, ok, type SessionApi } from "./session-helpers";
 
 export interface Prepared {
   s: TestSession;
   stub: SessionApi;
   runId?: string;
+  taskId?: string;
 }
 
 export type Input = Record<string, unknown>;
@@ -27,6 +29,8 @@ export interface Reach {
   before?: { action: ReturnType<typeof toolCalls> };
   /** A run going before the operation (the run reads need one). */
   withRun?: true;
+  /** A task before the operation: ended, or held running at a gate (to cancel). */
+  withTask?: "ended" | "held";
   input: (p: Prepared) => Input;
   /** The route's request, or why HTTP has none. */
   http:
@@ -58,7 +62,21 @@ export type McpResult = {
   tools?: { name: string }[];
   resources?: { name: string }[];
   contents?: { text: string }[];
+  task?: { status: string };
+  status?: string;
+  tasks?: { status: string }[];
 };
+
+/** Gates of the tasks `prepare` held; released once a file's tests are done. */
+const held: { id: string; stub: SessionApi }[] = [];
+export const releaseHeldTasks = async () => {
+  for (const { id, stub } of held.splice(0))
+    await inside(stub, () => gate(id).open()).catch(() => undefined);
+};
+
+const NO_TASK_ROUTE =
+  "tasks are MCP's (tools/call with `task`, tasks/*); HTTP has POST …/tools/:tool and runs";
+const taskStatus = (v: unknown) => (v as { status: string }).status;
 
 const KEY = "/environment/t/k";
 const step = toolCalls({ name: "note", arguments: { text: "a" } });
@@ -285,6 +303,57 @@ export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     },
     mcp: "MCP clients run their own loop",
     compare: "shape"
+  },
+  startTask: {
+    environment: "lab",
+    input: () => ({ tool: "bump", arguments: {} }),
+    http: NO_TASK_ROUTE,
+    mcp: {
+      method: "tools/call",
+      params: () => ({ name: "bump", arguments: {}, task: {} }),
+      answer: (r) => r.task?.status,
+      value: taskStatus
+    },
+    compare: "shape"
+  },
+  readTask: {
+    environment: "lab",
+    withTask: "ended",
+    input: (p) => ({ task_id: p.taskId }),
+    http: NO_TASK_ROUTE,
+    mcp: {
+      method: "tasks/get",
+      params: (p) => ({ taskId: p.taskId }),
+      answer: (r) => r.status,
+      value: taskStatus
+    },
+    compare: "shape"
+  },
+  listTasks: {
+    environment: "lab",
+    withTask: "ended",
+    input: () => ({}),
+    http: NO_TASK_ROUTE,
+    mcp: {
+      method: "tasks/list",
+      params: () => ({}),
+      answer: (r) => r.tasks?.map((t) => t.status),
+      value: (v) => (v as { tasks: { status: string }[] }).tasks.map(taskStatus)
+    },
+    compare: "shape"
+  },
+  cancelTask: {
+    environment: "lab",
+    withTask: "held",
+    input: (p) => ({ task_id: p.taskId }),
+    http: NO_TASK_ROUTE,
+    mcp: {
+      method: "tasks/cancel",
+      params: (p) => ({ taskId: p.taskId }),
+      answer: (r) => r.status,
+      value: taskStatus
+    },
+    compare: "shape"
   }
 };
 
@@ -303,6 +372,23 @@ export const prepare = async (reach: Reach): Promise<Prepared> => {
       )
     );
   if (reach.before) ok(await stub.op("step", reach.before, SERVER_GRANT));
+  if (reach.withTask !== undefined) {
+    const id = `reach-${crypto.randomUUID()}`;
+    const { task_id } = ok(
+      await stub.op(
+        "startTask",
+        reach.withTask === "held"
+          ? { tool: "wait", arguments: { gate: id } }
+          : { tool: "bump", arguments: {} },
+        SERVER_GRANT
+      )
+    );
+    if (reach.withTask === "held") {
+      held.push({ id, stub });
+      await inside(stub, () => gate(id).started);
+    } else ok(await stub.op("readTask", { task_id, wait: 30 }, SERVER_GRANT));
+    return { s, stub, taskId: task_id };
+  }
   if (!reach.withRun) return { s, stub };
   const { run_id } = ok(
     await stub.op("startRun", { prompt: "multi" }, SERVER_GRANT)

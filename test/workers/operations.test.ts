@@ -14,7 +14,15 @@ import {
   type OperationName,
   type OperationOutput
 } from "../../src/session/operations";
-import { api, err, events, ok, type SessionApi } from "./session-helpers";
+import { gate as labGate } from "../fixtures/environments";
+import {
+  api,
+  err,
+  events,
+  inside,
+  ok,
+  type SessionApi
+} from "./session-helpers";
 
 interface Session {
   id: DurableObjectId;
@@ -88,6 +96,12 @@ const forkSteps = async (source: Session) => {
     snap: start.begun.snap
   });
   return { answers, copy };
+};
+
+/** Lets a lab `wait` call past its gate, once it is waiting there. */
+const openGate = async (s: Session, id: string) => {
+  await inside(s.stub, () => labGate(id).started);
+  await inside(s.stub, () => labGate(id).open());
 };
 
 /** Watches a session's log from now on (or from `before` events in). */
@@ -238,6 +252,48 @@ const CASES: Record<OperationName, Case> = {
     await w.on(s);
     return run(s, "cancelRun", { run_id: s.runId });
   },
+  startTask: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    const started = await run(s, "startTask", { tool: "bump", arguments: {} });
+    // Until the call ended, so its events show.
+    await run(s, "readTask", { task_id: started.task_id, wait: 30 });
+    return started;
+  },
+  readTask: async (w) => {
+    const s = await lab();
+    const { task_id } = await run(s, "startTask", {
+      tool: "bump",
+      arguments: {}
+    });
+    await run(s, "readTask", { task_id, wait: 30 });
+    await w.on(s);
+    return run(s, "readTask", { task_id });
+  },
+  listTasks: async (w) => {
+    const s = await lab();
+    const { task_id } = await run(s, "startTask", {
+      tool: "bump",
+      arguments: {}
+    });
+    await run(s, "readTask", { task_id, wait: 30 });
+    await w.on(s);
+    return run(s, "listTasks", {});
+  },
+  cancelTask: async (w) => {
+    const s = await lab();
+    const gate = `op-cancel-${crypto.randomUUID()}`;
+    // One running (held at its gate) keeps the second waiting to cancel.
+    await run(s, "startTask", { tool: "wait", arguments: { gate } });
+    const { task_id } = await run(s, "startTask", {
+      tool: "bump",
+      arguments: {}
+    });
+    await w.on(s);
+    const cancelled = await run(s, "cancelTask", { task_id });
+    await openGate(s, gate);
+    return cancelled;
+  },
   forkBegin: async () => (await forkSteps(await lab())).answers.forkBegin,
   forkChunk: async () => (await forkSteps(await lab())).answers.forkChunk,
   forkEnd: async () => (await forkSteps(await lab())).answers.forkEnd,
@@ -274,7 +330,8 @@ const NAMES = Object.keys(OPERATIONS) as OperationName[];
 /** Cases whose session has a run going, whose events are its start's. */
 const ALONGSIDE: Partial<Record<OperationName, OperationName>> = {
   readRun: "startRun",
-  cancelRun: "startRun"
+  cancelRun: "startRun",
+  cancelTask: "startTask"
 };
 
 /** Every event type the operations under test emitted. */

@@ -7,7 +7,7 @@
 // credential may do comes from the operation's own `scope`, checked here
 // against the scopes' definition rather than copied.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { signScopedToken } from "../../src/http/scoped-token";
 import { signingKeys } from "../../src/http/secrets";
 import {
@@ -23,7 +23,8 @@ import {
   type Prepared,
   prepare,
   REACHES,
-  type Reach
+  type Reach,
+  releaseHeldTasks
 } from "./op-reaches.case";
 import { events, ok } from "./session-helpers";
 import { type Frame, openSocket } from "./ws-helpers";
@@ -151,6 +152,9 @@ const overMcp = async (
 const CLIENT = (Object.keys(OPERATIONS) as OperationName[]).filter(
   (n) => REACHES[n] !== INTERNAL
 );
+
+// Tasks held running for a cancel finish once the file is done.
+afterAll(releaseHeldTasks);
 
 describe("every operation, every transport, every credential", () => {
   it.each(CLIENT)(

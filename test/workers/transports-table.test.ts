@@ -3,7 +3,7 @@
 // has a method for it), each compared with the object's own `op` on a
 // session prepared the same way (op-reaches.case.ts says how each
 // transport reaches each operation, or why it does not).
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { OPERATIONS, type OperationName } from "../../src/session/operations";
 import { json, send } from "./helpers";
@@ -14,7 +14,8 @@ import {
   type Prepared,
   prepare,
   REACHES,
-  type Reach
+  type Reach,
+  releaseHeldTasks
 } from "./op-reaches.case";
 import { events, ok } from "./session-helpers";
 import { type Frame, openSocket } from "./ws-helpers";
@@ -90,6 +91,9 @@ const viaMcp = async (p: Prepared, method: string, params: object) => {
 
 const NAMES = Object.keys(OPERATIONS) as OperationName[];
 const CLIENT = NAMES.filter((n) => REACHES[n] !== INTERNAL);
+
+// Tasks held running for a cancel finish once the file is done.
+afterAll(releaseHeldTasks);
 
 describe("every operation over every transport", () => {
   it("says how each transport reaches each operation the table opens to clients", () => {

@@ -30,6 +30,8 @@ import {
 } from "./resources";
 import { type Revision, SUPPORTED_VERSIONS } from "./revision";
 import type { McpTarget } from "./target";
+import { TASKS_CAPABILITY, taskMethods } from "./tasks";
+import { extensionMethods, TASKS_EXTENSION } from "./tasks-extension";
 import { callTool, listTools } from "./tools";
 
 /** Newest supported unless the client asked for one Roost speaks. */
@@ -65,14 +67,22 @@ const shared: Record<string, Method> = {
 /** The handshake's era: initialize, and ping to check a session lives. */
 const legacy: Record<string, Method> = {
   ...shared,
-  initialize: async (target, params) => ({
-    protocolVersion: negotiate(
+  ...taskMethods,
+  initialize: async (target, params) => {
+    const version = negotiate(
       parseParams(InitializeParamsSchema(), params).protocolVersion
-    ),
-    capabilities: CAPABILITIES,
-    serverInfo: SERVER_INFO,
-    instructions: (await target.environment()).description
-  }),
+    );
+    return {
+      protocolVersion: version,
+      // Tasks came with 2025-11-25.
+      capabilities:
+        version >= "2025-11-25"
+          ? { ...CAPABILITIES, tasks: TASKS_CAPABILITY }
+          : CAPABILITIES,
+      serverInfo: SERVER_INFO,
+      instructions: (await target.environment()).description
+    };
+  },
   // Asks the object, so a session deleted under its client answers 404.
   ping: async (target) => {
     await target.environment();
@@ -83,9 +93,13 @@ const legacy: Record<string, Method> = {
 /** The stateless era: no handshake; discover tells what initialize did. */
 const modern: Record<string, Method> = {
   ...shared,
+  ...extensionMethods,
   "server/discover": async (target) => ({
     supportedVersions: SUPPORTED_VERSIONS,
-    capabilities: CAPABILITIES,
+    capabilities: {
+      ...CAPABILITIES,
+      extensions: { [TASKS_EXTENSION]: {} }
+    },
     instructions: (await target.environment()).description,
     ...cached("server/discover")
   })
@@ -119,7 +133,8 @@ const modernResult = (method: string, result: unknown): unknown => {
   return {
     ...body,
     ...cached(method),
-    resultType: "complete",
+    // A call answered as a task says so (tasks-extension.ts).
+    resultType: body.resultType ?? "complete",
     _meta: {
       ...(body._meta as Record<string, unknown> | undefined),
       [MCP_META.serverInfo]: SERVER_INFO

@@ -21,7 +21,12 @@ import { provenSession, sessionCredential } from "../session-credential";
 import { isSessionGone } from "./failure";
 import { expectUse, startMcpSession } from "./start-session";
 import { type McpRequest, rpcError } from "./streamable-http";
-import { environmentTarget, sessionTarget } from "./target";
+import {
+  carriedTasks,
+  carrierOf,
+  environmentTarget,
+  sessionTarget
+} from "./target";
 
 const toolNamed = (params: unknown): string | undefined => {
   const name = (params as { name?: unknown } | undefined)?.name;
@@ -52,7 +57,9 @@ export const answerStateless = async (
     }
     const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
     try {
-      return await request.answer(sessionTarget(registry, session));
+      return await request.answer(
+        carriedTasks(sessionTarget(registry, session), String(named))
+      );
     } catch (error) {
       if (!isSessionGone(error)) throw error;
       return noSession(
@@ -60,6 +67,22 @@ export const answerStateless = async (
         `The session _meta["${MCP_META.session}"] names has ended: leave it out to start a new one.`
       );
     }
+  }
+  // A task started here is polled with its id alone, which carries the
+  // session's credential (target.ts, carriedTasks).
+  if (request.method.startsWith("tasks/")) {
+    const carrier = carrierOf(
+      (request.params as { taskId?: unknown } | undefined)?.taskId
+    );
+    const proven =
+      carrier === undefined ? undefined : await provenSession(c, carrier);
+    if (carrier === undefined || proven === undefined) {
+      return await request.answer(environmentTarget(environment));
+    }
+    const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
+    return await request.answer(
+      carriedTasks(sessionTarget(registry, session), carrier)
+    );
   }
   const tool = toolNamed(request.params);
   const known = environment.toolSchemas.some((t) => t.function.name === tool);
@@ -70,8 +93,12 @@ export const answerStateless = async (
   }
   const started = await startMcpSession(c, environment, request.id);
   if (started instanceof Response) return started;
+  const credential = sessionCredential(
+    started.sessionId,
+    await mcpSessionToken(c, started)
+  );
   const answered = await request.answer(
-    sessionTarget(registry, started.session)
+    carriedTasks(sessionTarget(registry, started.session), credential)
   );
   await expectUse(started);
   const body = (await answered.json()) as {
@@ -80,10 +107,7 @@ export const answerStateless = async (
   if (body.result !== undefined) {
     body.result._meta = {
       ...body.result._meta,
-      [MCP_META.session]: sessionCredential(
-        started.sessionId,
-        await mcpSessionToken(c, started)
-      )
+      [MCP_META.session]: credential
     };
   }
   return Response.json(body, { status: answered.status });

@@ -5,6 +5,7 @@ import type { Registry } from "../../environment/registry";
 import { RoostError } from "../../errors";
 import type { JsonObject } from "../../json";
 import {
+  type CallTaskStatus,
   type OpenAITool,
   PAGE_LIMIT,
   type StoreEntriesResponse,
@@ -18,6 +19,18 @@ export interface McpTarget {
   /** The tools the session's episode offers: all, or the subset its reset chose. */
   tools(): Promise<OpenAITool[]>;
   callTool(name: string, args: JsonObject): Promise<ToolInvocationResponse>;
+  /** The call as a task, answered at once (tasks.ts). */
+  startTask(
+    name: string,
+    args: JsonObject,
+    ttlMs?: number
+  ): Promise<CallTaskStatus>;
+  /** A task, once it ended or after `waitSeconds`. */
+  readTask(taskId: string, waitSeconds?: number): Promise<CallTaskStatus>;
+  listTasks(
+    cursor?: string
+  ): Promise<{ tasks: CallTaskStatus[]; next_cursor?: string | undefined }>;
+  cancelTask(taskId: string): Promise<CallTaskStatus>;
   /** A page of the store's keys, from `cursor` (a previous page's `next_cursor`). */
   storeKeys(cursor?: string): Promise<StoreKeysResponse>;
   /** A page of one store key's entries, oldest first, from `cursor`; bounded like GET …/environment. */
@@ -42,6 +55,20 @@ export const sessionTarget = (
     registry.get((await session.op("status", {})).environment),
   tools: async () => (await session.op("tools", {})).tools,
   callTool: (tool, args) => session.op("call", { tool, arguments: args }),
+  startTask: (tool, args, ttlMs) =>
+    session.op("startTask", {
+      tool,
+      arguments: args,
+      ...(ttlMs === undefined ? {} : { ttl_ms: ttlMs })
+    }),
+  readTask: (taskId, waitSeconds) =>
+    session.op("readTask", {
+      task_id: taskId,
+      ...(waitSeconds === undefined ? {} : { wait: waitSeconds })
+    }),
+  listTasks: (cursor) =>
+    session.op("listTasks", cursor === undefined ? {} : { cursor }),
+  cancelTask: (taskId) => session.op("cancelTask", { task_id: taskId }),
   storeKeys: (cursor) =>
     session.op("storeKeys", cursor === undefined ? {} : { cursor }),
   readKey: (tool, name, cursor) =>
@@ -66,6 +93,12 @@ export const environmentTarget = (environment: Environment): McpTarget => ({
   callTool: async (tool) => {
     throw new RoostError("not_found", `Unknown tool: ${tool}`, { tool });
   },
+  startTask: async (tool) => {
+    throw new RoostError("not_found", `Unknown tool: ${tool}`, { tool });
+  },
+  readTask: async (taskId) => noTask(taskId),
+  cancelTask: async (taskId) => noTask(taskId),
+  listTasks: async () => ({ tasks: [] }),
   storeKeys: async () => ({ keys: [] }),
   readKey: async (tool) => {
     throw new RoostError("not_found", "No session: the store is empty.", {
@@ -73,3 +106,51 @@ export const environmentTarget = (environment: Environment): McpTarget => ({
     });
   }
 });
+
+const noTask = (taskId: string): never => {
+  throw new RoostError(
+    "not_found",
+    `No task ${taskId.slice(0, 100)}: it names no session of this environment.`,
+    { task_id: taskId.slice(0, 100) }
+  );
+};
+
+/**
+ * A session's target whose task ids carry the session's credential
+ * (`<credential>~<task id>`): on an environment's endpoint a stateless
+ * client polls a task with nothing but its id, so the id must lead back
+ * to the session. Ids that do not carry it name nothing here.
+ */
+export const carriedTasks = (
+  target: McpTarget,
+  credential: string
+): McpTarget => {
+  const carry = <T extends { task_id: string }>(t: T): T => ({
+    ...t,
+    task_id: `${credential}~${t.task_id}`
+  });
+  const inner = (taskId: string) => {
+    const cut = taskId.lastIndexOf("~");
+    return cut > 0 && taskId.slice(0, cut) === credential
+      ? taskId.slice(cut + 1)
+      : noTask(taskId);
+  };
+  return {
+    ...target,
+    startTask: async (...args) => carry(await target.startTask(...args)),
+    readTask: async (taskId, wait) =>
+      carry(await target.readTask(inner(taskId), wait)),
+    cancelTask: async (taskId) => carry(await target.cancelTask(inner(taskId))),
+    listTasks: async (cursor) => {
+      const page = await target.listTasks(cursor);
+      return { ...page, tasks: page.tasks.map(carry) };
+    }
+  };
+};
+
+/** The credential a carried task id names, if it carries one. */
+export const carrierOf = (taskId: unknown): string | undefined => {
+  if (typeof taskId !== "string") return undefined;
+  const cut = taskId.lastIndexOf("~");
+  return cut > 0 ? taskId.slice(0, cut) : undefined;
+};

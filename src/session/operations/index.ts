@@ -33,6 +33,7 @@ import {
   replaceEntry,
   storeKeys
 } from "./store";
+import { cancelTask, listTasks, readTask, startTask } from "./tasks";
 
 export const OPERATIONS = {
   create,
@@ -60,6 +61,10 @@ export const OPERATIONS = {
   startChat,
   readRun,
   cancelRun,
+  startTask,
+  readTask,
+  listTasks,
+  cancelTask,
   forkBegin,
   forkChunk,
   forkEnd,

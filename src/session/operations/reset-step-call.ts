@@ -2,7 +2,6 @@
 
 import * as z from "zod";
 import {
-  callInEpisode,
   checkToolCalls,
   resetEpisode,
   stepEpisode
@@ -17,10 +16,10 @@ import {
   ResetResponseSchema,
   StepRequestSchema,
   StepResponseSchema,
-  ToolInvocationResponseSchema,
-  wireEntry
+  ToolInvocationResponseSchema
 } from "../../protocol";
 import { checkInitialState, seedState } from "../../state/initial-state";
+import { directCall } from "../direct-call";
 import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
 
 export const reset = defineOperation({
@@ -104,21 +103,7 @@ export const call = defineOperation({
   },
   events: [...TOOL_EVENTS, ...WRITE_EVENTS],
   handle: (rt, c, idem) =>
-    rt.commits.mutate("call", idem, async (m) => {
-      const id = `direct_${rt.shared.events.lastAssigned + 1}`;
-      const out = await callInEpisode(
-        m.environment,
-        m.row,
-        m.parts,
-        { id, tool: c.tool, arguments: c.arguments },
-        rt.shared.executeOptions(m.hooks)
-      );
-      return {
-        content: out.message.content,
-        is_error: out.message.is_error,
-        results: out.results.map(wireEntry)
-      };
-    })
+    rt.commits.mutate("call", idem, (m) => directCall(rt.shared, m, c))
 });
 
 /** The tools the running episode offers (MCP's tools/list, OpenEnv's list_tools). */

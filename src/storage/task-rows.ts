@@ -1,0 +1,225 @@
+/**
+ * @module Tool calls run as tasks, one row each in the session's SQLite.
+ * A task writes its row when it starts and once more when it ends (in the
+ * call's own commit); a cancel, an object's restart that drives it again,
+ * and its expiry each add one write.
+ */
+
+import type { ErrorBody } from "../errors";
+import { utf8Length } from "../json";
+import type { TaskState, ToolInvocationResponse } from "../protocol";
+import { hasTable } from "./tables";
+
+/** What a task ended with: the call's answer, or the refusal that stopped it. */
+export type TaskOutcome =
+  | { result: ToolInvocationResponse }
+  | { error: ErrorBody };
+
+export interface TaskRow {
+  taskId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  status: TaskState;
+  outcome?: TaskOutcome;
+  /** Times a later instance of the object took the call up again after one died. */
+  redrives: number;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+}
+
+interface RawTask extends Record<string, SqlStorageValue> {
+  task_id: string;
+  tool: string;
+  arguments: string;
+  status: string;
+  outcome: string | null;
+  redrives: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+const fromRaw = (r: RawTask): TaskRow => ({
+  taskId: r.task_id,
+  tool: r.tool,
+  arguments: JSON.parse(r.arguments) as Record<string, unknown>,
+  status: r.status as TaskState,
+  ...(r.outcome === null
+    ? {}
+    : { outcome: JSON.parse(r.outcome) as TaskOutcome }),
+  redrives: r.redrives,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  expiresAt: r.expires_at
+});
+
+/** An outcome must fit its row (SQLite's 2 MB) beside the arguments. */
+const MAX_OUTCOME_BYTES = 1_000_000;
+
+const outcomeText = (outcome: TaskOutcome): string => {
+  const text = JSON.stringify(outcome);
+  if (utf8Length(text) <= MAX_OUTCOME_BYTES) return text;
+  return JSON.stringify({
+    error: {
+      code: "conflict",
+      message:
+        "The call committed, but its answer was too large to keep; read the session to see its effect."
+    }
+  } satisfies TaskOutcome);
+};
+
+export const insertTask = (sql: SqlStorage, task: TaskRow): void => {
+  sql.exec(
+    `INSERT INTO tasks (task_id, tool, arguments, status, outcome, redrives,
+      created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, NULL, 0, ?, ?, ?)`,
+    task.taskId,
+    task.tool,
+    JSON.stringify(task.arguments),
+    task.status,
+    task.createdAt,
+    task.updatedAt,
+    task.expiresAt
+  );
+};
+
+/** A task still kept at `now` (one past its expiry is gone, whether or not the alarm deleted it yet). */
+export const readTask = (
+  sql: SqlStorage,
+  taskId: string,
+  now: number
+): TaskRow | undefined => {
+  if (!hasTable(sql, "tasks")) return undefined;
+  const [raw] = sql
+    .exec<RawTask>(
+      "SELECT * FROM tasks WHERE task_id = ? AND expires_at > ?",
+      taskId,
+      now
+    )
+    .toArray();
+  return raw === undefined ? undefined : fromRaw(raw);
+};
+
+/**
+ * Ends a task that is still working; a cancelled one stays cancelled (its
+ * call may still have committed). Part of the call's commit when it ran.
+ */
+export const endTask = (
+  sql: SqlStorage,
+  taskId: string,
+  status: "completed" | "failed",
+  outcome: TaskOutcome,
+  now: number
+): void => {
+  sql.exec(
+    "UPDATE tasks SET status = ?, outcome = ?, updated_at = ? WHERE task_id = ? AND status = 'working'",
+    status,
+    outcomeText(outcome),
+    now,
+    taskId
+  );
+};
+
+/** Cancels a task that is still working; answers whether it did. */
+export const cancelTask = (
+  sql: SqlStorage,
+  taskId: string,
+  now: number
+): boolean =>
+  sql.exec(
+    "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE task_id = ? AND status = 'working'",
+    now,
+    taskId
+  ).rowsWritten > 0;
+
+export const countRedrive = (sql: SqlStorage, taskId: string): void => {
+  sql.exec(
+    "UPDATE tasks SET redrives = redrives + 1 WHERE task_id = ?",
+    taskId
+  );
+};
+
+/** The oldest working task not in `skip`, if any. */
+export const nextWorking = (
+  sql: SqlStorage,
+  now: number,
+  skip: ReadonlySet<string>
+): TaskRow | undefined => {
+  if (!hasTable(sql, "tasks")) return undefined;
+  for (const raw of sql.exec<RawTask>(
+    "SELECT * FROM tasks WHERE status = 'working' AND expires_at > ? ORDER BY created_at, task_id",
+    now
+  )) {
+    if (!skip.has(raw.task_id)) return fromRaw(raw);
+  }
+  return undefined;
+};
+
+export const countWorking = (sql: SqlStorage, now: number): number =>
+  hasTable(sql, "tasks")
+    ? sql
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM tasks WHERE status = 'working' AND expires_at > ?",
+          now
+        )
+        .one().n
+    : 0;
+
+export const countTasks = (sql: SqlStorage, now: number): number =>
+  hasTable(sql, "tasks")
+    ? sql
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM tasks WHERE expires_at > ?",
+          now
+        )
+        .one().n
+    : 0;
+
+/**
+ * A page of kept tasks, oldest first, after the task `after` names (a
+ * previous page's last): ordered by creation time, then id.
+ */
+export const listTasks = (
+  sql: SqlStorage,
+  now: number,
+  limit: number,
+  after?: { createdAt: number; taskId: string }
+): TaskRow[] => {
+  if (!hasTable(sql, "tasks")) return [];
+  const rows =
+    after === undefined
+      ? sql.exec<RawTask>(
+          "SELECT * FROM tasks WHERE expires_at > ? ORDER BY created_at, task_id LIMIT ?",
+          now,
+          limit
+        )
+      : sql.exec<RawTask>(
+          `SELECT * FROM tasks WHERE expires_at > ?
+            AND (created_at > ? OR (created_at = ? AND task_id > ?))
+            ORDER BY created_at, task_id LIMIT ?`,
+          now,
+          after.createdAt,
+          after.createdAt,
+          after.taskId,
+          limit
+        );
+  return rows.toArray().map(fromRaw);
+};
+
+/** Deletes expired tasks, a bounded batch at a time; returns how many. */
+export const expireTasks = (sql: SqlStorage, now: number, batch = 1000) =>
+  hasTable(sql, "tasks")
+    ? sql.exec(
+        "DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM tasks WHERE expires_at <= ? LIMIT ?)",
+        now,
+        batch
+      ).rowsWritten
+    : 0;
+
+/** The earliest expiry still stored, for the schedule. */
+export const nextTaskExpiry = (sql: SqlStorage): number | undefined =>
+  hasTable(sql, "tasks")
+    ? (sql
+        .exec<{ t: number | null }>("SELECT min(expires_at) AS t FROM tasks")
+        .one().t ?? undefined)
+    : undefined;
