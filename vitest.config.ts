@@ -51,11 +51,11 @@ export default defineConfig({
           })
         ],
         // The tests run zod as the deployed worker does: through the lean
-        // module wrangler.toml's [alias] names (see src/zod-lean.ts).
+        // module wrangler.toml's [alias] names (see src/zod-slim.ts).
         resolve: {
           alias: [
             ...resolve.alias,
-            { find: /^zod$/, replacement: source("./src/zod-lean.ts") }
+            { find: /^zod$/, replacement: source("./src/zod-slim.ts") }
           ]
         },
         test: {

@@ -90,7 +90,7 @@ export const bundle = async (root: string): Promise<Row[]> => {
     {
       scenario,
       measure:
-        "deployable worker (production wrangler.toml: minified, zod aliased to src/zod-lean.ts; `wrangler deploy --dry-run`), gzipped",
+        "deployable worker (production wrangler.toml: minified, zod aliased to src/zod-slim.ts; `wrangler deploy --dry-run`), gzipped",
       roost: bytes(deployed.gzip),
       reference: `uncompressed ${bytes(deployed.raw)}; gzip here: ${bytes(deployed.ownGzip)}`,
       ratio: bytes(deployed.gzip),

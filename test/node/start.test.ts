@@ -109,10 +109,12 @@ const post = async (url: string, body: unknown, token?: string) => {
   };
 };
 
+// A user's file may take zod's `z` by name: served with zod-lean's whole
+// one, not the ZodType-only `z` of Roost's own worker (src/zod-slim.ts).
 const OUTSIDE = (
   name: string
 ) => `import { defineEnvironment } from "roost-edge/core";
-import * as z from "zod";
+import { z } from "zod";
 
 export const outside = defineEnvironment({
   name: ${JSON.stringify(name)},
