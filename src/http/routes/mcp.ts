@@ -50,7 +50,7 @@ const answered = lazy(() => ({
 }));
 
 const describe = (what: string) =>
-  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json). Revisions 2024-11-05 to 2025-11-25 start with initialize (then ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read); 2026-07-28 is stateless: server/discover instead of initialize, every request carrying its revision in _meta and the Mcp-Method (and Mcp-Name) headers, which must agree with the body (400 -32020 when not).`;
+  `${what} The body is one JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport, answered as application/json). Revisions 2024-11-05 to 2025-11-25 start with initialize (then ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read, and 2025-11-25's tasks/get, tasks/result, tasks/list, tasks/cancel); 2026-07-28 is stateless: server/discover instead of initialize, every request carrying its revision in _meta and the Mcp-Method (and Mcp-Name) headers, which must agree with the body (400 -32020 when not), and tasks through the io.modelcontextprotocol/tasks extension (tasks/get, tasks/cancel, tasks/update).`;
 
 export const mcpSessionRoute = route(
   {
