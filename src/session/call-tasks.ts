@@ -29,6 +29,7 @@ import {
 import type { Committer } from "./commit";
 import { directCall } from "./direct-call";
 import type { SessionShared } from "./shared";
+import { Waiters } from "./waiters";
 
 /**
  * How long the alarm waits before it takes up a pending call whose
@@ -96,7 +97,7 @@ export class CallTasks {
   readonly #shared: SessionShared;
   readonly #commits: Committer;
   /** Callers of `wait`, woken when their task ends. */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters = new Waiters();
   #driving = false;
   /**
    * Tasks this instance started, or already counted as taken up again: a
@@ -183,17 +184,7 @@ export class CallTasks {
     if (task.status === "working" && !this.#mine.has(taskId))
       this.drive().catch((e) => console.error("Roost: a task drive", e));
     if (ms <= 0 || isTerminal(task)) return toStatus(task, true);
-    await new Promise<void>((resolve) => {
-      const waiters = this.#waiters.get(taskId) ?? new Set();
-      this.#waiters.set(taskId, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      waiters.add(done);
-    });
+    await this.#waiters.wait(taskId, ms);
     return this.read(taskId);
   }
 
@@ -384,7 +375,6 @@ export class CallTasks {
   }
 
   #wake(taskId: string): void {
-    for (const wake of [...(this.#waiters.get(taskId) ?? [])]) wake();
-    this.#waiters.delete(taskId);
+    this.#waiters.wake(taskId);
   }
 }

@@ -26,6 +26,7 @@ import { addToHistory } from "../tree/tree-data";
 import type { Committer, MutationContext } from "./commit";
 import type { ModelResolver } from "./models";
 import type { SessionShared } from "./shared";
+import { Waiters } from "./waiters";
 
 /** A pass that dies with its object is retried this long after it started. */
 const RUN_RESUME_MS = 1000;
@@ -60,7 +61,7 @@ export class TreeRuns {
   readonly #commits: Committer;
   readonly #models: ModelResolver;
   /** Callers of `wait`, woken when their run finishes. */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters = new Waiters();
   #driving = false;
 
   constructor(
@@ -145,17 +146,7 @@ export class TreeRuns {
   async wait(runId: string, ms: number): Promise<RunStatus> {
     const status = this.read(runId);
     if (ms <= 0 || !isActive(status.state)) return status;
-    await new Promise<void>((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set();
-      this.#waiters.set(runId, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      waiters.add(done);
-    });
+    await this.#waiters.wait(runId, ms);
     return this.read(runId);
   }
 
@@ -364,7 +355,6 @@ export class TreeRuns {
   }
 
   #wake(runId: string): void {
-    for (const wake of [...(this.#waiters.get(runId) ?? [])]) wake();
-    this.#waiters.delete(runId);
+    this.#waiters.wake(runId);
   }
 }

@@ -15,7 +15,7 @@ import { TaskIdParamsSchema } from "../../protocol/mcp-tasks";
 import { fromRoost, parseParams, RpcFailure } from "./failure";
 import { requestMeta } from "./revision";
 import type { McpTarget } from "./target";
-import { getTask, onTask } from "./tasks";
+import { getTask, mcpTask, onTask } from "./tasks";
 import { callToolResult } from "./tool-result";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -38,17 +38,10 @@ export const declaresTasks = (params: unknown): boolean => {
 };
 
 /** The extension's Task: 2025-11-25's, with its durations named in ms. */
-const extensionTask = (t: CallTaskStatus) => ({
-  taskId: t.task_id,
-  status: t.status,
-  ...(t.status_message === undefined
-    ? {}
-    : { statusMessage: t.status_message }),
-  createdAt: t.created_at,
-  lastUpdatedAt: t.updated_at,
-  ttlMs: t.ttl_ms,
-  pollIntervalMs: t.poll_interval_ms
-});
+const extensionTask = (t: CallTaskStatus) => {
+  const { ttl, pollInterval, ...task } = mcpTask(t);
+  return { ...task, ttlMs: ttl, pollIntervalMs: pollInterval };
+};
 
 /** A refusal recorded in a task, as the JSON-RPC error the call would have had. */
 const taskError = (t: CallTaskStatus) =>
