@@ -197,6 +197,25 @@ const roostRows = async (
   });
   socket.close();
 
+  progress("11 bill: counter calls over MCP (2026-07-28)");
+  const mcp = await run(pgid, N * STEPS_PER_EPISODE, (i) =>
+    api.mcpCall(sessions[i % N]!, "incr")
+  );
+  out.push({
+    operation: "counter tools/call (MCP 2026-07-28)",
+    ...mcp,
+    ...(await billOf(api, sessions, N * STEPS_PER_EPISODE))
+  });
+  const tasked = await run(pgid, N * STEPS_PER_EPISODE, (i) =>
+    api.mcpCall(sessions[i % N]!, "incr", true)
+  );
+  out.push({
+    operation: "counter tools/call (MCP, tasks extension declared)",
+    ...tasked,
+    ...(await billOf(api, sessions, N * STEPS_PER_EPISODE)),
+    note: "each call a task: its row, kept for its TTL"
+  });
+
   progress("11 bill: a tree run (four passes)");
   const tree = await api.create("bench");
   await api.reset(tree);

@@ -167,6 +167,48 @@ export class Api {
   }
 
   /**
+   * A tools/call over MCP as a 2026-07-28 client sends it; `tasks` declares
+   * the tasks extension, which has the server start the call as a task.
+   */
+  async mcpCall(
+    s: BenchSession,
+    tool: string,
+    tasks = false
+  ): Promise<unknown> {
+    const answer = await this.send("POST", `/v1/sessions/${s.id}/mcp`, {
+      token: s.token,
+      headers: {
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": tool
+      },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: tool,
+          arguments: {},
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": tasks
+              ? { extensions: { "io.modelcontextprotocol/tasks": {} } }
+              : {}
+          }
+        }
+      }
+    });
+    const reply = answer.ok ? JSON.parse(answer.text) : undefined;
+    if (reply?.result === undefined) {
+      throw new HttpError(
+        answer.status,
+        `MCP tools/call ${tool} → ${answer.status}: ${answer.text.slice(0, 500)}`
+      );
+    }
+    return reply.result;
+  }
+
+  /**
    * Adds `count` objects (numbered from `first`, so all differ) under
    * put/items, a thousand per request. Answers the JSON bytes sent.
    */

@@ -15,8 +15,6 @@ import { type CallTaskStatus, TASK_TTL_MS } from "../protocol";
 import {
   cancelTask,
   countRedrive,
-  countTasks,
-  countWorking,
   endTask,
   expireTasks,
   insertTask,
@@ -29,6 +27,7 @@ import {
 import type { Committer } from "./commit";
 import { directCall } from "./direct-call";
 import type { SessionShared } from "./shared";
+import { TaskCounts } from "./task-counts";
 import { Waiters } from "./waiters";
 
 /**
@@ -105,10 +104,15 @@ export class CallTasks {
    */
   readonly #mine = new Set<string>();
   #count = 0;
+  readonly #counts: TaskCounts;
 
   constructor(shared: SessionShared, commits: Committer) {
     this.#shared = shared;
     this.#commits = commits;
+    this.#counts = new TaskCounts(shared.sql, {
+      working: MAX_WORKING,
+      kept: MAX_KEPT
+    });
   }
 
   /** Whether a drive is under way in this instance (the alarm then only renews the lease). */
@@ -132,20 +136,7 @@ export class CallTasks {
     requireOffered(shared.registry.get(row.environment), row, input.tool);
     this.#commits.throttle();
     const now = shared.now();
-    if (countWorking(shared.sql, now) >= MAX_WORKING) {
-      throw new RoostError(
-        "conflict",
-        `${MAX_WORKING} tasks are already waiting or running in this session; wait for one to end or cancel one.`,
-        { limit: MAX_WORKING }
-      );
-    }
-    if (countTasks(shared.sql, now) >= MAX_KEPT) {
-      throw new RoostError(
-        "conflict",
-        `This session keeps ${MAX_KEPT} tasks already; they go as their TTLs pass.`,
-        { limit: MAX_KEPT }
-      );
-    }
+    this.#counts.admit(now);
     const task: TaskRow = {
       taskId: this.#newId(now),
       tool: input.tool,
@@ -164,6 +155,7 @@ export class CallTasks {
         shared.schedule.set("taskExpiry", task.expiresAt);
     });
     this.#mine.add(task.taskId);
+    this.#counts.started(task.taskId);
     await shared.schedule.arm();
     // Not awaited: the task answers at once. Should the object die, the
     // lease's alarm drives it again.
@@ -297,6 +289,7 @@ export class CallTasks {
   expire(now: number): void {
     const shared = this.#shared;
     expireTasks(shared.sql, now);
+    this.#counts.forget();
     const next = nextTaskExpiry(shared.sql);
     if (next === undefined) shared.schedule.clear("taskExpiry");
     else shared.schedule.set("taskExpiry", next);
@@ -374,7 +367,9 @@ export class CallTasks {
     return task;
   }
 
+  /** Called once a task ended (or vanished): its readers, and the count. */
   #wake(taskId: string): void {
+    this.#counts.ended(taskId);
     this.#waiters.wake(taskId);
   }
 }

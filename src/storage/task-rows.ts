@@ -10,6 +10,22 @@ import { utf8Length } from "../json";
 import type { TaskState, ToolInvocationResponse } from "../protocol";
 import { hasTable } from "./tables";
 
+/**
+ * Storages whose tasks table is known to exist. Reads check for the table
+ * rather than make it (a session that never ran a task has none), and the
+ * check reads all of sqlite_schema, billed per row: so it is made once per
+ * object. A table that vanishes after (a rollback of the transaction that
+ * made it, a deleted session) is made again by the next statement that
+ * needs it, as every table is (tables.ts).
+ */
+const made = new WeakSet<SqlStorage>();
+const hasTasks = (sql: SqlStorage): boolean => {
+  if (made.has(sql)) return true;
+  const has = hasTable(sql, "tasks");
+  if (has) made.add(sql);
+  return has;
+};
+
 /** What a task ended with: the call's answer, or the refusal that stopped it. */
 export type TaskOutcome =
   | { result: ToolInvocationResponse }
@@ -89,7 +105,7 @@ export const readTask = (
   taskId: string,
   now: number
 ): TaskRow | undefined => {
-  if (!hasTable(sql, "tasks")) return undefined;
+  if (!hasTasks(sql)) return undefined;
   const [raw] = sql
     .exec<RawTask>(
       "SELECT * FROM tasks WHERE task_id = ? AND expires_at > ?",
@@ -145,7 +161,7 @@ export const nextWorking = (
   now: number,
   skip: ReadonlySet<string>
 ): TaskRow | undefined => {
-  if (!hasTable(sql, "tasks")) return undefined;
+  if (!hasTasks(sql)) return undefined;
   for (const raw of sql.exec<RawTask>(
     "SELECT * FROM tasks WHERE status = 'working' AND expires_at > ? ORDER BY created_at, task_id",
     now
@@ -155,25 +171,27 @@ export const nextWorking = (
   return undefined;
 };
 
-export const countWorking = (sql: SqlStorage, now: number): number =>
-  hasTable(sql, "tasks")
-    ? sql
-        .exec<{ n: number }>(
-          "SELECT count(*) AS n FROM tasks WHERE status = 'working' AND expires_at > ?",
-          now
-        )
-        .one().n
-    : 0;
-
-export const countTasks = (sql: SqlStorage, now: number): number =>
-  hasTable(sql, "tasks")
-    ? sql
-        .exec<{ n: number }>(
-          "SELECT count(*) AS n FROM tasks WHERE expires_at > ?",
-          now
-        )
-        .one().n
-    : 0;
+/**
+ * The kept tasks' ids and whether each is working, in one read: what the
+ * session's limits count. Every kept row is read, so a session reads it
+ * once and keeps the count in memory (session/task-counts.ts).
+ */
+export const taskCensus = (
+  sql: SqlStorage,
+  now: number
+): { working: string[]; kept: number } => {
+  if (!hasTasks(sql)) return { working: [], kept: 0 };
+  const rows = sql
+    .exec<{ task_id: string; status: string }>(
+      "SELECT task_id, status FROM tasks WHERE expires_at > ?",
+      now
+    )
+    .toArray();
+  return {
+    working: rows.filter((r) => r.status === "working").map((r) => r.task_id),
+    kept: rows.length
+  };
+};
 
 /**
  * A page of kept tasks, oldest first, after the task `after` names (a
@@ -185,7 +203,7 @@ export const listTasks = (
   limit: number,
   after?: { createdAt: number; taskId: string }
 ): TaskRow[] => {
-  if (!hasTable(sql, "tasks")) return [];
+  if (!hasTasks(sql)) return [];
   const rows =
     after === undefined
       ? sql.exec<RawTask>(
@@ -208,7 +226,7 @@ export const listTasks = (
 
 /** Deletes expired tasks, a bounded batch at a time; returns how many. */
 export const expireTasks = (sql: SqlStorage, now: number, batch = 1000) =>
-  hasTable(sql, "tasks")
+  hasTasks(sql)
     ? sql.exec(
         "DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM tasks WHERE expires_at <= ? LIMIT ?)",
         now,
@@ -218,7 +236,7 @@ export const expireTasks = (sql: SqlStorage, now: number, batch = 1000) =>
 
 /** The earliest expiry still stored, for the schedule. */
 export const nextTaskExpiry = (sql: SqlStorage): number | undefined =>
-  hasTable(sql, "tasks")
+  hasTasks(sql)
     ? (sql
         .exec<{ t: number | null }>("SELECT min(expires_at) AS t FROM tasks")
         .one().t ?? undefined)
