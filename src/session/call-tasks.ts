@@ -248,7 +248,16 @@ export class CallTasks {
         if (now - began > DRIVE_BUDGET_MS) return;
         const task = nextWorking(shared.sql, now, tried);
         if (task === undefined) {
-          if (nextWorking(shared.sql, now, new Set()) === undefined)
+          // Idle. A lease still ahead is left for its alarm to clear: the
+          // next task then finds it set, and a burst of quick tasks writes
+          // it once, not twice each (rows are billed; an alarm is a cheap
+          // request). One that is due (this is its alarm) is cleared.
+          const lease = shared.schedule.dueAt("task");
+          if (
+            lease !== undefined &&
+            lease <= now &&
+            nextWorking(shared.sql, now, new Set()) === undefined
+          )
             shared.schedule.clear("task");
           await shared.schedule.arm();
           return;
