@@ -5,7 +5,13 @@
 // The frames are the extension's, as its official client sends them.
 import { describe, expect, it } from "vitest";
 import { gate } from "../fixtures/environments";
-import { createResetSession, json, send, type TestSession } from "./helpers";
+import {
+  call,
+  createResetSession,
+  json,
+  send,
+  type TestSession
+} from "./helpers";
 import { abort, events, inside, stubOf } from "./session-helpers";
 
 const VERSION = "2026-07-28";
@@ -158,5 +164,73 @@ describe("MCP tasks extension (2026-07-28)", () => {
     const got = await rpc(s, "tasks/get", { taskId });
     expect(got.result).toMatchObject({ status: "cancelled" });
     expect(got.result).not.toHaveProperty("result");
+  });
+
+  it("on an environment's endpoint, polls a task by its id alone, which opens that task and nothing else", async () => {
+    const onEnvironment = async (
+      method: string,
+      params: Record<string, unknown>
+    ): Promise<Answer> => {
+      const named = (params.name ?? params.taskId) as string | undefined;
+      const res = await call(
+        "/v1/environments/lab/mcp",
+        send(
+          "POST",
+          {
+            jsonrpc: "2.0",
+            id: ++ids,
+            method,
+            params: { ...params, _meta: meta(true) }
+          },
+          {
+            "Content-Type": "application/json",
+            "MCP-Protocol-Version": VERSION,
+            "Mcp-Method": method,
+            ...(named === undefined ? {} : { "Mcp-Name": named })
+          }
+        )
+      );
+      expect(res.status, method).toBe(200);
+      return json<Answer>(res);
+    };
+    const id = `ext-env-${crypto.randomUUID()}`;
+    const started = await onEnvironment("tools/call", {
+      name: "wait",
+      arguments: { gate: id }
+    });
+    expect(started.result).toMatchObject({ resultType: "task" });
+    const taskId = String(started.result?.taskId);
+    const credential = String(
+      (started.result?._meta as Record<string, unknown>)["dev.roost/session"]
+    );
+    const [sessionId, token] = [
+      credential.slice(0, credential.indexOf(".")),
+      credential.slice(credential.indexOf(".") + 1)
+    ];
+    // The id names the session but holds none of its token.
+    expect(taskId.startsWith(`${sessionId}~`)).toBe(true);
+    expect(taskId).not.toContain(token);
+    await inside(stubOf(sessionId), () => gate(id).open());
+    let polled: Answer | undefined;
+    for (let i = 0; i < 600; i++) {
+      polled = await onEnvironment("tasks/get", { taskId });
+      if (polled.result?.status !== "working") break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(polled?.result).toMatchObject({
+      taskId,
+      status: "completed",
+      result: { content: [{ type: "text", text: "opened" }] }
+    });
+    // Altered, or moved to another task of the session, it opens nothing.
+    const parts = taskId.split("~");
+    for (const forged of [
+      `${taskId.slice(0, -2)}xx`,
+      [parts[0], "0000000000a-other", ...parts.slice(2)].join("~"),
+      `${sessionId}~${parts[1]}`
+    ]) {
+      const refused = await onEnvironment("tasks/get", { taskId: forged });
+      expect(refused.error?.code, forged).toBe(-32602);
+    }
   });
 });

@@ -8,7 +8,8 @@
  * right for stateless tools; for a stateful environment it sends the
  * credential back, or talks to the session's own endpoint, whose URL
  * names it. Anything else (server/discover, tools/list, resources) is
- * answered from the environment itself, without making a session.
+ * answered from the environment itself, without making a session. A task
+ * started here is polled with its id alone (task-capability.ts).
  */
 
 import type { Context } from "hono";
@@ -17,16 +18,13 @@ import { JSONRPC_ERRORS, MCP_META } from "../../protocol";
 import type { AppEnv } from "../env";
 import { gatewayTo } from "../gateway";
 import { mcpSessionToken } from "../oauth/mcp-session";
+import { signingKeys } from "../secrets";
 import { provenSession, sessionCredential } from "../session-credential";
 import { isSessionGone } from "./failure";
 import { expectUse, startMcpSession } from "./start-session";
 import { type McpRequest, rpcError } from "./streamable-http";
-import {
-  carriedTasks,
-  carrierOf,
-  environmentTarget,
-  sessionTarget
-} from "./target";
+import { carriedTasks, environmentTarget, sessionTarget } from "./target";
+import { carryTask, provenTask } from "./task-capability";
 
 const toolNamed = (params: unknown): string | undefined => {
   const name = (params as { name?: unknown } | undefined)?.name;
@@ -39,12 +37,55 @@ const noSession = (id: string | number, message: string) =>
     meta: MCP_META.session
   });
 
+/** Carries the ids of tasks a session starts here (task-capability.ts). */
+const carrier = async (c: Context<AppEnv>, sessionId: string) => {
+  const keys = await signingKeys(c.env);
+  const issuedAt = Date.now();
+  return (taskId: string) => carryTask(keys, sessionId, taskId, issuedAt);
+};
+
+/** tasks/*: the id alone leads to its task, and to nothing else. */
+const answerTask = async (
+  c: Context<AppEnv>,
+  environment: Environment,
+  request: McpRequest
+): Promise<Response> => {
+  const taskId = (request.params as { taskId?: unknown } | undefined)?.taskId;
+  const keys = await signingKeys(c.env);
+  const proven =
+    typeof taskId === "string" ? await provenTask(keys, taskId) : undefined;
+  let durableId: DurableObjectId | undefined;
+  try {
+    durableId =
+      proven === undefined
+        ? undefined
+        : c.env.SESSIONS.idFromString(proven.sessionId);
+  } catch {
+    durableId = undefined;
+  }
+  if (proven === undefined || durableId === undefined) {
+    return await request.answer(environmentTarget(environment));
+  }
+  const session = gatewayTo(c.env.SESSIONS, durableId, proven.grant);
+  const carry = (id: string) =>
+    carryTask(keys, proven.sessionId, id, proven.grant.issuedAt);
+  return await request.answer(
+    carriedTasks(sessionTarget(c.get("registry"), session), carry, {
+      carried: taskId as string,
+      taskId: proven.taskId
+    })
+  );
+};
+
 export const answerStateless = async (
   c: Context<AppEnv>,
   environment: Environment,
   request: McpRequest
 ): Promise<Response> => {
   const registry = c.get("registry");
+  if (request.method.startsWith("tasks/")) {
+    return await answerTask(c, environment, request);
+  }
   const named = request.meta?.[MCP_META.session];
   if (named !== undefined) {
     const proven =
@@ -58,7 +99,10 @@ export const answerStateless = async (
     const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
     try {
       return await request.answer(
-        carriedTasks(sessionTarget(registry, session), String(named))
+        carriedTasks(
+          sessionTarget(registry, session),
+          await carrier(c, proven.sessionId)
+        )
       );
     } catch (error) {
       if (!isSessionGone(error)) throw error;
@@ -67,22 +111,6 @@ export const answerStateless = async (
         `The session _meta["${MCP_META.session}"] names has ended: leave it out to start a new one.`
       );
     }
-  }
-  // A task started here is polled with its id alone, which carries the
-  // session's credential (target.ts, carriedTasks).
-  if (request.method.startsWith("tasks/")) {
-    const carrier = carrierOf(
-      (request.params as { taskId?: unknown } | undefined)?.taskId
-    );
-    const proven =
-      carrier === undefined ? undefined : await provenSession(c, carrier);
-    if (carrier === undefined || proven === undefined) {
-      return await request.answer(environmentTarget(environment));
-    }
-    const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
-    return await request.answer(
-      carriedTasks(sessionTarget(registry, session), carrier)
-    );
   }
   const tool = toolNamed(request.params);
   const known = environment.toolSchemas.some((t) => t.function.name === tool);
@@ -98,7 +126,10 @@ export const answerStateless = async (
     await mcpSessionToken(c, started)
   );
   const answered = await request.answer(
-    carriedTasks(sessionTarget(registry, started.session), credential)
+    carriedTasks(
+      sessionTarget(registry, started.session),
+      await carrier(c, started.sessionId)
+    )
   );
   await expectUse(started);
   const body = (await answered.json()) as {

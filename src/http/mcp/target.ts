@@ -116,41 +116,34 @@ const noTask = (taskId: string): never => {
 };
 
 /**
- * A session's target whose task ids carry the session's credential
- * (`<credential>~<task id>`): on an environment's endpoint a stateless
- * client polls a task with nothing but its id, so the id must lead back
- * to the session. Ids that do not carry it name nothing here.
+ * A session's target whose task ids are carried (task-capability.ts): the
+ * ids it answers are made by `carry`, and the only id it takes is `only`
+ * (the one a carried id proved), when given; an id it does not know names
+ * nothing here.
  */
 export const carriedTasks = (
   target: McpTarget,
-  credential: string
+  carry: (taskId: string) => Promise<string>,
+  only?: { carried: string; taskId: string }
 ): McpTarget => {
-  const carry = <T extends { task_id: string }>(t: T): T => ({
-    ...t,
-    task_id: `${credential}~${t.task_id}`
-  });
-  const inner = (taskId: string) => {
-    const cut = taskId.lastIndexOf("~");
-    return cut > 0 && taskId.slice(0, cut) === credential
-      ? taskId.slice(cut + 1)
-      : noTask(taskId);
+  // Ids this target carried itself (a call answered as a task reads it
+  // on at once), and the one a carried id proved.
+  const known = new Map<string, string>(
+    only === undefined ? [] : [[only.carried, only.taskId]]
+  );
+  const carried = async <T extends { task_id: string }>(t: T): Promise<T> => {
+    const id = await carry(t.task_id);
+    known.set(id, t.task_id);
+    return { ...t, task_id: id };
   };
+  const inner = (taskId: string) => known.get(taskId) ?? noTask(taskId);
   return {
     ...target,
-    startTask: async (...args) => carry(await target.startTask(...args)),
+    startTask: async (...args) => carried(await target.startTask(...args)),
     readTask: async (taskId, wait) =>
-      carry(await target.readTask(inner(taskId), wait)),
-    cancelTask: async (taskId) => carry(await target.cancelTask(inner(taskId))),
-    listTasks: async (cursor) => {
-      const page = await target.listTasks(cursor);
-      return { ...page, tasks: page.tasks.map(carry) };
-    }
+      carried(await target.readTask(inner(taskId), wait)),
+    cancelTask: async (taskId) =>
+      carried(await target.cancelTask(inner(taskId))),
+    listTasks: async () => ({ tasks: [] })
   };
-};
-
-/** The credential a carried task id names, if it carries one. */
-export const carrierOf = (taskId: unknown): string | undefined => {
-  if (typeof taskId !== "string") return undefined;
-  const cut = taskId.lastIndexOf("~");
-  return cut > 0 ? taskId.slice(0, cut) : undefined;
 };
