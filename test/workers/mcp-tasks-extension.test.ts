@@ -200,9 +200,10 @@ describe("MCP tasks extension (2026-07-28)", () => {
     });
     expect(started.result).toMatchObject({ resultType: "task" });
     const taskId = String(started.result?.taskId);
-    const credential = String(
-      (started.result?._meta as Record<string, unknown>)["dev.roost/session"]
-    );
+    const resultMeta = started.result?._meta as
+      | Record<string, unknown>
+      | undefined;
+    const credential = String(resultMeta?.["dev.roost/session"]);
     const [sessionId, token] = [
       credential.slice(0, credential.indexOf(".")),
       credential.slice(credential.indexOf(".") + 1)
