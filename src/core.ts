@@ -49,6 +49,23 @@ export {
 } from "./messages/index";
 export { DEFAULT_LIMITS, type Limits } from "./protocol/limits";
 export {
+  type Component,
+  defineEpisodeRubric,
+  defineRubric,
+  type EpisodeRewardArgs,
+  type EpisodeRubric,
+  type EpisodeRubricOptions,
+  type EpisodeStep,
+  type GateOptions,
+  gate,
+  type RewardFn,
+  type Rubric,
+  type StepRewardArgs,
+  sequence,
+  type WeightedSumOptions,
+  weightedSum
+} from "./rewards/index";
+export {
   ModelError,
   openAIModel,
   type PartialDecision,

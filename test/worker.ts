@@ -17,6 +17,7 @@ import {
   toolbox,
   wide
 } from "./fixtures/environments";
+import { graded } from "./fixtures/graded";
 
 const roost = createRoost({
   environments: [
@@ -33,7 +34,8 @@ const roost = createRoost({
     wide,
     toolbox,
     quiz,
-    tally
+    tally,
+    graded
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

@@ -38,6 +38,9 @@ const task = z.object({
   answer: z.number().refine(Number.isFinite, "must be finite")
 });
 
+/** What submit_answer kept for the rubric: the parsed answer and what the model sent. */
+type Submitted = { value: number; raw: number | string };
+
 const asTask = ({ question, answer }: Problem) => ({ question, answer });
 
 const problems = dataset({
@@ -98,12 +101,33 @@ export const calculator = defineEnvironment({
           .describe("The final answer, a number.")
       }),
       run: ({ answer }, ctx) => {
-        const correct = isCorrect(parseAnswer(answer), ctx.task.answer);
-        ctx.episode.end({ reward: correct ? 1 : 0 });
-        return correct ? "Correct." : "Incorrect.";
+        const value = parseAnswer(answer);
+        // The rubric grades what was submitted; the hidden store keeps it
+        // from the model and goes with the episode.
+        ctx.hidden.set("submitted", { value, raw: answer });
+        ctx.episode.end();
+        return isCorrect(value, ctx.task.answer) ? "Correct." : "Incorrect.";
       }
     })
   }),
+  // `exact` is the reward; `format` is a metric (weight 0): reported on
+  // every step, never added, so a trainer can watch how often the model
+  // answers with a plain number rather than text like "1,250".
+  rubric: (define) =>
+    define(
+      {
+        exact: ({ ctx }) => {
+          const submitted = ctx.hidden.get<Submitted>("submitted");
+          return (
+            submitted !== undefined &&
+            isCorrect(submitted.value, ctx.task.answer)
+          );
+        },
+        format: ({ ctx }) =>
+          typeof ctx.hidden.get<Submitted>("submitted")?.raw === "number"
+      },
+      { weights: { format: 0 } }
+    ),
   reset: ({ task }) =>
     `${task.question}\nUse the calculator for arithmetic, then call submit_answer with the final number.`
 });

@@ -10,6 +10,18 @@ import type {
   ToolMessage
 } from "../messages/schema";
 import { NAME_RE } from "../names";
+import {
+  defineEpisodeRubric,
+  type EpisodeRubric,
+  type EpisodeRubricOptions
+} from "../rewards/episode";
+import type {
+  Component,
+  EpisodeRewardArgs,
+  Rubric,
+  StepRewardArgs
+} from "../rewards/types";
+import { defineRubric, type WeightedSumOptions } from "../rewards/weighted-sum";
 import { defineState, type StateDefinition } from "../state/define-state";
 import type { StateAccess, StateShape } from "../state/types";
 import type { Update } from "../store/result";
@@ -120,11 +132,54 @@ export interface EnvironmentConfig<
     action: AssistantMessage,
     ctx: StepContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
   ): StepResult | Promise<StepResult>;
-  /** Scores the default step after its tool calls ran. */
+  /**
+   * Scores the default step after its tool calls ran. Beside a `rubric`
+   * its `done` still ends the episode and its reward is the component
+   * `evaluate`, added to the rubric's.
+   */
   evaluate?(args: {
     observations: ToolMessage[];
     ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>;
   }): Evaluation | Promise<Evaluation>;
+  /**
+   * Scores every step (`defineRubric`): its weighted sum is added to the
+   * step's reward and each component is answered in `reward_components`.
+   * A custom `step`'s tool messages are scored too, its own reward being
+   * the component `step`. The function form hands you `defineRubric`
+   * typed with this environment's state and task, as `tools` does `tool`
+   * (written inline, `defineRubric` cannot see them).
+   */
+  rubric?:
+    | Rubric<StepRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>>
+    | ((
+        define: TypedDefine<
+          StepRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>,
+          WeightedSumOptions,
+          Rubric<StepRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>>
+        >
+      ) => Rubric<
+        StepRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+      >);
+  /**
+   * Scored once, on the step that ends the episode, over all its steps
+   * (`defineEpisodeRubric`, or the function form handing it typed); added
+   * to that step's reward.
+   */
+  episodeRubric?:
+    | EpisodeRubric<
+        EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+      >
+    | ((
+        define: TypedDefine<
+          EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>,
+          EpisodeRubricOptions,
+          EpisodeRubric<
+            EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+          >
+        >
+      ) => EpisodeRubric<
+        EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+      >);
   /** A JSON snapshot for viewers (Aviary's export_frame). */
   frame?(ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>): {
     state: JsonValue;
@@ -155,6 +210,12 @@ export interface EnvironmentConfig<
   tree?: TreeConfig;
 }
 
+/** `defineRubric()` or `defineEpisodeRubric()` with the state and task of one environment fixed. */
+export type TypedDefine<Args, Options, Out> = (
+  components: Record<string, Component<Args>>,
+  options?: Options
+) => Out;
+
 /** `tool()` with the state and task of one environment fixed. */
 export type TypedTool<Shape extends StateShape, Task> = <
   Input extends ToolInput
@@ -173,7 +234,7 @@ export interface Environment<
   Tools extends ToolTypes = ToolTypes
 > extends Omit<
     EnvironmentConfig<TaskSchema, Shape>,
-    "tools" | "state" | "task" | "tree"
+    "tools" | "state" | "task" | "tree" | "rubric" | "episodeRubric"
   > {
   readonly kind: "environment";
   readonly task: z.ZodType;
@@ -182,6 +243,9 @@ export interface Environment<
   /** The model's view of the tools, in OpenAI's format. */
   readonly toolSchemas: readonly OpenAITool[];
   readonly tree?: ResolvedTree;
+  /** The rubrics, resolved; `never` as the runtime calls them whatever the state. */
+  readonly rubric?: Rubric<never>;
+  readonly episodeRubric?: EpisodeRubric<never>;
   /**
    * Never set: carries each tool's declared input in the type, so a client
    * typed from the definition (`useSession<typeof env>`) knows tool names
@@ -272,8 +336,17 @@ export const defineEnvironment = <
       )
     )
   );
+  const { rubric: stepForm, episodeRubric: episodeForm, ...rest } = config;
+  const rubric =
+    typeof stepForm === "function" ? stepForm(defineRubric as never) : stepForm;
+  const episodeRubric =
+    typeof episodeForm === "function"
+      ? episodeForm(defineEpisodeRubric as never)
+      : episodeForm;
   return {
-    ...config,
+    ...rest,
+    ...(rubric === undefined ? {} : { rubric }),
+    ...(episodeRubric === undefined ? {} : { episodeRubric }),
     kind: "environment",
     task: config.task ?? NO_TASK(),
     state:

@@ -6,6 +6,8 @@ import type {
   Message,
   ToolMessage
 } from "../messages/schema";
+import type { RewardComponents } from "../protocol";
+import { scoreRewards } from "../rewards/score-step";
 import type { Update } from "../store/result";
 import type {
   EnvironmentStore,
@@ -38,6 +40,8 @@ export interface StepOutcome {
   done: boolean;
   truncated: boolean;
   results: LocatedEntry[];
+  /** What each rubric component scored; absent when the environment has no rubric. */
+  reward_components?: RewardComponents;
   /**
    * What the step's tools threw, stack included, in call order; absent when
    * none threw. The observations say only `Tool x failed: <message>`: this
@@ -127,6 +131,7 @@ export const runStep = async (
   action: AssistantMessage,
   options: ExecuteOptions = {}
 ): Promise<StepOutcome> => {
+  const at = parts.state.messageCount();
   parts.state.set("messages", action);
   const { control, signals } = createEpisodeControl();
   const ctx = contextOf(parts, task, options);
@@ -151,6 +156,8 @@ export const runStep = async (
   let reward = 0;
   let done = false;
   let truncated = false;
+  let toolMessages: ToolMessage[] = [];
+  let base: { name: "evaluate" | "step"; reward: number } | undefined;
   if (env.step) {
     const r = await env.step(action, {
       ...ctx,
@@ -161,6 +168,8 @@ export const runStep = async (
     reward = r.reward ?? 0;
     done = r.done ?? false;
     truncated = r.truncated ?? false;
+    toolMessages = observations.filter((m) => m.role === "tool");
+    base = { name: "step", reward };
   } else if ((action.tool_calls ?? []).length === 0) {
     observations = toMessages(NO_TOOL_CALLS);
   } else {
@@ -171,6 +180,8 @@ export const runStep = async (
       : {};
     reward = evaluation.reward ?? 0;
     done = evaluation.done ?? false;
+    toolMessages = messages;
+    if (env.evaluate) base = { name: "evaluate", reward };
   }
   const s = signals();
   reward += s.reward;
@@ -185,12 +196,26 @@ export const runStep = async (
     truncated = true;
   }
   parts.state.set("messages", observations);
+  const scored = await scoreRewards(env, {
+    ctx,
+    hidden: parts.hidden,
+    messages: () => parts.state.get("messages") as Message[],
+    step,
+    at,
+    toolMessages,
+    ...(base === undefined ? {} : { base }),
+    reward,
+    done,
+    truncated
+  });
+  if (scored !== undefined) reward += scored.added;
   return {
     observations,
     reward,
     done,
     truncated,
     results,
+    ...(scored === undefined ? {} : { reward_components: scored.components }),
     ...(exceptions.length > 0 ? { exceptions } : {})
   };
 };

@@ -6,6 +6,7 @@ import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { WireMessageSchema } from "./messages";
+import { RewardComponentsSchema } from "./reward-components";
 import { TimestampSchema } from "./session-status";
 
 const Position = lazy(() => z.number().int().nonnegative());
@@ -157,7 +158,8 @@ export const StepEventSchema = lazy(() =>
       step: z.number().int().positive(),
       reward: z.number(),
       done: z.boolean(),
-      truncated: z.boolean()
+      truncated: z.boolean(),
+      reward_components: RewardComponentsSchema().optional()
     },
     "A step committed."
   )

@@ -6,6 +6,7 @@ import { JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema, WireMessageSchema } from "./messages";
 import { OpenAIToolSchema } from "./openai-tool";
+import { RewardComponentsSchema } from "./reward-components";
 
 /** A session id in a path. Loose on purpose: an id the platform rejects is answered like a wrong token (403), not 400. */
 export const SessionIdSchema = lazy(() => z.string().min(1).max(256));
@@ -194,7 +195,8 @@ export const StepResponseSchema = lazy(() =>
       observations: z.array(WireMessageSchema()),
       reward: z.number(),
       done: z.boolean(),
-      truncated: z.boolean()
+      truncated: z.boolean(),
+      reward_components: RewardComponentsSchema().optional()
     })
     .meta({ id: "StepResponse", description: "What the step observed." })
 );

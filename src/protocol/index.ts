@@ -331,6 +331,12 @@ export {
   truncatedField,
   truncatedSchema
 } from "./read-budget";
+export {
+  type RewardComponent,
+  RewardComponentSchema,
+  type RewardComponents,
+  RewardComponentsSchema
+} from "./reward-components";
 export { allows, SCOPES, type Scope } from "./scopes";
 export {
   type BatchFrame,

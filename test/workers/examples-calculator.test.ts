@@ -151,13 +151,20 @@ describe("calculator grading", () => {
     const good = await s.step(
       toolCalls({ name: "submit_answer", arguments: { answer: " 1,250 " } })
     );
-    expect(good).toMatchObject({ reward: 1, done: true });
+    // Right, but sent as text: the format metric says so, and costs nothing.
+    expect(good).toMatchObject({
+      reward: 1,
+      done: true,
+      reward_components: { exact: 1, format: 0 }
+    });
+    expect(bad.reward_components).toEqual({ exact: 0, format: 0 });
   });
 });
 
 interface Step {
   observations: { content: string; is_error?: boolean }[];
   reward: number;
+  reward_components?: Record<string, unknown>;
   done: boolean;
 }
 
@@ -235,7 +242,11 @@ describe("calculator over HTTP", () => {
         send("POST", action("submit_answer", { answer: problem.answer }))
       )
     );
-    expect(submitted).toMatchObject({ reward: 1, done: true });
+    expect(submitted).toMatchObject({
+      reward: 1,
+      done: true,
+      reward_components: { exact: 1, format: 1 }
+    });
     expect(submitted.observations[0]!.content).toBe("Correct.");
     expect(await json(await s.call(""))).toMatchObject({
       steps: 5,
@@ -262,7 +273,11 @@ describe("calculator over HTTP", () => {
         send("POST", action("submit_answer", { answer: problem.answer + 1 }))
       )
     );
-    expect(submitted).toMatchObject({ reward: 0, done: true });
+    expect(submitted).toMatchObject({
+      reward: 0,
+      done: true,
+      reward_components: { exact: 0, format: 1 }
+    });
     expect(submitted.observations[0]!.content).toBe("Incorrect.");
   });
 

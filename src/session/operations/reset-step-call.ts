@@ -77,17 +77,25 @@ export const step = defineOperation({
         action,
         rt.shared.executeOptions(m.hooks)
       );
+      // Absent for an environment without rubrics, so its frames and
+      // answers stay byte for byte what they were.
+      const components =
+        out.reward_components === undefined
+          ? {}
+          : { reward_components: out.reward_components };
       m.emit("step", {
         step: m.row.steps,
         reward: out.reward,
         done: out.done,
-        truncated: out.truncated
+        truncated: out.truncated,
+        ...components
       });
       return {
         observations: out.observations,
         reward: out.reward,
         done: out.done,
-        truncated: out.truncated
+        truncated: out.truncated,
+        ...components
       };
     })
 });

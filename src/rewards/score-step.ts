@@ -1,0 +1,119 @@
+/** @module A step scored with the environment's rubrics: what the default and custom steps add to their reward. */
+
+import type {
+  Environment,
+  EpisodeContext
+} from "../environment/define-environment";
+import type { JsonValue } from "../json";
+import type {
+  AssistantMessage,
+  Message,
+  ToolMessage
+} from "../messages/schema";
+import type { RewardComponents } from "../protocol";
+import type { HiddenStore } from "../store/types";
+import { scoreComponent } from "./component";
+import { discount } from "./episode";
+import type { EpisodeStep } from "./types";
+
+/**
+ * The hidden-store key an episode rubric's steps are kept under until the
+ * episode ends. The hidden store is the episode's: a reset clears it, a
+ * fork copies it, a step's commit writes it with the rest, and the model
+ * never reads it. Written only by environments with an episode rubric.
+ */
+export const TRAJECTORY_KEY = "roost:trajectory";
+
+/** One step as kept for the episode rubric; its messages stay in the transcript. */
+interface KeptStep {
+  step: number;
+  /** Where the step's action is in the transcript; its observations follow. */
+  at: number;
+  reward: number;
+  components: RewardComponents;
+}
+
+export interface StepToScore {
+  ctx: EpisodeContext<never, unknown>;
+  hidden: HiddenStore;
+  /** Reads the transcript (the episode rubric's observations). */
+  messages: () => Message[];
+  step: number;
+  /** How many messages the transcript held before this step's action. */
+  at: number;
+  toolMessages: ToolMessage[];
+  /** What `evaluate` or a custom `step` returned, reported under its name. */
+  base?: { name: "evaluate" | "step"; reward: number };
+  /** The reward the step had before its rubrics: evaluate's or step's, and the tools'. */
+  reward: number;
+  done: boolean;
+  truncated: boolean;
+}
+
+/**
+ * What the rubrics add to a step's reward, and the components to report;
+ * undefined for an environment without rubrics, whose steps answer as
+ * they always did.
+ */
+export const scoreRewards = async (
+  env: Environment,
+  s: StepToScore
+): Promise<{ added: number; components: RewardComponents } | undefined> => {
+  if (env.rubric === undefined && env.episodeRubric === undefined) {
+    return undefined;
+  }
+  const components: RewardComponents = {};
+  if (s.base !== undefined) components[s.base.name] = s.base.reward;
+  let added = 0;
+  if (env.rubric !== undefined) {
+    const scored = await env.rubric.score({
+      observations: s.toolMessages,
+      ctx: s.ctx,
+      step: s.step
+    } as never);
+    added += scored.value;
+    for (const [name, entry] of scored.entries) components[name] = entry;
+  }
+  const episode = env.episodeRubric;
+  if (episode === undefined) return { added, components };
+  const kept = s.hidden.get<KeptStep[] & JsonValue>(TRAJECTORY_KEY) ?? [];
+  const self: KeptStep = {
+    step: s.step,
+    at: s.at,
+    reward: s.reward + added,
+    components: { ...components }
+  };
+  if (!s.done && !s.truncated) {
+    s.hidden.set(TRAJECTORY_KEY, [...kept, self] as unknown as JsonValue);
+    return { added, components };
+  }
+  const steps = episodeSteps([...kept, self], s.messages());
+  const scored = await scoreComponent("episode", episode.rubric, {
+    steps,
+    ctx: s.ctx,
+    done: s.done,
+    truncated: s.truncated
+  } as never);
+  const [[, own], ...below] = scored.entries as [
+    [string, RewardComponents[string]],
+    ...[string, RewardComponents[string]][]
+  ];
+  components.episode =
+    episode.gamma === undefined || typeof own !== "number"
+      ? own
+      : { value: own, per_step: discount(own, steps.length, episode.gamma) };
+  for (const [name, entry] of below) components[name] = entry;
+  // The episode is over: nothing more reads the kept steps.
+  s.hidden.delete(TRAJECTORY_KEY);
+  return { added: added + scored.value, components };
+};
+
+/** The kept steps with their actions and observations read back from the transcript. */
+const episodeSteps = (kept: KeptStep[], messages: Message[]): EpisodeStep[] =>
+  kept.map((k, i) => ({
+    step: k.step,
+    action: messages[k.at] as AssistantMessage,
+    observations: messages.slice(k.at + 1, kept[i + 1]?.at ?? messages.length),
+    reward: k.reward,
+    components: k.components
+  }));
