@@ -7,7 +7,6 @@ import type {
   ToolMessage
 } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
-import { scoreRewards } from "../rewards/score-step";
 import type { Update } from "../store/result";
 import type {
   EnvironmentStore,
@@ -25,6 +24,7 @@ import type {
 } from "./define-environment";
 import { createEpisodeControl } from "./episode-control";
 import { checkEpisodeTools } from "./episode-tools";
+import { scoreRewards } from "./score-step";
 
 /** What one session holds. */
 export interface SessionParts {

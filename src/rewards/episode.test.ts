@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { createLocalSession, defineEnvironment, toolCalls } from "../core";
+import { TRAJECTORY_KEY } from "../environment/score-step";
 import { defineState } from "../state/define-state";
 import { defineEpisodeRubric, discount } from "./episode";
-import { TRAJECTORY_KEY } from "./score-step";
 import { defineRubric } from "./weighted-sum";
 
 /** Walk to a target; the episode ends on arrival or after 4 steps. */

@@ -8,12 +8,12 @@ export {
   type EpisodeRubricOptions
 } from "./episode";
 export { type GateOptions, gate } from "./gate";
-export { scoreRewards, TRAJECTORY_KEY } from "./score-step";
 export { sequence } from "./sequence";
 export type {
   Component,
   EpisodeRewardArgs,
   EpisodeStep,
+  RewardContext,
   RewardFn,
   Rubric,
   Scored,

@@ -1,13 +1,24 @@
 /** @module What reward functions and rubrics are given and give back. */
 
-import type { EpisodeContext } from "../environment/define-environment";
 import type {
   AssistantMessage,
   Message,
   ToolMessage
 } from "../messages/schema";
 import type { RewardComponent, RewardComponents } from "../protocol";
-import type { StateShape } from "../state/types";
+import type { StateAccess, StateShape } from "../state/types";
+import type { EnvironmentStore, HiddenStore } from "../store/types";
+
+/**
+ * What a reward function may read of the episode: what `evaluate` gets
+ * (an environment's EpisodeContext is one), less what only steps do.
+ */
+export interface RewardContext<Shape extends StateShape, Task> {
+  task: Task;
+  environment: EnvironmentStore;
+  hidden: HiddenStore;
+  state: StateAccess<Shape>;
+}
 
 /** What a step's reward function sees: what `evaluate` sees, and the step's number. */
 export interface StepRewardArgs<
@@ -16,7 +27,7 @@ export interface StepRewardArgs<
 > {
   /** The step's tool messages (empty for an action without tool calls). */
   observations: ToolMessage[];
-  ctx: EpisodeContext<Shape, Task>;
+  ctx: RewardContext<Shape, Task>;
   /** 1-based number of this step in the episode. */
   step: number;
 }
@@ -40,7 +51,7 @@ export interface EpisodeRewardArgs<
 > {
   /** Every step of the episode, step 1 first. */
   steps: EpisodeStep[];
-  ctx: EpisodeContext<Shape, Task>;
+  ctx: RewardContext<Shape, Task>;
   done: boolean;
   truncated: boolean;
 }

@@ -31,7 +31,7 @@ const BASE = [
 ];
 
 /** The core: runs anywhere, without the Durable Object or the HTTP app. */
-const CORE = ["store", "state", "tree", "tools", "environment"];
+const CORE = ["store", "state", "tree", "tools", "rewards", "environment"];
 
 /** What each folder may import besides itself and BASE. Entry files (index, core, roost) may import anything. */
 const MAY_IMPORT: Record<string, string[]> = {
@@ -41,7 +41,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Tree data shows rules the store through its read-only view.
   tree: ["store"],
   tools: ["store", "state", "tree"],
-  environment: ["store", "state", "tree", "tools"],
+  rewards: ["store", "state", "tree", "tools"],
+  environment: ["store", "state", "tree", "tools", "rewards"],
   runner: CORE,
   storage: CORE,
   session: [...CORE, "runner", "storage"],

@@ -1,9 +1,5 @@
 /** @module A step scored with the environment's rubrics: what the default and custom steps add to their reward. */
 
-import type {
-  Environment,
-  EpisodeContext
-} from "../environment/define-environment";
 import type { JsonValue } from "../json";
 import type {
   AssistantMessage,
@@ -11,10 +7,11 @@ import type {
   ToolMessage
 } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
+import { scoreComponent } from "../rewards/component";
+import { discount } from "../rewards/episode";
+import type { EpisodeStep } from "../rewards/types";
 import type { HiddenStore } from "../store/types";
-import { scoreComponent } from "./component";
-import { discount } from "./episode";
-import type { EpisodeStep } from "./types";
+import type { Environment, EpisodeContext } from "./define-environment";
 
 /**
  * The hidden-store key an episode rubric's steps are kept under until the
