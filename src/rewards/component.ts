@@ -2,6 +2,7 @@
 
 import { RoostError } from "../errors";
 import type { RewardComponent } from "../protocol";
+import { capContent, describeError } from "../tools/content";
 import type { Component, Entries, Rubric } from "./types";
 
 /**
@@ -94,8 +95,15 @@ const failed = (
   ]
 });
 
+/**
+ * A failed component's message goes into the step's answer and its logged
+ * event, once per step: capped, as a tool's exception is, so a component
+ * that throws a megabyte cannot grow every event row by one.
+ */
+export const COMPONENT_ERROR_BYTES = 1024;
+
 const errorText = (thrown: unknown): string =>
-  thrown instanceof Error ? thrown.message : String(thrown);
+  capContent(describeError(thrown), COMPONENT_ERROR_BYTES);
 
 /** A component and everything below it, reported as skipped. */
 export const skipped = <Args>(name: string, c: Component<Args>): Entries => [

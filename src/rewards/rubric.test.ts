@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RoostError } from "../errors";
+import { COMPONENT_ERROR_BYTES } from "./component";
 import { gate } from "./gate";
 import { sequence } from "./sequence";
 import type { StepRewardArgs } from "./types";
@@ -56,6 +57,22 @@ describe("weightedSum / defineRubric", () => {
         ["later", 0.25]
       ]
     });
+  });
+
+  it("caps a thrown message, so a component cannot grow every step event by it", async () => {
+    const rubric = weightedSum({
+      huge: () => {
+        throw new Error("x".repeat(1_000_000));
+      }
+    });
+    const { entries } = (await score(rubric)) as {
+      entries: [[string, { error: string }]];
+    };
+    const [[, report]] = entries;
+    expect(new TextEncoder().encode(report.error).length).toBeLessThan(
+      COMPONENT_ERROR_BYTES + 100
+    );
+    expect(report.error).toMatch(/\[truncated: \d+ more bytes\]$/);
   });
 
   it("names nested rubrics by path, the parent before its children", async () => {
