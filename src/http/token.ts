@@ -65,17 +65,7 @@ export const verifyToken = async (
 ): Promise<boolean> => {
   let memory = verified.get(keys);
   if (memory?.get(token) === sessionId) return true;
-  const parts = token.split(".");
-  if (parts.length !== 3 || parts[0] !== VERSION) return false;
-  const key = keys.byKid.get(parts[1]!);
-  const mac = fromBase64Url(parts[2]!);
-  if (key === undefined || mac === undefined) return false;
-  const ok = await crypto.subtle.verify(
-    "HMAC",
-    key,
-    mac,
-    encoder.encode(sessionId)
-  );
+  const ok = await verifyMac(keys, sessionId, token);
   if (ok) {
     if (memory === undefined) {
       memory = new Map();
@@ -87,4 +77,23 @@ export const verifyToken = async (
     memory.set(token, sessionId);
   }
   return ok;
+};
+
+/**
+ * The check itself, remembering nothing: for values presented once (an
+ * authorization code, a consent form, a refresh token), whose messages may
+ * be kilobytes and which anyone can mint; remembered, they would push the
+ * session tokens a client sends on every request out of the memory.
+ */
+export const verifyMac = async (
+  keys: SigningKeys,
+  message: string,
+  token: string
+): Promise<boolean> => {
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts[0] !== VERSION) return false;
+  const key = keys.byKid.get(parts[1]!);
+  const mac = fromBase64Url(parts[2]!);
+  if (key === undefined || mac === undefined) return false;
+  return crypto.subtle.verify("HMAC", key, mac, encoder.encode(message));
 };

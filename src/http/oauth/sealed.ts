@@ -9,7 +9,7 @@
 
 import type * as z from "zod";
 import type { SigningKeys } from "../secrets";
-import { signToken, verifyToken } from "../token";
+import { signToken, verifyMac } from "../token";
 
 export type SealDomain = "client" | "code" | "refresh" | "consent";
 
@@ -55,7 +55,7 @@ export const unseal = async <T>(
   if (dot <= 0 || sealed.length > 8192) return undefined;
   const body = sealed.slice(0, dot);
   if (
-    !(await verifyToken(keys, `oauth-${domain}:${body}`, sealed.slice(dot + 1)))
+    !(await verifyMac(keys, `oauth-${domain}:${body}`, sealed.slice(dot + 1)))
   )
     return undefined;
   const json = fromBase64Url(body);
