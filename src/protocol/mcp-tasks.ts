@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
+import type { TaskState } from "./call-tasks";
 
 /** Where a result names the task it came from (`_meta`). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
@@ -32,7 +33,7 @@ export const TaskListParamsSchema = lazy(() =>
 /** A Task as MCP's clients parse it. */
 export interface McpTask {
   taskId: string;
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  status: TaskState;
   statusMessage?: string;
   createdAt: string;
   lastUpdatedAt: string;

@@ -22,6 +22,7 @@ import {
   MCP_META,
   MCP_PROTOCOL_VERSIONS
 } from "../../protocol";
+import { TASKS_CAPABILITY } from "../../protocol/mcp-tasks";
 import { fromRoost, isSessionGone, parseParams, RpcFailure } from "./failure";
 import {
   listResources,
@@ -30,7 +31,7 @@ import {
 } from "./resources";
 import { type Revision, SUPPORTED_VERSIONS } from "./revision";
 import type { McpTarget } from "./target";
-import { TASKS_CAPABILITY, taskMethods } from "./tasks";
+import { taskMethods } from "./tasks";
 import { extensionMethods, TASKS_EXTENSION } from "./tasks-extension";
 import { callTool, listTools } from "./tools";
 
@@ -100,8 +101,7 @@ const modern: Record<string, Method> = {
       ...CAPABILITIES,
       extensions: { [TASKS_EXTENSION]: {} }
     },
-    instructions: (await target.environment()).description,
-    ...cached("server/discover")
+    instructions: (await target.environment()).description
   })
 };
 

@@ -27,9 +27,8 @@ export const SUPPORTED_VERSIONS: readonly string[] = [
   ...MCP_PROTOCOL_VERSIONS
 ];
 
-/** What a revision check refuses: the HTTP status and the JSON-RPC error. */
+/** What a revision check refuses (always answered 400): the JSON-RPC error. */
 export interface RevisionRefusal {
-  status: 400;
   error: JsonRpcError;
 }
 
@@ -63,7 +62,6 @@ const refuse = (
   message: string,
   data?: unknown
 ): RevisionRefusal => ({
-  status: 400,
   error: { code, message, ...(data === undefined ? {} : { data }) }
 });
 

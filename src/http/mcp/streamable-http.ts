@@ -126,10 +126,10 @@ export const readMcp = async (
   const id = m.id;
   const revision = readRevision(request.headers, m);
   if (isRefusal(revision)) {
-    const { status, error } = revision;
+    const { error } = revision;
     return {
       kind: "answered",
-      response: rpcError(status, error.code, error.message, id, error.data)
+      response: rpcError(400, error.code, error.message, id, error.data)
     };
   }
   return {

@@ -12,7 +12,6 @@ import { type CallTaskStatus, JSONRPC_ERRORS } from "../../protocol";
 import {
   type McpTask,
   RELATED_TASK_META,
-  TASKS_CAPABILITY,
   TaskAugmentationSchema,
   TaskIdParamsSchema,
   TaskListParamsSchema
@@ -20,8 +19,6 @@ import {
 import { fromRoost, invalidParams, parseParams, RpcFailure } from "./failure";
 import type { McpTarget } from "./target";
 import { callToolResult } from "./tool-result";
-
-export { TASKS_CAPABILITY };
 
 /**
  * tasks/result waits in slices (each one call to the object, which waits

@@ -9,8 +9,6 @@ import { startToolTask, taskRequested } from "./tasks";
 import { callAsTask, declaresTasks } from "./tasks-extension";
 import { callToolResult } from "./tool-result";
 
-export { mcpContent } from "./tool-result";
-
 /** The dialect zod writes; MCP's default since 2025-11-25, named so no client guesses. */
 const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
