@@ -223,6 +223,35 @@ describe("MCP tasks extension (2026-07-28)", () => {
       status: "completed",
       result: { content: [{ type: "text", text: "opened" }] }
     });
+    // Revoking the session's act tokens revokes the ids issued before it.
+    const revoked = await call(
+      `/v1/sessions/${sessionId}/tokens/revoke`,
+      send(
+        "POST",
+        { scope: "act" },
+        { "Content-Type": "application/json", Authorization: `Bearer ${token}` }
+      )
+    );
+    expect(revoked.status).toBe(200);
+    const afterRevoke = await call(
+      "/v1/environments/lab/mcp",
+      send(
+        "POST",
+        {
+          jsonrpc: "2.0",
+          id: ++ids,
+          method: "tasks/get",
+          params: { taskId, _meta: meta(true) }
+        },
+        {
+          "Content-Type": "application/json",
+          "MCP-Protocol-Version": VERSION,
+          "Mcp-Method": "tasks/get",
+          "Mcp-Name": taskId
+        }
+      )
+    );
+    expect(afterRevoke.status).toBe(401);
     // Altered, or moved to another task of the session, it opens nothing.
     const parts = taskId.split("~");
     for (const forged of [
