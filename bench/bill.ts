@@ -29,11 +29,11 @@ interface Measured extends Billed {
   note?: string;
 }
 
-const readBill = (api: Api, s: BenchSession): Promise<Bill> =>
+export const readBill = (api: Api, s: BenchSession): Promise<Bill> =>
   api.post(`/bench/bill/${s.id}`, {}) as Promise<Bill>;
 
 /** The median database size of `sessions`: stored bytes, billed per GB-month. */
-const storedBytes = async (
+export const storedBytes = async (
   api: Api,
   sessions: BenchSession[]
 ): Promise<number> => {
@@ -53,7 +53,7 @@ export interface Stored {
 }
 
 /** Runs `op` `times` times: workerd CPU per run (the whole process) and the median wall time. */
-const run = async (
+export const run = async (
   pgid: number,
   times: number,
   op: (i: number) => Promise<unknown>
@@ -70,7 +70,7 @@ const run = async (
 };
 
 /** The bills of `sessions`, summed and divided by `ops`. */
-const billOf = async (
+export const billOf = async (
   api: Api,
   sessions: BenchSession[],
   ops: number

@@ -20,6 +20,7 @@ import { progress } from "./lib/stats";
 import { type Row, renderTable } from "./lib/table";
 import { manySessions } from "./many-sessions";
 import { openEnvScenario } from "./openenv";
+import { rubricScenario } from "./rubric-cost";
 import { sessionSize } from "./session-size";
 import { startup } from "./startup";
 import { stepOverhead } from "./step-overhead";
@@ -60,7 +61,8 @@ const meteredScenarios: Record<
   string,
   (api: Api, server: Server) => Promise<Row[]>
 > = {
-  bill: (api, server) => billScenario(api, server.pgid)
+  bill: (api, server) => billScenario(api, server.pgid),
+  rubric: (api, server) => rubricScenario(api, server.pgid)
 };
 
 /** Serves the bench worker (with the Agents SDK, if asked) while `run` runs. */
