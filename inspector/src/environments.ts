@@ -18,6 +18,8 @@ export interface EnvironmentInfo {
   tree?: TreeInfo;
   dataset_generated?: boolean;
   splits?: { name: string; size?: number; generated: boolean }[];
+  /** With rubrics: the components that are metrics (weight 0). */
+  reward_metrics?: string[];
 }
 
 const paramRows = (schema: JsonSchema) => {

@@ -144,6 +144,10 @@ const open = async (s: Credentials, fromLink = false): Promise<void> => {
   fill($("#timeline"));
   state.attach(s);
   store.attach(s);
+  plot.setMetrics(
+    environments.find((e) => e.name === status.environment)?.reward_metrics ??
+      []
+  );
   plot.attach(s);
   // The transcript loads beside the socket, not before it: the state and
   // the store show while a long transcript's newest messages are read.

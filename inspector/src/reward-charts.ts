@@ -18,11 +18,11 @@ import {
 } from "./svg-chart";
 
 /** Below this many pixels per point, points are drawn as ranges of a bucket. */
-const MIN_SLOT = 3;
+export const MIN_SLOT = 3;
 /** Points listed one by one in a chart's text alternative. */
 const SPOKEN = 20;
 
-const margins = { left: 40, right: 10, top: 18, bottom: 30 };
+export const margins = { left: 40, right: 10, top: 18, bottom: 30 };
 
 /**
  * One bucket of a long series: a bar from its lowest to its highest value
@@ -63,7 +63,7 @@ const stepText = (p: StepPoint): string =>
   `step ${p.step} of episode ${p.episode}: reward ${num(p.reward)}, return ${num(p.total)}${p.done ? ", done" : p.truncated ? ", truncated" : ""}`;
 
 /** Lowest and highest, without spreading thousands of arguments. */
-const span = (values: number[]): { min: number; max: number } => {
+export const span = (values: number[]): { min: number; max: number } => {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (const v of values) {
@@ -74,7 +74,7 @@ const span = (values: number[]): { min: number; max: number } => {
 };
 
 /** A chart's text alternative: its summary, then the values when there are few. */
-const label = (el: SVGSVGElement, text: string): void => {
+export const label = (el: SVGSVGElement, text: string): void => {
   el.setAttribute("aria-label", text);
   el.prepend(svg("title", {}, text));
 };

@@ -1,6 +1,7 @@
 /**
  * @module The session's rewards drawn: every step's reward with the
- * episode's running return, and each episode's return. Steps come from the
+ * episode's running return, each rubric component under them, and each
+ * episode's return. Steps come from the
  * event log once (`/events`) and then live from the socket's frames; a
  * series longer than the chart is wide is drawn as per-pixel ranges.
  */
@@ -8,6 +9,7 @@
 import { ApiError, type Credentials, sessionApi } from "./api";
 import { fill, h } from "./dom";
 import { drawEpisodes, drawSteps, ending, plural } from "./reward-charts";
+import { drawComponents } from "./reward-components";
 import {
   type EpisodeStatus,
   type EpisodeSummary,
@@ -27,6 +29,11 @@ export class RewardPlot {
     "data-testid": "plot-summary"
   });
   readonly #steps = svg("svg", { "data-plot": "steps", role: "img" });
+  readonly #components = svg("svg", { "data-plot": "components", role: "img" });
+  readonly #legend = h("ul", {
+    class: "component-legend",
+    "data-testid": "component-legend"
+  });
   readonly #episodes = svg("svg", { "data-plot": "episodes", role: "img" });
   readonly #table = h("tbody");
   readonly #numbers = h(
@@ -54,6 +61,8 @@ export class RewardPlot {
   readonly #series = new RewardSeries();
   #session: Credentials | undefined;
   #status: EpisodeStatus | undefined;
+  /** The components the session's environment says are metrics (weight 0). */
+  #metrics: ReadonlySet<string> = new Set();
   /** The log has been read up to this seq. */
   #after = 0;
   /** Bumped by attach: a load for an older session drops what it reads. */
@@ -69,6 +78,8 @@ export class RewardPlot {
     this.element.append(
       this.#summary,
       this.#steps,
+      this.#components,
+      this.#legend,
       this.#episodes,
       this.#numbers
     );
@@ -76,6 +87,15 @@ export class RewardPlot {
       const width = Math.round(this.element.clientWidth);
       if (width !== this.#width) this.#schedule();
     }).observe(this.element);
+  }
+
+  /**
+   * Which components are metrics, from the environment's description: a
+   * step's report cannot say (a metric's 1 looks like a reward's 1).
+   */
+  setMetrics(names: readonly string[]): void {
+    this.#metrics = new Set(names);
+    this.#schedule();
   }
 
   attach(session: Credentials): void {
@@ -174,6 +194,8 @@ export class RewardPlot {
     const width = Math.max(320, this.#width || 640);
     const empty = episodes.length === 0;
     this.#steps.style.display = empty ? "none" : "";
+    this.#components.style.display = "none";
+    this.#legend.hidden = true;
     this.#episodes.style.display = empty ? "none" : "";
     this.#numbers.hidden = empty;
     const current = this.#status?.episode ?? episodes.at(-1)?.episode;
@@ -185,6 +207,15 @@ export class RewardPlot {
       return;
     }
     drawSteps(this.#steps, points, width);
+    const scored = drawComponents(
+      this.#components,
+      this.#legend,
+      points,
+      width,
+      this.#metrics
+    );
+    this.#components.style.display = scored ? "" : "none";
+    this.#legend.hidden = !scored;
     drawEpisodes(this.#episodes, episodes, width, current);
     this.#drawSummary(points, episodes, current);
     fill(

@@ -4,6 +4,8 @@
  * same step without it counting twice, grouped into episodes.
  */
 
+import type { RewardComponents } from "../../src/protocol/reward-components";
+
 export interface StepPoint {
   seq: number;
   episode: number;
@@ -14,6 +16,8 @@ export interface StepPoint {
   truncated: boolean;
   /** The episode's return after this step. */
   total: number;
+  /** What each rubric component scored, when the environment has rubrics. */
+  components?: RewardComponents;
 }
 
 export interface EpisodeSummary {
@@ -81,7 +85,11 @@ export class RewardSeries {
       step: Number(frame.step),
       reward: Number(frame.reward),
       done: frame.done === true,
-      truncated: frame.truncated === true
+      truncated: frame.truncated === true,
+      ...(typeof frame.reward_components === "object" &&
+      frame.reward_components !== null
+        ? { components: frame.reward_components as RewardComponents }
+        : {})
     });
     return true;
   }

@@ -5,6 +5,7 @@ import { RoostError } from "../errors";
 import type { JsonObject } from "../json";
 import { lazy } from "../lazy";
 import type { TreeInfo } from "../protocol/http-environments";
+import { metricsOf } from "../rewards/component";
 import type { Environment } from "./define-environment";
 import { describeTree } from "./describe-tree";
 
@@ -21,7 +22,25 @@ export interface EnvironmentInfo {
   max_steps?: number;
   /** The decision tree as data, for an environment that has one. */
   tree?: TreeInfo;
+  /** With rubrics: the reward components that are metrics (weight 0), by flat name. */
+  reward_metrics?: string[];
 }
+
+/**
+ * The components an environment's steps report but never add, as the
+ * step answer names them (`format`, `episode.short`): what a chart or a
+ * trainer needs to tell a metric from a reward, which the reports alone
+ * cannot say (a metric's 1 looks like a reward's 1).
+ */
+const rewardMetrics = (env: Environment): string[] | undefined =>
+  env.rubric === undefined && env.episodeRubric === undefined
+    ? undefined
+    : [
+        ...(env.rubric?.metrics ?? []),
+        ...(env.episodeRubric === undefined
+          ? []
+          : metricsOf("episode", env.episodeRubric.rubric))
+      ];
 
 export interface Registry {
   get(name: string): Environment;
@@ -84,8 +103,9 @@ export const createRegistry = (
     byName.set(env.name, env);
   }
   const infos = lazy(() =>
-    [...byName.values()].map(
-      (env): EnvironmentInfo => ({
+    [...byName.values()].map((env): EnvironmentInfo => {
+      const metrics = rewardMetrics(env);
+      return {
         name: env.name,
         description: env.description,
         task_schema: jsonSchemaOf(env.task),
@@ -106,9 +126,10 @@ export const createRegistry = (
               )
             }),
         ...(env.maxSteps ? { max_steps: env.maxSteps } : {}),
-        ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {})
-      })
-    )
+        ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {}),
+        ...(metrics === undefined ? {} : { reward_metrics: metrics })
+      };
+    })
   );
   return {
     get(name) {

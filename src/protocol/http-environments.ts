@@ -122,7 +122,13 @@ export const EnvironmentInfoSchema = lazy(() =>
        * one a run that names none gets first. Empty when none is; absent
        * when the deployment's model settings could not be read.
        */
-      models: z.array(ModelInfoSchema()).optional()
+      models: z.array(ModelInfoSchema()).optional(),
+      /**
+       * Present when the environment has rubrics: which of the components
+       * its steps report (`reward_components`) are metrics, weight 0,
+       * reported and never added to the reward.
+       */
+      reward_metrics: z.array(z.string()).optional()
     })
     .meta({ id: "EnvironmentInfo", description: "A registered environment." })
 );

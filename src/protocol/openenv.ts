@@ -109,7 +109,9 @@ export const OpenEnvObservationFrameSchema = lazy(() =>
     data: z.object({
       observation: JsonObjectSchema(),
       reward: z.number().nullable(),
-      done: z.boolean()
+      done: z.boolean(),
+      /** The observation's metadata again, where OpenEnv's proposed serializer puts it. */
+      metadata: JsonObjectSchema().optional()
     })
   })
 );

@@ -117,6 +117,10 @@ export const skipped = <Args>(name: string, c: Component<Args>): Entries => [
 export const prefix = (name: string, entries: Entries): Entries =>
   entries.map(([p, e]) => [`${name}.${p}`, e]);
 
+/** A component's own metrics, relative to it: none for a reward function. */
+export const metricsOf = <Args>(name: string, c: Component<Args>): string[] =>
+  isRubric(c) ? (c.metrics ?? []).map((p) => `${name}.${p}`) : [];
+
 /** The relative names a component contributes below its parent. */
 export const pathsOf = <Args>(name: string, c: Component<Args>): string[] => [
   name,

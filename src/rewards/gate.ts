@@ -1,7 +1,7 @@
 /** @module `gate(check, rubric)`: a check that zeroes the rest when it fails. */
 
 import { RoostError } from "../errors";
-import { isRubric, pathsOf, scoreComponent } from "./component";
+import { isRubric, metricsOf, pathsOf, scoreComponent } from "./component";
 import type { Component, Entries, Rubric } from "./types";
 
 export interface GateOptions {
@@ -54,6 +54,10 @@ export const gate = <Args>(
   return {
     kind: "rubric",
     paths: [...pathsOf("check", check), ...innerPaths],
+    metrics: [
+      ...metricsOf("check", check),
+      ...(isRubric(rubric) ? (rubric.metrics ?? []) : [])
+    ],
     async score(args) {
       const c = await scoreComponent("check", check, args);
       if (c.failed || c.value < threshold) {

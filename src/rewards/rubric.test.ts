@@ -251,3 +251,37 @@ describe("sequence", () => {
     expect(ran).toBe(false);
   });
 });
+
+describe("metrics", () => {
+  const one = () => 1;
+  it("names weight-0 components and everything below them, by path relative to the rubric", () => {
+    const rubric = weightedSum(
+      {
+        answer: gate(one, defineRubric({ exact: one, close: one })),
+        style: defineRubric({ short: one, polite: one }),
+        length: one
+      },
+      { weights: { style: 0, length: 0 } }
+    );
+    expect(rubric.metrics).toEqual([
+      "style",
+      "style.short",
+      "style.polite",
+      "length"
+    ]);
+  });
+
+  it("keeps a nested rubric's own metrics under its name, through gates and sequences", () => {
+    const inner = defineRubric(
+      { exact: one, format: one },
+      { weights: { format: 0 } }
+    );
+    expect(weightedSum({ answer: inner }).metrics).toEqual(["answer.format"]);
+    expect(gate(one, inner).metrics).toEqual(["format"]);
+    expect(gate(inner, one).metrics).toEqual(["check.format"]);
+    expect(sequence({ first: one, last: inner }).metrics).toEqual([
+      "last.format"
+    ]);
+    expect(defineRubric({ exact: one }).metrics).toEqual([]);
+  });
+});

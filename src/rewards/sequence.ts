@@ -1,6 +1,12 @@
 /** @module `sequence({ … })`: components in order, stopping at the first that scores 0. */
 
-import { checkComponents, pathsOf, scoreComponent, skipped } from "./component";
+import {
+  checkComponents,
+  metricsOf,
+  pathsOf,
+  scoreComponent,
+  skipped
+} from "./component";
 import type { Component, Entries, Rubric } from "./types";
 
 /**
@@ -21,6 +27,7 @@ export const sequence = <Args>(
   return {
     kind: "rubric",
     paths: named.flatMap(([name, c]) => pathsOf(name, c)),
+    metrics: named.flatMap(([name, c]) => metricsOf(name, c)),
     async score(args) {
       const entries: Entries = [];
       let value = 0;

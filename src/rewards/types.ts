@@ -82,6 +82,13 @@ export interface Rubric<Args> {
   readonly kind: "rubric";
   /** The relative names below this node, in report order. */
   readonly paths: readonly string[];
+  /**
+   * Those of `paths` whose value never reaches this node's (weight 0 in a
+   * weighted sum, or below such a component): metrics, reported and not
+   * added. Optional so a rubric written by hand need not say; absent
+   * reads as none.
+   */
+  readonly metrics?: readonly string[];
   score(args: Args): Promise<Scored>;
   /**
    * Never set: `Args` in a position TypeScript reads contravariantly, so a

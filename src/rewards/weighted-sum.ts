@@ -1,7 +1,12 @@
 /** @module `defineRubric` / `weightedSum`: named components, each with a weight; weight 0 is a metric. */
 
 import { RoostError } from "../errors";
-import { checkComponents, pathsOf, scoreComponent } from "./component";
+import {
+  checkComponents,
+  metricsOf,
+  pathsOf,
+  scoreComponent
+} from "./component";
 import type { Component, Entries, Rubric, StepRewardArgs } from "./types";
 
 export interface WeightedSumOptions {
@@ -38,6 +43,11 @@ export const weightedSum = <Args>(
   return {
     kind: "rubric",
     paths: named.flatMap(([name, c]) => pathsOf(name, c)),
+    // A weight-0 component is a metric with all below it; any other keeps
+    // the metrics of its own.
+    metrics: named.flatMap(([name, c]) =>
+      weights.get(name) === 0 ? pathsOf(name, c) : metricsOf(name, c)
+    ),
     async score(args) {
       // One after another, as declared: a component may read what an
       // earlier one left in the hidden store, and the report keeps order.

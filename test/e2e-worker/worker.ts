@@ -6,15 +6,26 @@ import { counter } from "../../examples/counter/index";
 import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
+import { graded } from "../fixtures/graded";
 import { fragile } from "./fragile";
 import { ledger } from "./ledger";
 import { nap } from "./nap";
 
 // The demo worker's environments, plus `nap`, whose step a test can abort
 // while it is in flight, `ledger`, which grows past a read's budget, and
-// `fragile`, whose tool throws.
+// `fragile`, whose tool throws, and `graded`, whose rubrics have a metric,
+// a gate, a component that always throws and an episode rubric.
 const worker = createRoost({
-  environments: [counter, story, calculator, catalog, nap, ledger, fragile]
+  environments: [
+    counter,
+    story,
+    calculator,
+    catalog,
+    nap,
+    ledger,
+    fragile,
+    graded
+  ]
 });
 const RoostSession = worker.Session;
 

@@ -64,6 +64,22 @@ const toolRequest = (id: string, name: string, argumentsJson: string) => ({
   ]
 });
 
+/** One step calling `calculator` and then `submit_answer` with the answer as text. */
+const step2 = async (envId: string) =>
+  (await (
+    await post(`${server("calculator")}/step`, {
+      env_id: envId,
+      action: {
+        ...toolRequest("c2", "calculator", '{"expression": "6 * 7"}'),
+        tool_calls: [
+          ...toolRequest("c2", "calculator", '{"expression": "6 * 7"}')
+            .tool_calls,
+          ...toolRequest("c3", "submit_answer", '{"answer": "42"}').tool_calls
+        ]
+      }
+    })
+  ).json()) as [Record<string, unknown>[], number, boolean, boolean];
+
 const start = async (env: string, taskIdx: number | null) => {
   const res = await post(`${server(env)}/start`, { task_idx: taskIdx });
   expect(res.status).toBe(200);
@@ -233,6 +249,81 @@ describe("Aviary's TaskDatasetClient against Roost", () => {
     ]);
     expect([reward, done]).toEqual([0, false]);
     await post(`${server("counter")}/close`, { env_id: envId });
+  });
+
+  it("carries a rubric's components in the last message's info, the list still four long", async () => {
+    // Roost's task through task_kwargs, as TaskDatasetServer's get_new_env_by_args takes it.
+    const res = await post(`${server("calculator")}/start`, {
+      task_kwargs: { question: "What is 6 * 7?", answer: 42 }
+    });
+    const { env_id: envId } = (await res.json()) as { env_id: string };
+    const [resetMessages] = (await (
+      await post(`${server("calculator")}/reset`, { env_id: envId })
+    ).json()) as [Record<string, unknown>[]];
+    // A reset scores nothing.
+    for (const m of resetMessages) expect(m.info).toBeNull();
+    const step = async (id: string, name: string, args: string) => {
+      const answer = (await (
+        await post(`${server("calculator")}/step`, {
+          env_id: envId,
+          action: toolRequest(id, name, args)
+        })
+      ).json()) as unknown[];
+      // `messages, reward, done, truncated = response.json()`: a fifth element would raise.
+      expect(answer).toHaveLength(4);
+      return answer as [Record<string, unknown>[], number, boolean, boolean];
+    };
+    const [worked, workedReward] = await step(
+      "c1",
+      "calculator",
+      '{"expression": "6 * 7"}'
+    );
+    worked.forEach(expectAviaryMessage);
+    expect(workedReward).toBe(0);
+    expect(worked.at(-1)!.info).toEqual({
+      reward_components: { exact: 0, format: 0 }
+    });
+    // Two calls in one step: only the last message carries the step's components.
+    const [both, reward, done] = await step2(envId);
+    both.forEach(expectAviaryMessage);
+    expect(both.map((m) => m.tool_call_id)).toEqual(["c2", "c3"]);
+    expect(both[0]!.info).toBeNull();
+    // Right, but sent as text: `format` is a metric (weight 0), not added.
+    expect(both[1]!.info).toEqual({
+      reward_components: { exact: 1, format: 0 }
+    });
+    expect([reward, done]).toEqual([1, true]);
+    await post(`${server("calculator")}/close`, { env_id: envId });
+  });
+
+  it("keeps a failed tool's is_error beside the components, and adds nothing without rubrics", async () => {
+    const start1 = await post(`${server("calculator")}/start`, {
+      task_kwargs: { question: "What is 1 + 1?", answer: 2 }
+    });
+    const { env_id: envId } = (await start1.json()) as { env_id: string };
+    await post(`${server("calculator")}/reset`, { env_id: envId });
+    const [[failed]] = (await (
+      await post(`${server("calculator")}/step`, {
+        env_id: envId,
+        action: toolRequest("f1", "calculator", '{"expression": "1 +"}')
+      })
+    ).json()) as [Record<string, unknown>[]];
+    expect(failed).toMatchObject({
+      role: "tool",
+      info: { is_error: true, reward_components: { exact: 0, format: 0 } }
+    });
+    await post(`${server("calculator")}/close`, { env_id: envId });
+
+    const counter = await start("counter", null);
+    await post(`${server("counter")}/reset`, { env_id: counter });
+    const [[incr]] = (await (
+      await post(`${server("counter")}/step`, {
+        env_id: counter,
+        action: toolRequest("a1", "incr", "{}")
+      })
+    ).json()) as [Record<string, unknown>[]];
+    expect(incr!.info).toBeNull();
+    await post(`${server("counter")}/close`, { env_id: counter });
   });
 
   it("refuses bad bodies and unknown environments in JSON, never with a 500", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventsResponse, StepResponse } from "../../src/protocol";
-import { createResetSession, json, step } from "./helpers";
+import type { EnvironmentsResponse } from "../../src/protocol/http-environments";
+import { call, createResetSession, json, step } from "./helpers";
 
 const stepEvents = async (s: Awaited<ReturnType<typeof createResetSession>>) =>
   (
@@ -85,5 +86,20 @@ describe("a session of an environment with rubrics", () => {
     const [event] = await stepEvents(s);
     expect(event).toBeDefined();
     expect(event).not.toHaveProperty("reward_components");
+  });
+
+  it("lists which components are metrics in GET /v1/environments, so a chart can tell them from rewards", async () => {
+    const { environments } = await json<EnvironmentsResponse>(
+      await call("/v1/environments")
+    );
+    const byName = new Map(environments.map((e) => [e.name, e]));
+    // The step rubric's `length` and the episode rubric's `first_try`,
+    // named as the step answer reports them; the gate's parts are not.
+    expect(byName.get("graded")?.reward_metrics).toEqual([
+      "length",
+      "episode.first_try"
+    ]);
+    expect(byName.get("calculator")?.reward_metrics).toEqual(["format"]);
+    expect(byName.get("counter")).not.toHaveProperty("reward_metrics");
   });
 });

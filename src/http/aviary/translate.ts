@@ -1,5 +1,6 @@
 /** @module Aviary's messages and tools to and from Roost's: the whole of the Aviary transport that is not routing. */
 
+import type { JsonObject } from "../../json";
 import { withStringArguments } from "../../messages/build";
 import type { Content, Message } from "../../messages/schema";
 import { ContentSchema } from "../../messages/schema";
@@ -8,7 +9,8 @@ import type {
   AviaryMessage,
   AviaryOutMessage,
   AviaryTool,
-  OpenAITool
+  OpenAITool,
+  RewardComponents
 } from "../../protocol";
 
 /**
@@ -102,3 +104,29 @@ export const toAviaryTools = (tools: OpenAITool[]): AviaryTool[] =>
       }
     }
   }));
+
+/**
+ * A step's reward components where Aviary's client can carry them: the
+ * `info` of the step's last message. Its step answer is a list the client
+ * unpacks into exactly four (`messages, reward, done, truncated =
+ * response.json()`), so a fifth element would raise there; `info` is a
+ * dict every Aviary Message keeps when MessagesAdapter validates it (its
+ * own servers put `start_ts`/`end_ts` there), so a Python caller reads
+ * `messages[-1].info["reward_components"]`. A tool message's `is_error`
+ * stays beside it. A step that observed nothing has no message to carry
+ * them; Roost's own step answer and `step` event still do.
+ */
+export const withRewardComponents = (
+  messages: AviaryOutMessage[],
+  components: RewardComponents | undefined
+): AviaryOutMessage[] => {
+  const last = messages.at(-1);
+  if (components === undefined || last === undefined) return messages;
+  return [
+    ...messages.slice(0, -1),
+    {
+      ...last,
+      info: { ...last.info, reward_components: components as JsonObject }
+    }
+  ];
+};

@@ -48,7 +48,8 @@ import {
   callToolObservation,
   errorFrame,
   observationFrame,
-  openEnvTools
+  openEnvTools,
+  stepMetadata
 } from "./translate";
 
 export interface ChannelOptions {
@@ -173,17 +174,16 @@ export class OpenEnvChannel {
     const status = await this.#status();
     this.#episodeId =
       data.episode_id ?? `${this.#session!.sessionId}:${status.episode}`;
+    // No step was scored yet: a reset's metadata has no reward_components.
     return observationFrame(
-      {
-        messages: reset.observations as unknown as JsonObject[],
-        metadata: {
-          session_id: this.#session!.sessionId,
-          episode: status.episode,
-          episode_id: this.#episodeId
-        }
-      },
+      { messages: reset.observations as unknown as JsonObject[] },
       0,
-      false
+      false,
+      {
+        session_id: this.#session!.sessionId,
+        episode: status.episode,
+        episode_id: this.#episodeId
+      }
     );
   }
 
@@ -218,7 +218,8 @@ export class OpenEnvChannel {
       return observationFrame(
         callToolObservation(call.tool_name, id, step),
         step.reward,
-        step.done || step.truncated
+        step.done || step.truncated,
+        stepMetadata(step)
       );
     }
     // Anything else is Roost's own step, an assistant message with tool_calls.
@@ -231,7 +232,8 @@ export class OpenEnvChannel {
         truncated: step.truncated
       },
       step.reward,
-      step.done || step.truncated
+      step.done || step.truncated,
+      stepMetadata(step)
     );
   }
 

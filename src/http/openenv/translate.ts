@@ -21,15 +21,42 @@ export const errorFrame = (
   extra: JsonObject = {}
 ) => ({ type: "error" as const, data: { message, code, ...extra } });
 
-/** `done` covers truncation: OpenEnv has one flag for "the episode is over". */
+/**
+ * `done` covers truncation: OpenEnv has one flag for "the episode is over".
+ *
+ * `metadata` is OpenEnv's `Observation.metadata`, and it goes in two
+ * places. Inside the observation is where OpenEnv's released clients read
+ * it (MCPClientBase._parse_result: `obs_data.get("metadata", {})`;
+ * GenericEnvClient hands the observation over as a dict), since OpenEnv's
+ * own serializer drops it. Beside `reward` is where OpenEnv's proposed fix
+ * to that serializer (huggingface/OpenEnv#617) promotes it and where its
+ * clients then read it, into `StepResult.metadata` too. Every client
+ * ignores keys it does not read, so both kinds find it and neither breaks.
+ */
 export const observationFrame = (
   observation: JsonObject,
   reward: number | null,
-  done: boolean
+  done: boolean,
+  metadata?: JsonObject
 ): OpenEnvObservationFrame => ({
   type: "observation",
-  data: { observation, reward, done }
+  data:
+    metadata === undefined
+      ? { observation, reward, done }
+      : { observation: { ...observation, metadata }, reward, done, metadata }
 });
+
+/**
+ * A scored step's metadata: its `reward_components` under Roost's own name.
+ * OpenEnv has no wire key for them (RFC 004's rubrics are read in-process,
+ * through `named_rubrics()` and `last_score`), so the name and shape are
+ * those of Roost's step answer and `step` event. Undefined for a step of
+ * an environment without rubrics, whose observations stay as they were.
+ */
+export const stepMetadata = (step: StepResponse): JsonObject | undefined =>
+  step.reward_components === undefined
+    ? undefined
+    : { reward_components: step.reward_components as JsonObject };
 
 /**
  * Which of OpenEnv's error types a failed tool message is. The texts are
@@ -134,7 +161,11 @@ export const openEnvSchemas = (env: Environment) => {
       },
       tools: { type: "array" },
       truncated: { type: "boolean" },
-      metadata: { type: "object" }
+      metadata: {
+        type: "object",
+        description:
+          "Reset: session_id, episode, episode_id. A step of an environment with rubrics: reward_components, what each component scored, by name."
+      }
     }
   };
   // From the zod schema the state frames are built against, with the

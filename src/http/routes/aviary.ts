@@ -29,7 +29,12 @@ import {
   NameSchema
 } from "../../protocol";
 import { apiKeyHeaderAuth } from "../auth";
-import { toAction, toAviaryMessages, toAviaryTools } from "../aviary/translate";
+import {
+  toAction,
+  toAviaryMessages,
+  toAviaryTools,
+  withRewardComponents
+} from "../aviary/translate";
 import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
 import { gatewayTo, type SessionGateway, startSession } from "../gateway";
@@ -144,7 +149,7 @@ const aviaryRouteSet = <
         ...post("/step"),
         summary: "Aviary: step",
         description:
-          "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated]."
+          "Runs the action's tool calls (a ToolRequestMessage as Aviary dumps it, arguments as a JSON string): [messages, reward, done, truncated]. With rubrics, the last message's info carries reward_components."
       },
       {
         request: () => ({
@@ -336,7 +341,10 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
       action: toAction(action)
     });
     const answer: AviaryStepResponse = [
-      toAviaryMessages(step.observations),
+      withRewardComponents(
+        toAviaryMessages(step.observations),
+        step.reward_components
+      ),
       step.reward,
       step.done,
       step.truncated
