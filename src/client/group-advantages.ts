@@ -7,7 +7,7 @@ export interface AdvantageInput {
   error: unknown;
 }
 
-export interface AdvantageOptions {
+export interface AdvantageOptions<T extends AdvantageInput = AdvantageInput> {
   /**
    * Added to the standard deviation before dividing (default 1e-6, as
    * verl's GRPO; TRL adds 1e-4), so a group with almost no spread does
@@ -21,7 +21,7 @@ export interface AdvantageOptions {
    */
   std?: "population" | "sample";
   /** What is normalised (default the return); e.g. `(t) => t.group_score ?? null` for a judge's scores. Null leaves a trajectory out. */
-  score?: (t: AdvantageInput) => number | null | undefined;
+  score?: (t: T) => number | null | undefined;
 }
 
 export interface GroupAdvantage {
@@ -67,13 +67,13 @@ const NONE: Advantaged = { advantage: null, group_mean: null, group_std: null };
  */
 export const groupAdvantages = <T extends AdvantageInput>(
   trajectories: readonly T[],
-  options: AdvantageOptions = {}
+  options: AdvantageOptions<T> = {}
 ): AdvantagesResult<T> => {
   const epsilon = options.epsilon ?? DEFAULT_EPSILON;
   if (!(Number.isFinite(epsilon) && epsilon >= 0)) {
     throw new RangeError("epsilon must be a finite number ≥ 0.");
   }
-  const scoreOf = (t: AdvantageInput): number | null => {
+  const scoreOf = (t: T): number | null => {
     if (t.error !== null && t.error !== undefined) return null;
     const value = options.score ? options.score(t) : t.return;
     return typeof value === "number" && Number.isFinite(value) ? value : null;

@@ -35,7 +35,7 @@ export interface Rescoring {
   rubric?: StepRubricLike;
   episodeRubric?: EpisodeRubricLike;
   /** With groups: how advantages are recomputed (as `groupAdvantages`). */
-  advantages?: AdvantageOptions;
+  advantages?: AdvantageOptions<RescoredTrajectory>;
 }
 
 /** What a re-scored line keeps of what it had. */

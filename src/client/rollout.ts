@@ -33,7 +33,7 @@ export interface RolloutOptions {
    * group's returns (default: population std, ε = 1e-6). Computed when a
    * group ends, before its trajectories reach `onEpisode`.
    */
-  advantages?: AdvantageOptions;
+  advantages?: AdvantageOptions<Trajectory>;
   /**
    * With groups: a chat model that scores each group's trajectories
    * against each other (`group_score`, `rank`), one call per group, before

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { parseArgs } from "../../src/cli/args";
 import { rollout, type Trajectory } from "../../src/client/index";
 import {
   type CannedResponse,
@@ -179,4 +180,61 @@ describe("group scoring over fork groups", () => {
       `Bearer ${KEY}`
     ]);
   }, 60_000);
+});
+
+describe("the command line of group scoring", () => {
+  const rollout = ["rollout", "--env", "calculator", "--group-size", "4"];
+  it("reads the judge's model and endpoint from flags or the environment, its key only from the environment", () => {
+    expect(
+      parseArgs([...rollout, "--group-judge", "--judge-model", "m"], {
+        ROOST_JUDGE_API_KEY: KEY,
+        ROOST_JUDGE_BASE_URL: "http://127.0.0.1:9/v1"
+      })
+    ).toMatchObject({
+      judge: { model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: KEY }
+    });
+    expect(
+      parseArgs([...rollout, "--group-judge"], { ROOST_JUDGE_MODEL: "j" })
+    ).toMatchObject({
+      judge: { model: "j", baseUrl: "https://api.openai.com/v1" }
+    });
+    expect(() =>
+      parseArgs([...rollout, "--group-judge", "--judge-api-key", KEY], {
+        ROOST_JUDGE_MODEL: "j"
+      })
+    ).toThrow(/Unknown option --judge-api-key/);
+  });
+
+  it("refuses a judge without groups, without a model, or judge flags without --group-judge", () => {
+    expect(() =>
+      parseArgs(
+        ["rollout", "--env", "x", "--group-judge", "--judge-model", "m"],
+        {}
+      )
+    ).toThrow(/needs --group-size of 2 or more/);
+    expect(() => parseArgs([...rollout, "--group-judge"], {})).toThrow(
+      /needs --judge-model/
+    );
+    expect(() => parseArgs([...rollout, "--judge-model", "m"], {})).toThrow(
+      /--judge-model needs --group-judge/
+    );
+    expect(() => parseArgs([...rollout, "--group-judge=yes"], {})).toThrow(
+      /takes no value/
+    );
+  });
+
+  it("parses rescore: --rubric and --in required, --out stdout by default", () => {
+    expect(
+      parseArgs(["rescore", "--rubric", "r.ts", "--in", "t.jsonl"], {})
+    ).toEqual({ command: "rescore", rubric: "r.ts", in: "t.jsonl", out: "-" });
+    expect(() => parseArgs(["rescore", "--in", "t.jsonl"], {})).toThrow(
+      /needs --rubric/
+    );
+    expect(() => parseArgs(["rescore", "--rubric", "r.ts"], {})).toThrow(
+      /needs --in/
+    );
+    expect(() =>
+      parseArgs(["rescore", "--rubric", "r.ts", "--in", "t", "--env", "x"], {})
+    ).toThrow(/Unknown option --env/);
+  });
 });
