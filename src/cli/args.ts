@@ -35,10 +35,28 @@ export interface RolloutCommand {
   /** A file path, or "-" for stdout. */
   out: string;
   apiKey?: string;
+  /** `--group-judge`: the chat model that scores each group's trajectories against each other. */
+  judge?: {
+    model: string;
+    baseUrl: string;
+    /** From $ROOST_JUDGE_API_KEY only: never a flag, so never in a shell history or a process list. */
+    apiKey?: string;
+    rubric?: string;
+  };
+}
+
+export interface RescoreCommand {
+  command: "rescore";
+  /** The module exporting `rubric` and/or `episodeRubric`. */
+  rubric: string;
+  in: string;
+  /** A file path, or "-" for stdout. */
+  out: string;
 }
 
 export type Command =
   | RolloutCommand
+  | RescoreCommand
   | { command: "environments"; url: string }
   | { command: "check"; files: string[] }
   | DevCommand
@@ -48,6 +66,8 @@ export type Command =
 export const USAGE = `Usage:
 ${AUTHOR_COMMANDS}
   roost-edge rollout --env <name> [options]   run episodes, write trajectories as JSONL
+  roost-edge rescore --rubric <module> --in <file> [--out <file>]
+                                              re-score a trajectories file, running nothing
   roost-edge environments [--url <url>]       list the server's environments
 
 ${DEV_OPTIONS}
@@ -80,6 +100,35 @@ Options of rollout:
   --out <file>          where to write trajectories (default "-", stdout)
   --api-key <key>       API key for creating sessions (default $ROOST_API_KEY)
 
+With --group-size, each trajectory gets its GRPO advantage in its group,
+(return - mean) / (std + 1e-6) with the population std, and the summary
+counts the groups with no spread (all advantages 0).
+  --group-judge         also ask a chat model to score each group's
+                        trajectories against each other, one call per group:
+                        group_score (0-1) and rank (1 = best) in each line;
+                        a failure is recorded as group_judge_error
+  --judge-model <name>  the judge model (default $ROOST_JUDGE_MODEL)
+  --judge-base-url <url>  its OpenAI-compatible endpoint (default
+                        $ROOST_JUDGE_BASE_URL or https://api.openai.com/v1);
+                        the key comes from $ROOST_JUDGE_API_KEY, never a flag,
+                        and is never written out
+  --judge-rubric <text> what makes a trajectory better (default: reaching the
+                        goal first, then doing it cleanly)
+
+Options of rescore:
+  --rubric <module>     an ES module exporting a step rubric (defineRubric) as
+                        "rubric" and/or an episode rubric (defineEpisodeRubric)
+                        as "episodeRubric"; what it exports replaces the
+                        environment's rubric of that kind, the rest is kept.
+                        Its functions see each step's observations, action and
+                        number, and ctx.task; the session's state and stores
+                        are not in the file, and reading them is a component
+                        error
+  --in <file>           the trajectories file (JSONL) to re-score (required)
+  --out <file>          where to write the re-scored lines (default "-",
+                        stdout); old rewards, return and components are kept
+                        under "previous", advantages recomputed for groups
+
 Progress goes to stderr. Exit code 0 when the run finished, 1 when every
 episode failed or the server could not be used, 2 for a bad command line.`;
 
@@ -103,8 +152,17 @@ const FLAGS = new Set([
   "task-index",
   "split",
   "out",
-  "api-key"
+  "api-key",
+  "group-judge",
+  "judge-model",
+  "judge-base-url",
+  "judge-rubric"
 ]);
+
+const RESCORE_FLAGS = new Set(["rubric", "in", "out"]);
+
+/** Flags that take no value: present means on. */
+const SWITCHES = new Set(["group-judge"]);
 
 /**
  * Reads `argv` (without node and the script) and the environment variables
@@ -134,7 +192,8 @@ export const parseArgs = (
   }
   if (command === "init" || command === "dev")
     return parseAuthorArgs(command, rest, env);
-  const flags = readFlags(rest);
+  if (command === "rescore") return rescoreOf(readFlags(rest, RESCORE_FLAGS));
+  const flags = readFlags(rest, FLAGS);
   const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
   if (command === "environments") return { command: "environments", url };
   if (command !== "rollout")
@@ -169,11 +228,65 @@ export const parseArgs = (
     ...(taskIndex === undefined ? {} : { taskIndex }),
     ...(split === undefined ? {} : { split }),
     ...(groupSize === undefined ? {} : { groupSize }),
-    ...(apiKey ? { apiKey } : {})
+    ...(apiKey ? { apiKey } : {}),
+    ...judgeOf(flags, env, groupSize)
   };
 };
 
-const readFlags = (args: readonly string[]): Map<string, string> => {
+const judgeOf = (
+  flags: Map<string, string>,
+  env: Readonly<Record<string, string | undefined>>,
+  groupSize: number | undefined
+): Pick<RolloutCommand, "judge"> => {
+  const named = ["judge-model", "judge-base-url", "judge-rubric"].find((f) =>
+    flags.has(f)
+  );
+  if (!flags.has("group-judge")) {
+    if (named !== undefined)
+      throw new UsageError(`--${named} needs --group-judge.`);
+    return {};
+  }
+  if (groupSize === undefined || groupSize < 2)
+    throw new UsageError(
+      "--group-judge ranks a group's episodes: it needs --group-size of 2 or more."
+    );
+  const model = flags.get("judge-model") ?? env.ROOST_JUDGE_MODEL;
+  if (!model)
+    throw new UsageError(
+      "--group-judge needs --judge-model <name> (or $ROOST_JUDGE_MODEL)."
+    );
+  const apiKey = env.ROOST_JUDGE_API_KEY;
+  const rubric = flags.get("judge-rubric");
+  return {
+    judge: {
+      model,
+      baseUrl:
+        flags.get("judge-base-url") ??
+        env.ROOST_JUDGE_BASE_URL ??
+        "https://api.openai.com/v1",
+      ...(apiKey ? { apiKey } : {}),
+      ...(rubric === undefined ? {} : { rubric })
+    }
+  };
+};
+
+const rescoreOf = (flags: Map<string, string>): RescoreCommand => {
+  const rubric = flags.get("rubric");
+  if (!rubric) throw new UsageError("rescore needs --rubric <module>.");
+  const input = flags.get("in");
+  if (!input) throw new UsageError("rescore needs --in <trajectories file>.");
+  return {
+    command: "rescore",
+    rubric,
+    in: input,
+    out: flags.get("out") ?? "-"
+  };
+};
+
+const readFlags = (
+  args: readonly string[],
+  known: ReadonlySet<string>
+): Map<string, string> => {
   const flags = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -181,7 +294,12 @@ const readFlags = (args: readonly string[]): Map<string, string> => {
       throw new UsageError(`Unexpected argument "${arg}".`);
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!FLAGS.has(name)) throw new UsageError(`Unknown option --${name}.`);
+    if (!known.has(name)) throw new UsageError(`Unknown option --${name}.`);
+    if (SWITCHES.has(name)) {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value.`);
+      flags.set(name, "");
+      continue;
+    }
     const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
     if (value === undefined || (eq === -1 && value.startsWith("--")))
       throw new UsageError(`--${name} needs a value.`);

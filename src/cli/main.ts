@@ -13,6 +13,7 @@ import { runDevCommand } from "./dev-command";
 import { runInit } from "./init";
 import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
+import { runRescore } from "./rescore";
 
 const main = async (): Promise<number> => {
   let command: ReturnType<typeof parseArgs>;
@@ -28,6 +29,11 @@ const main = async (): Promise<number> => {
     return 0;
   }
   if (command.command === "check") return runCheck(command.files);
+  if (command.command === "rescore")
+    return runRescore(command, {
+      stdout: (text) => process.stdout.write(text),
+      log: (text) => process.stderr.write(text)
+    });
   if (command.command === "init") return runInit(command, process.cwd());
   if (command.command === "dev") return runDevCommand(command, process.cwd());
   if (command.command === "environments") {
@@ -105,6 +111,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
         : { taskIndex: command.taskIndex }),
       ...(command.split === undefined ? {} : { split: command.split }),
       ...(command.apiKey ? { apiKey: command.apiKey } : {}),
+      ...(command.judge ? { groupJudge: command.judge } : {}),
       signal: abort.signal,
       onProgress: (p) => progress.update(p),
       onEpisode: (t) => writer.add(t)

@@ -29,21 +29,33 @@ export const loadPolicy = async (
     if (!options.model) throw new UsageError("--policy openai needs --model.");
     return openaiPolicy(options.model);
   }
-  const path = isAbsolute(spec) ? spec : resolve(spec);
-  let loaded: Record<string, unknown>;
-  try {
-    loaded = await import(pathToFileURL(path).href);
-  } catch (error) {
-    throw new UsageError(
-      `--policy "${spec}" is neither "random" nor a module that loads: ${
-        error instanceof Error ? error.message : String(error)
-      }`
-    );
-  }
+  const loaded = await importModule(
+    spec,
+    `--policy "${spec}" is neither "random" nor a module that loads`
+  );
   const policy = loaded.policy ?? loaded.default;
   if (typeof policy !== "function")
     throw new UsageError(
       `${spec} exports no policy: export a function (observations, tools, history) => action as "policy" or as the default export.`
     );
   return policy as Policy;
+};
+
+/**
+ * Imports the user's module at `spec` (relative to the working directory),
+ * as `--policy` and `rescore --rubric` do; a module that does not load is
+ * a UsageError starting with `failure`.
+ */
+export const importModule = async (
+  spec: string,
+  failure: string
+): Promise<Record<string, unknown>> => {
+  const path = isAbsolute(spec) ? spec : resolve(spec);
+  try {
+    return await import(pathToFileURL(path).href);
+  } catch (error) {
+    throw new UsageError(
+      `${failure}: ${error instanceof Error ? error.message : String(error)}`
+    );
+  }
 };

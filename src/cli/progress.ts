@@ -55,7 +55,18 @@ export const formatSummary = (s: RolloutSummary, output: string): string => {
     ),
     ...(s.groups === undefined
       ? []
-      : [row("groups", groupLine(s.groups)), ...groupRows(s.groups)]),
+      : [
+          row("groups", groupLine(s.groups)),
+          ...groupRows(s.groups),
+          ...(s.judge_errors === undefined
+            ? []
+            : [
+                row(
+                  "group judge",
+                  `${s.groups.length - s.judge_errors} of ${s.groups.length} groups scored${s.judge_errors > 0 ? `; ${s.judge_errors} not (group_judge_error in their lines)` : ""}`
+                )
+              ])
+        ]),
     row("trajectories", output === "-" ? "stdout" : output),
     ...(s.undeleted > 0
       ? [
@@ -82,7 +93,7 @@ const groupLine = (groups: GroupSummary[]): string => {
       : (spreads.reduce((a, b) => a + b, 0) / spreads.length).toFixed(3);
   const flat = groups.filter((g) => g.flat).length;
   const sizes = [...new Set(groups.map((g) => g.episodes))].join("/");
-  return `${groups.length} of ${sizes} episodes  (mean within-group return std ${mean}; ${flat} with no spread)`;
+  return `${groups.length} of ${sizes} episodes  (mean within-group return std ${mean}; ${flat} with no spread: advantages all 0)`;
 };
 
 /** Groups listed one per line, while few enough to read. */

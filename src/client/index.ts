@@ -22,10 +22,27 @@ export {
   mapObjects,
   mappedFields
 } from "../protocol/map-objects";
+export type { ChatEndpoint } from "./chat-completion";
 export { type ChatMessage, toChatMessages } from "./chat-format";
 export { type ClientErrorCode, RoostClientError } from "./client-error";
 export { type Clock, systemClock, type TimerHandle } from "./clock";
 export type { WholeEntry } from "./entry-parts";
+export {
+  type Advantaged,
+  type AdvantageOptions,
+  type AdvantagesResult,
+  DEFAULT_EPSILON,
+  type GroupAdvantage,
+  groupAdvantages
+} from "./group-advantages";
+export {
+  DEFAULT_JUDGE_RUBRIC,
+  type GroupJudgeOptions,
+  judgeGroup,
+  judgePrompt,
+  parseJudgement,
+  ranks
+} from "./group-judge";
 export {
   type ClientOptions,
   createClient,
@@ -44,6 +61,16 @@ export {
 } from "./policy";
 export { randomPolicy, seededRandom } from "./random-policy";
 export type { FetchLike } from "./request";
+export {
+  type EpisodeRubricLike,
+  type PreviousScores,
+  type RescoredTrajectory,
+  type Rescoring,
+  rescoreTrajectories,
+  rescoreTrajectory,
+  type StepRubricLike,
+  type TrajectoryLine
+} from "./rescore";
 export {
   type RolloutOptions,
   type RolloutResult,

@@ -7,44 +7,20 @@
 
 import type { JsonObject } from "../json";
 import type { ActionInput } from "../protocol";
+import {
+  type ChatEndpoint,
+  type Completion,
+  requestCompletion
+} from "./chat-completion";
 import { toChatMessages } from "./chat-format";
 import { RoostClientError } from "./client-error";
-import { backoffDelay, type Clock, sleep, systemClock } from "./clock";
 import type { Policy, PolicyDecision, TokenUsage } from "./policy";
-import type { FetchLike } from "./request";
 
-export interface OpenAIPolicyOptions {
-  /** The API base, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
-  baseUrl: string;
+export interface OpenAIPolicyOptions extends ChatEndpoint {
   model: string;
-  apiKey?: string;
   temperature?: number;
   maxTokens?: number;
-  /** Tries per decision on a 429, a 5xx or a network error (default 4). */
-  attempts?: number;
-  fetch?: FetchLike;
-  clock?: Clock;
-  random?: () => number;
 }
-
-interface Completion {
-  choices?: {
-    message?: {
-      content?: unknown;
-      tool_calls?: {
-        id?: unknown;
-        function?: { name?: unknown; arguments?: unknown };
-      }[];
-    };
-  }[];
-  usage?: {
-    prompt_tokens?: unknown;
-    completion_tokens?: unknown;
-    total_tokens?: unknown;
-  };
-}
-
-const retryable = (status: number) => status === 429 || status >= 500;
 
 const count = (value: unknown): number =>
   typeof value === "number" && Number.isFinite(value) ? value : 0;
@@ -91,11 +67,6 @@ const toAction = (completion: Completion, decision: number): ActionInput => {
  * await rollout({ baseUrl, environment: "calculator", policy, episodes: 64 });
  */
 export const openaiPolicy = (options: OpenAIPolicyOptions): Policy => {
-  const fetcher: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
-  const attempts = Math.max(1, options.attempts ?? 4);
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const sampling: JsonObject = {
     ...(options.temperature === undefined
       ? {}
@@ -117,65 +88,17 @@ export const openaiPolicy = (options: OpenAIPolicyOptions): Policy => {
       tool_choice: "auto",
       ...sampling
     });
-    const failures: string[] = [];
-    for (let attempt = 1; ; attempt++) {
-      let response: Response | undefined;
-      let problem: string;
-      try {
-        response = await fetcher(url, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            ...(options.apiKey
-              ? { authorization: `Bearer ${options.apiKey}` }
-              : {})
-          },
-          body
-        });
-        if (response.ok) {
-          const completion = (await response.json()) as Completion;
-          const usage: TokenUsage | undefined = completion.usage && {
-            prompt_tokens: count(completion.usage.prompt_tokens),
-            completion_tokens: count(completion.usage.completion_tokens),
-            total_tokens: count(completion.usage.total_tokens)
-          };
-          return {
-            action: toAction(completion, decision),
-            ...(usage ? { usage } : {}),
-            ...(failures.length > 0 ? { retries: failures } : {})
-          };
-        }
-        problem = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
-        if (!retryable(response.status) || attempt >= attempts) {
-          throw new RoostClientError(
-            "model_error",
-            `The model endpoint refused: ${problem}`,
-            response.status,
-            { retries: failures }
-          );
-        }
-      } catch (error) {
-        if (error instanceof RoostClientError) throw error;
-        problem = error instanceof Error ? error.message : String(error);
-        if (attempt >= attempts) {
-          throw new RoostClientError(
-            "model_error",
-            `The model endpoint failed: ${problem}`,
-            0,
-            { retries: failures }
-          );
-        }
-      }
-      failures.push(problem);
-      const after = Number(response?.headers.get("retry-after"));
-      await sleep(
-        clock,
-        Math.max(
-          backoffDelay(attempt, { baseMs: 500, maxMs: 30_000 }, random),
-          Number.isFinite(after) && after > 0 ? Math.min(after, 60) * 1000 : 0
-        )
-      );
-    }
+    const { completion, failures } = await requestCompletion(options, body);
+    const usage: TokenUsage | undefined = completion.usage && {
+      prompt_tokens: count(completion.usage.prompt_tokens),
+      completion_tokens: count(completion.usage.completion_tokens),
+      total_tokens: count(completion.usage.total_tokens)
+    };
+    return {
+      action: toAction(completion, decision),
+      ...(usage ? { usage } : {}),
+      ...(failures.length > 0 ? { retries: failures } : {})
+    };
   };
   return Object.assign(policy, {
     info: {

@@ -86,7 +86,11 @@ const newTrajectory = (
   observations: [],
   actions: [],
   rewards: [],
+  reward_components: [],
   return: 0,
+  advantage: null,
+  group_mean: null,
+  group_std: null,
   done: false,
   truncated: false,
   reset_ms: 0,
@@ -240,6 +244,7 @@ const play = async (
     trajectory.actions.push(action);
     trajectory.observations.push(observations);
     trajectory.rewards.push(result.reward);
+    trajectory.reward_components.push(result.reward_components ?? null);
     trajectory.return += result.reward;
     trajectory.done = result.done;
     trajectory.truncated = result.truncated;

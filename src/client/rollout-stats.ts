@@ -1,6 +1,6 @@
 /** @module What a rollout's returns say: mean, spread, successes, per run and per group. */
 
-import type { GroupSummary, Trajectory } from "./trajectory";
+import type { GroupSummary, RolloutSummary, Trajectory } from "./trajectory";
 
 /** Ended by the environment (done, not truncated) with a positive return. */
 export const succeeded = (t: Trajectory): boolean =>
@@ -50,4 +50,21 @@ export const summariseGroups = (
           .length
       };
     });
+};
+
+/**
+ * The summary's group figures: each group, how many had no spread (they
+ * teach a group-relative update nothing: every advantage is 0), and with
+ * a judge, how many groups it could not score.
+ */
+export const groupFigures = (
+  trajectories: readonly Trajectory[],
+  judgeErrors: number | undefined
+): Pick<RolloutSummary, "groups" | "flat_groups" | "judge_errors"> => {
+  const groups = summariseGroups(trajectories);
+  return {
+    groups,
+    flat_groups: groups.filter((g) => g.flat).length,
+    ...(judgeErrors === undefined ? {} : { judge_errors: judgeErrors })
+  };
 };

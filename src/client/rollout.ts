@@ -3,11 +3,13 @@
 import type { JsonValue } from "../json";
 import { MAX_FORK_COUNT } from "../protocol";
 import { RoostClientError } from "./client-error";
+import { type AdvantageOptions, groupAdvantages } from "./group-advantages";
+import { type GroupJudgeOptions, judgeGroup } from "./group-judge";
 import { createClient } from "./http";
 import type { Policy } from "./policy";
 import type { FetchLike } from "./request";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
-import { returnStats, succeeded, summariseGroups } from "./rollout-stats";
+import { groupFigures, returnStats, succeeded } from "./rollout-stats";
 import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
 
 export interface RolloutOptions {
@@ -26,6 +28,18 @@ export interface RolloutOptions {
    * gets dataset index `g % dataset_size`.
    */
   groupSize?: number;
+  /**
+   * With groups: how each trajectory's `advantage` is computed from its
+   * group's returns (default: population std, ε = 1e-6). Computed when a
+   * group ends, before its trajectories reach `onEpisode`.
+   */
+  advantages?: AdvantageOptions<Trajectory>;
+  /**
+   * With groups: a chat model that scores each group's trajectories
+   * against each other (`group_score`, `rank`), one call per group, before
+   * they reach `onEpisode`. Its failure is recorded, never thrown.
+   */
+  groupJudge?: GroupJudgeOptions;
   /** Steps per episode before the run truncates it (default: the environment's, else 100). */
   maxSteps?: number;
   /**
@@ -105,6 +119,7 @@ export const rollout = async (
     scored: 0,
     successes: 0,
     undeleted: 0,
+    judgeErrors: 0,
     codes: {} as Record<string, number>
   };
   const progress = (): RolloutProgress => {
@@ -163,7 +178,10 @@ export const rollout = async (
         size === 1
           ? runEpisode(first, episode).then((t) => [t])
           : runGroup(unit, first, members, episode);
-      for (const trajectory of await done) {
+      const finished = await done;
+      if (size > 1) await scoreGroup(finished, options);
+      if (finished[0]?.group_judge_error) tally.judgeErrors++;
+      for (const trajectory of finished) {
         tally.running--;
         record(trajectory);
       }
@@ -183,9 +201,28 @@ export const rollout = async (
       return_std: returnStats(finished).std,
       successes: tally.successes,
       error_codes: tally.codes,
-      ...(size > 1 ? { groups: summariseGroups(finished) } : {})
+      ...(size > 1
+        ? groupFigures(
+            finished,
+            options.groupJudge ? tally.judgeErrors : undefined
+          )
+        : {})
     }
   };
+};
+
+/** A finished group's advantages, then its judge's scores, written into its trajectories. */
+const scoreGroup = async (
+  members: Trajectory[],
+  options: RolloutOptions
+): Promise<void> => {
+  const { trajectories } = groupAdvantages(members, options.advantages);
+  for (const [i, t] of members.entries()) {
+    t.advantage = trajectories[i]!.advantage;
+    t.group_mean = trajectories[i]!.group_mean;
+    t.group_std = trajectories[i]!.group_std;
+  }
+  if (options.groupJudge) await judgeGroup(members, options.groupJudge);
 };
 
 const groupSizeOf = (options: RolloutOptions): number => {

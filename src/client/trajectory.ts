@@ -2,7 +2,7 @@
 
 import type { JsonObject, JsonValue } from "../json";
 import type { Message } from "../messages/schema";
-import type { Action, OpenAITool } from "../protocol";
+import type { Action, OpenAITool, RewardComponents } from "../protocol";
 import type { ChatMessage } from "./chat-format";
 import type { TokenUsage } from "./policy";
 
@@ -40,7 +40,30 @@ export interface Trajectory {
   observations: Message[][];
   actions: Action[];
   rewards: number[];
+  /**
+   * Each step's `reward_components` as the step answered them, aligned
+   * with `rewards`; an entry is null for a step answered without them (an
+   * environment without rubrics), so `rewards[i]` always has its entry.
+   */
+  reward_components: (RewardComponents | null)[];
   return: number;
+  /**
+   * With `groupSize`: the GRPO advantage of this episode's return in its
+   * group, (return − group_mean) / (group_std + ε) (see groupAdvantages);
+   * null without groups and for an episode that stopped on an error.
+   */
+  advantage: number | null;
+  /** With `groupSize`: the mean and population standard deviation of the group's returns (episodes without an error). */
+  group_mean: number | null;
+  group_std: number | null;
+  /** With a group judge: its score of this episode against its group's others, in [0, 1]. */
+  group_score?: number | null;
+  /** With a group judge: 1 for the best of the group; equal scores share the better rank (1, 2, 2, 4). */
+  rank?: number | null;
+  /** With a group judge: the one sentence it gave for this score. */
+  group_judge_explanation?: string | null;
+  /** With a group judge: why it gave this group no scores (after its retries); the rollout is kept. */
+  group_judge_error?: string | null;
   done: boolean;
   /** Set by the environment's `maxSteps`, or by the run's own `maxSteps`. */
   truncated: boolean;
@@ -79,6 +102,10 @@ export interface RolloutSummary extends RolloutProgress {
   error_codes: Record<string, number>;
   /** With `groupSize`: each group's returns. */
   groups?: GroupSummary[];
+  /** With `groupSize`: groups whose returns had no spread (all advantages 0: no signal for GRPO). */
+  flat_groups?: number;
+  /** With a group judge: groups it could not score. */
+  judge_errors?: number;
 }
 
 export interface GroupSummary {

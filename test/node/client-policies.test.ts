@@ -387,7 +387,7 @@ describe("roost-edge command line", () => {
       "-"
     );
     expect(grouped.split("\n").slice(-5)).toEqual([
-      "  groups        3 of 4 episodes  (mean within-group return std 0.250; 1 with no spread)",
+      "  groups        3 of 4 episodes  (mean within-group return std 0.250; 1 with no spread: advantages all 0)",
       "    group 0   0.500 ± 0.500  2/4 succeeded",
       "    group 1   0.500 ± 0.000  2/4 succeeded  (no spread)",
       "    group 2   0.500 ± 0.250  2/4 succeeded",
