@@ -18,6 +18,7 @@ import {
   wide
 } from "./fixtures/environments";
 import { graded } from "./fixtures/graded";
+import { regraded } from "./fixtures/regraded";
 
 const roost = createRoost({
   environments: [
@@ -35,7 +36,8 @@ const roost = createRoost({
     toolbox,
     quiz,
     tally,
-    graded
+    graded,
+    regraded
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

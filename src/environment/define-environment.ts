@@ -37,6 +37,11 @@ import type { SqlExec } from "../tools/types";
 import { type ResolvedTree, resolveTree } from "../tree/define-tree";
 import type { TreeConfig } from "../tree/types";
 import type { Dataset } from "./dataset";
+import {
+  type RegisteredRubric,
+  type RubricRegistry,
+  resolveRubrics
+} from "./rescore-rubrics";
 
 /** What reset and step may return as observations: text becomes a user message. */
 export type Observations = string | Message | Message[];
@@ -180,6 +185,16 @@ export interface EnvironmentConfig<
       ) => EpisodeRubric<
         EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
       >);
+  /**
+   * Rubrics the session's retained episodes may be scored with again
+   * (`POST …/rescore`), by name, beside the own `rubric` and `episodeRubric`
+   * (under those names). Declared, even `{}`, commits record what the log
+   * lacks for it (task, hidden-store changes); left out, nothing is.
+   */
+  rubrics?: RubricRegistry<
+    StepRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>,
+    EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
+  >;
   /** A JSON snapshot for viewers (Aviary's export_frame). */
   frame?(ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>): {
     state: JsonValue;
@@ -234,7 +249,7 @@ export interface Environment<
   Tools extends ToolTypes = ToolTypes
 > extends Omit<
     EnvironmentConfig<TaskSchema, Shape>,
-    "tools" | "state" | "task" | "tree" | "rubric" | "episodeRubric"
+    "tools" | "state" | "task" | "tree" | "rubric" | "episodeRubric" | "rubrics"
   > {
   readonly kind: "environment";
   readonly task: z.ZodType;
@@ -246,6 +261,8 @@ export interface Environment<
   /** The rubrics, resolved; `never` as the runtime calls them whatever the state. */
   readonly rubric?: Rubric<never>;
   readonly episodeRubric?: EpisodeRubric<never>;
+  /** What re-scoring may apply, own rubrics included; undefined when none is registered. */
+  readonly rubrics?: ReadonlyMap<string, RegisteredRubric>;
   /**
    * Never set: carries each tool's declared input in the type, so a client
    * typed from the definition (`useSession<typeof env>`) knows tool names
@@ -336,15 +353,24 @@ export const defineEnvironment = <
       )
     )
   );
-  const { rubric: stepForm, episodeRubric: episodeForm, ...rest } = config;
+  const {
+    rubric: stepForm,
+    episodeRubric: episodeForm,
+    rubrics: registered,
+    ...rest
+  } = config;
   const rubric =
     typeof stepForm === "function" ? stepForm(defineRubric as never) : stepForm;
   const episodeRubric =
     typeof episodeForm === "function"
       ? episodeForm(defineEpisodeRubric as never)
       : episodeForm;
+  // As the runtime calls them: whatever the state, hence `never`.
+  const own = { rubric, episodeRubric } as Record<string, RegisteredRubric>;
+  const rubrics = resolveRubrics(config.name, own, registered as never);
   return {
     ...rest,
+    ...(rubrics === undefined ? {} : { rubrics }),
     ...(rubric === undefined ? {} : { rubric }),
     ...(episodeRubric === undefined ? {} : { episodeRubric }),
     kind: "environment",

@@ -43,6 +43,12 @@ export interface StepOutcome {
   /** What each rubric component scored; absent when the environment has no rubric. */
   reward_components?: RewardComponents;
   /**
+   * The step as an episode rubric keeps it: where its action is in the
+   * transcript, and its reward before any episode score was added (what a
+   * re-scoring episode rubric reads of it).
+   */
+  kept: { at: number; reward: number };
+  /**
    * What the step's tools threw, stack included, in call order; absent when
    * none threw. The observations say only `Tool x failed: <message>`: this
    * is for the environment's author (a local session's caller), not the model.
@@ -208,8 +214,11 @@ export const runStep = async (
     done,
     truncated
   });
+  // The sum written as score-step.ts writes its kept step's, so equal to it.
+  const kept = { at, reward: reward + (scored?.stepAdded ?? 0) };
   if (scored !== undefined) reward += scored.added;
   return {
+    kept,
     observations,
     reward,
     done,

@@ -20,6 +20,8 @@ export interface EnvironmentInfo {
   dataset_generated?: boolean;
   splits?: { name: string; size?: number; generated: boolean }[];
   max_steps?: number;
+  /** The rubrics re-scoring may apply, by name. */
+  rubrics?: string[];
   /** The decision tree as data, for an environment that has one. */
   tree?: TreeInfo;
   /** With rubrics: the reward components that are metrics (weight 0), by flat name. */
@@ -126,6 +128,9 @@ export const createRegistry = (
               )
             }),
         ...(env.maxSteps ? { max_steps: env.maxSteps } : {}),
+        ...(env.rubrics === undefined
+          ? {}
+          : { rubrics: [...env.rubrics.keys()] }),
         ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {}),
         ...(metrics === undefined ? {} : { reward_metrics: metrics })
       };

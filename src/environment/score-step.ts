@@ -8,8 +8,12 @@ import type {
 } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
 import { scoreComponent } from "../rewards/component";
-import { discount } from "../rewards/episode";
-import type { EpisodeStep } from "../rewards/types";
+import { discount, type EpisodeRubric } from "../rewards/episode";
+import type {
+  EpisodeRewardArgs,
+  EpisodeStep,
+  RewardContext
+} from "../rewards/types";
 import type { HiddenStore } from "../store/types";
 import type { Environment, EpisodeContext } from "./define-environment";
 
@@ -22,7 +26,7 @@ import type { Environment, EpisodeContext } from "./define-environment";
 export const TRAJECTORY_KEY = "roost:trajectory";
 
 /** One step as kept for the episode rubric; its messages stay in the transcript. */
-interface KeptStep {
+export interface KeptStep {
   step: number;
   /** Where the step's action is in the transcript; its observations follow. */
   at: number;
@@ -55,7 +59,15 @@ export interface StepToScore {
 export const scoreRewards = async (
   env: Environment,
   s: StepToScore
-): Promise<{ added: number; components: RewardComponents } | undefined> => {
+): Promise<
+  | {
+      added: number;
+      components: RewardComponents;
+      /** What the step rubric alone added: the step's reward as kept, before an episode score. */
+      stepAdded: number;
+    }
+  | undefined
+> => {
   if (env.rubric === undefined && env.episodeRubric === undefined) {
     return undefined;
   }
@@ -72,7 +84,7 @@ export const scoreRewards = async (
     for (const [name, entry] of scored.entries) components[name] = entry;
   }
   const episode = env.episodeRubric;
-  if (episode === undefined) return { added, components };
+  if (episode === undefined) return { added, components, stepAdded: added };
   const kept = s.hidden.get<KeptStep[] & JsonValue>(TRAJECTORY_KEY) ?? [];
   const self: KeptStep = {
     step: s.step,
@@ -82,31 +94,55 @@ export const scoreRewards = async (
   };
   if (!s.done && !s.truncated) {
     s.hidden.set(TRAJECTORY_KEY, [...kept, self] as unknown as JsonValue);
-    return { added, components };
+    return { added, components, stepAdded: added };
   }
   const steps = episodeSteps([...kept, self], s.messages());
-  const scored = await scoreComponent("episode", episode.rubric, {
+  const scored = await scoreEpisode(episode, {
     steps,
     ctx: s.ctx,
     done: s.done,
     truncated: s.truncated
-  } as never);
+  });
+  Object.assign(components, scored.components);
+  // The episode is over: nothing more reads the kept steps.
+  s.hidden.delete(TRAJECTORY_KEY);
+  return { added: added + scored.value, components, stepAdded: added };
+};
+
+/**
+ * An episode rubric over an ended episode's steps: its value, and its
+ * report as `episode` (with `per_step` under a discount) and
+ * `episode.<name>`. Re-scoring calls it as a step's end does.
+ */
+export const scoreEpisode = async (
+  episode: EpisodeRubric<never>,
+  args: Omit<EpisodeRewardArgs<never, unknown>, "ctx"> & {
+    ctx: RewardContext<never, unknown>;
+  }
+): Promise<{ value: number; components: RewardComponents }> => {
+  const scored = await scoreComponent("episode", episode.rubric, args as never);
   const [[, own], ...below] = scored.entries as [
     [string, RewardComponents[string]],
     ...[string, RewardComponents[string]][]
   ];
-  components.episode =
-    episode.gamma === undefined || typeof own !== "number"
-      ? own
-      : { value: own, per_step: discount(own, steps.length, episode.gamma) };
+  const components: RewardComponents = {
+    episode:
+      episode.gamma === undefined || typeof own !== "number"
+        ? own
+        : {
+            value: own,
+            per_step: discount(own, args.steps.length, episode.gamma)
+          }
+  };
   for (const [name, entry] of below) components[name] = entry;
-  // The episode is over: nothing more reads the kept steps.
-  s.hidden.delete(TRAJECTORY_KEY);
-  return { added: added + scored.value, components };
+  return { value: scored.value, components };
 };
 
 /** The kept steps with their actions and observations read back from the transcript. */
-const episodeSteps = (kept: KeptStep[], messages: Message[]): EpisodeStep[] =>
+export const episodeSteps = (
+  kept: readonly KeptStep[],
+  messages: readonly Message[]
+): EpisodeStep[] =>
   kept.map((k, i) => ({
     step: k.step,
     action: messages[k.at] as AssistantMessage,

@@ -115,6 +115,12 @@ export const EnvironmentInfoSchema = lazy(() =>
       /** Named splits, picked by task_index + split. */
       splits: z.array(SplitInfoSchema()).optional(),
       max_steps: z.number().int().positive().optional(),
+      /**
+       * The rubrics POST …/rescore may apply, by name (`rubric` and
+       * `episodeRubric` are the environment's own); absent when it
+       * registers none.
+       */
+      rubrics: z.array(NameSchema()).optional(),
       /** The decision tree, for an environment that has one. */
       tree: TreeInfoSchema().optional(),
       /**

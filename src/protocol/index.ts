@@ -138,6 +138,13 @@ export {
   EventsResponseSchema
 } from "./http-events";
 export {
+  RESCORE_EPISODES,
+  type RescoreRequest,
+  RescoreRequestSchema,
+  type RescoreResponse,
+  RescoreResponseSchema
+} from "./http-rescore";
+export {
   MAX_RUN_WAIT_SECONDS,
   type RunCreated,
   RunCreatedSchema,

@@ -19,6 +19,11 @@ import { stagedParts } from "../storage/episode-parts";
 import type { PendingEvent } from "../storage/event-log";
 import type { IdempotencyKey } from "../storage/idempotency";
 import * as idempotency from "../storage/idempotency";
+import {
+  type RescoreStep,
+  rescoreItems,
+  writeRescoreItems
+} from "../storage/rescore-rows";
 import { dropTreeRowsBefore } from "../storage/run-rows";
 import {
   foldOf,
@@ -47,6 +52,8 @@ export interface MutationContext {
   onCommit(write: () => void): void;
   /** Runs once the commit is durable (wakes waiters, never writes). */
   afterCommit(fn: () => void): void;
+  /** Records a step's place for re-scoring (kept only where it is needed). */
+  recordStep(step: RescoreStep): void;
 }
 
 /** What each kind needs of the committed episode before it may run. */
@@ -167,6 +174,7 @@ export class Committer {
       }
     );
     const commits: (() => void)[] = [];
+    let stepRecord: RescoreStep | undefined;
     const after: (() => void)[] = [];
     let response: T;
     let written: PendingEvent[] = [];
@@ -200,12 +208,22 @@ export class Committer {
         }),
         emit,
         onCommit: (write) => commits.push(write),
-        afterCommit: (fn) => after.push(fn)
+        afterCommit: (fn) => after.push(fn),
+        recordStep: (step) => {
+          stepRecord = step;
+        }
       });
       // A tool may have caught the refusal; the mutation is refused anyway.
       if (staged.meter.exceeded !== undefined) throw staged.meter.exceeded;
       row.lastUsedAt = shared.now();
+      // Read before the flush, which forgets what it applies.
+      const recorded = rescoreItems(environment, {
+        ...(kind === "reset" ? { task: row.episodeTask } : {}),
+        hidden: staged.hiddenChanges(),
+        ...(stepRecord === undefined ? {} : { step: stepRecord })
+      });
       shared.storage.transactionSync(() => {
+        writeRescoreItems(shared.sql, row.episode, inflight.firstSeq, recorded);
         staged.flush();
         for (const write of commits) write();
         // The mutation's events, as one row (or what is left of them),

@@ -36,6 +36,8 @@ export interface Staged {
   /** Applies every staged write. Synchronous: the caller wraps it in transactionSync. */
   flush(): void;
   discard(): void;
+  /** The hidden store's pending changes, in the order `flush` applies them. */
+  hiddenChanges(): ReturnType<OverlayHiddenStore["changes"]>;
 }
 
 const sqlExec = (sql: SqlStorage): SqlExec => ({
@@ -115,6 +117,7 @@ export const stagedParts = (
     },
     discard: () => {
       for (const o of all) o.discard();
-    }
+    },
+    hiddenChanges: () => hidden.changes()
   };
 };

@@ -7,6 +7,30 @@ export const BATCHED = Object.entries(EPISODE_TABLES)
   .filter(([, how]) => how.purge === "batch")
   .map(([table]) => table);
 
+/** The per-episode tables kept while the log retains an episode's events (rescore-rows.ts). */
+export const WITH_LOG = Object.entries(EPISODE_TABLES)
+  .filter(([, how]) => how.purge === "with log")
+  .map(([table]) => table);
+
+/** A table without rowid is named row by row by its primary key. */
+const KEY_OF: Readonly<Record<string, string>> = {
+  rescore_log: "episode, seq, part"
+};
+
+/**
+ * The oldest episode the event log still holds events of: rows of
+ * earlier ones serve nothing. Never past `current`, whose rows stay.
+ */
+const oldestLogged = (sql: SqlStorage, current: number): number => {
+  if (!hasTable(sql, "events")) return current;
+  const row = sql
+    .exec<{ episode: number }>(
+      "SELECT episode FROM events ORDER BY seq LIMIT 1"
+    )
+    .toArray()[0];
+  return row === undefined ? current : Math.min(current, Number(row.episode));
+};
+
 /** Deletes rows picked by `pick` (a `SELECT rowid … LIMIT ?` with one more parameter than `params`). */
 const deleteBatch = (
   sql: SqlStorage,
@@ -84,6 +108,18 @@ export const purgeEpisodesBefore = (
       [episode],
       left
     );
+  }
+  const logged = left > 0 ? oldestLogged(sql, episode) : 0;
+  for (const table of WITH_LOG) {
+    if (left === 0) break;
+    if (!hasTable(sql, table)) continue;
+    left -= sql
+      .exec(
+        `DELETE FROM ${table} WHERE (${KEY_OF[table] ?? "rowid"}) IN (SELECT ${KEY_OF[table] ?? "rowid"} FROM ${table} WHERE episode < ? LIMIT ?) RETURNING 1`,
+        logged,
+        left
+      )
+      .toArray().length;
   }
   return Math.max(0, Math.floor(maxRows)) - left;
 };

@@ -223,6 +223,16 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       created_at INTEGER NOT NULL,
       updated_at INTEGER NOT NULL,
       expires_at INTEGER NOT NULL) WITHOUT ROWID`
+  ],
+  // What re-scoring reads beside the log (rescore-rows.ts), recorded only
+  // by environments that register rubrics. Made on first use.
+  [
+    `CREATE TABLE IF NOT EXISTS rescore_log (
+      episode INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      part INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (episode, seq, part)) WITHOUT ROWID`
   ]
 ];
 

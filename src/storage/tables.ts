@@ -151,6 +151,16 @@ const LAYOUT: Record<string, readonly string[]> = {
       tables INTEGER NOT NULL,
       expires_at INTEGER NOT NULL)`
   ],
+  // Without rowid: its key orders an episode's records, so writing one
+  // is one row billed, with no index entry beside it (rescore-rows.ts).
+  rescore_log: [
+    `CREATE TABLE IF NOT EXISTS rescore_log (
+      episode INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      part INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (episode, seq, part)) WITHOUT ROWID`
+  ],
   // Without rowid and index: a task's id is its key, so each write of its
   // row is one row billed (task-rows.ts).
   tasks: [
@@ -184,14 +194,20 @@ export const ROOST_TABLE_NAMES: ReadonlySet<string> = new Set(GROUP_OF.keys());
  * Every table whose rows belong to an episode (an `episode` column), and
  * what becomes of an old episode's rows: `purge`, deleted in batches after
  * a reset (purge.ts; the store's by key, objects before entries before
- * keys); `fork`, copied by a fork (fork-copy.ts, for the current episode).
+ * keys); `with log`, kept while the log retains any of the episode's
+ * events, deleted in batches once retention trimmed them all (what
+ * re-scoring reads beside the log); `fork`, copied by a fork (fork-copy.ts,
+ * for the current episode).
  * The schema test fails when a table with an `episode` column is missing
  * here, or when purge.ts or fork-copy.ts disagree with it.
  */
 export const EPISODE_TABLES: Readonly<
   Record<
     string,
-    { purge: "by key" | "batch" | "at reset" | "never"; fork: boolean }
+    {
+      purge: "by key" | "batch" | "at reset" | "with log" | "never";
+      fork: boolean;
+    }
   >
 > = {
   store_keys: { purge: "by key", fork: true },
@@ -205,7 +221,9 @@ export const EPISODE_TABLES: Readonly<
   tree_data: { purge: "at reset", fork: true },
   // A run's record outlives its episode; the log is trimmed by retention.
   runs: { purge: "never", fork: false },
-  events: { purge: "never", fork: false }
+  events: { purge: "never", fork: false },
+  // A copy's log starts empty, so it has nothing of its source to re-score.
+  rescore_log: { purge: "with log", fork: false }
 };
 
 /** Makes `table` (and the rest of its group) in its current layout, if it is not there. */

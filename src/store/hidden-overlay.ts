@@ -89,6 +89,21 @@ export class OverlayHiddenStore implements HiddenStore {
     this.discard();
   }
 
+  /**
+   * What `flush` will do, as operations in its order: `[key]` deletes,
+   * `[key, value]` sets. Applied to a copy of the base, they give what the
+   * base will hold (re-scoring replays a commit's changes with them).
+   */
+  changes(): ([key: string] | [key: string, value: JsonValue])[] {
+    const out: ([key: string] | [key: string, value: JsonValue])[] = [];
+    for (const key of this.#deleted) out.push([key]);
+    for (const key of this.#pending.keys()) {
+      if (this.#fresh.has(key)) out.push([key]);
+      out.push([key, this.#pending.get(key) ?? null]);
+    }
+    return out;
+  }
+
   /** Drops every pending write; the base never saw them. */
   discard(): void {
     this.#pending = new MemoryHiddenStore();

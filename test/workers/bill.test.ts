@@ -171,6 +171,63 @@ describe("RowMeter", () => {
     expect(step.count.statements).toBeGreaterThan(4);
   });
 
+  it("writes one more row per step and per reset for an environment that registers rubrics for re-scoring, and none for one that does not", async () => {
+    const run = (environment: string) =>
+      metered(async (obj, sql, m, sessionId) => {
+        ok(
+          await obj.op(
+            "create",
+            { sessionId, environment, task: undefined },
+            SERVER_GRANT
+          )
+        );
+        const recorded = () => rowCounts(sql).get("rescore_log") ?? 0;
+        const guess = (n: number) =>
+          m(async () =>
+            ok(
+              await obj.op(
+                "step",
+                { action: toolAction("guess", { n }) },
+                SERVER_GRANT
+              )
+            )
+          );
+        ok(await obj.op("reset", {}, SERVER_GRANT));
+        const afterReset = recorded();
+        // Tables made on first use are paid once; what follows is steady.
+        await guess(1);
+        // `graded` ends here, deleting a hidden key (which this count's
+        // rule does not cover): only `regraded`'s second step is measured.
+        const second = environment === "regraded" ? await guess(2) : undefined;
+        if (second === undefined)
+          ok(
+            await obj.op(
+              "step",
+              { action: toolAction("guess", { n: 2 }) },
+              SERVER_GRANT
+            )
+          );
+        const reset = await m(async () =>
+          ok(await obj.op("reset", {}, SERVER_GRANT))
+        );
+        return { reset, second, afterReset, recorded: recorded() };
+      });
+    // `graded` has rubrics and registers none; `regraded` registers them
+    // (and its tool writes the hidden store each step, recorded in the same row).
+    const plain = await run("graded");
+    const registered = await run("regraded");
+    for (const r of [plain, registered])
+      expect(r.reset.count.rowsWritten).toBe(r.reset.expected);
+    expect(registered.second!.count.rowsWritten).toBe(
+      registered.second!.expected
+    );
+    // A reset records the task (and the hidden values reset set), a step
+    // its place (and its hidden changes): one row each, in the same table.
+    expect(plain.recorded).toBe(0);
+    expect(registered.afterReset).toBe(1);
+    expect(registered.recorded).toBe(4);
+  });
+
   it("counts create's one table, its row and the alarm it sets: four rows", async () => {
     const created = await metered(async (obj, sql, m, sessionId) => {
       const c = await m(async () =>

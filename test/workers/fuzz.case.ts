@@ -26,6 +26,9 @@ const VALID: Record<string, unknown> = {
   "POST /v1/sessions/{id}/tokens": { scope: "observe", ttl_s: 60 },
   "POST /v1/sessions/{id}/tokens/revoke": { scope: "observe" },
   "POST /v1/sessions/{id}/step": action("bump"),
+  // The lab registers no rubrics: a 404 (or 403 to its control token),
+  // which the fuzz checks like any refusal.
+  "POST /v1/sessions/{id}/rescore": { rubric: "rubric" },
   "POST /v1/sessions/{id}/tools/{tool}": { arguments: { key: "k" } },
   "POST /v1/sessions/{id}/environment/{tool}/{name}": {
     objects: [{ a: 1 }],

@@ -161,6 +161,8 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}/hidden",
       "POST /v1/sessions/{id}/reset",
       "POST /v1/sessions/{id}/step",
+      // A registered rubric applied again to the retained episodes (grade).
+      "POST /v1/sessions/{id}/rescore",
       // Beyond DESIGN: what reset answered, for a client that lost it.
       "GET /v1/sessions/{id}/tools",
       "POST /v1/sessions/{id}/tools/{tool}",

@@ -22,7 +22,7 @@ export interface Prepared {
 export type Input = Record<string, unknown>;
 
 export interface Reach {
-  environment: "lab" | "forest";
+  environment: "lab" | "forest" | "regraded";
   /** The scope its transports' credential holds (control, the session's first token's, by default). */
   scope?: Scope;
   /** A step taken before the operation (a tool that keeps something). */
@@ -233,6 +233,15 @@ export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     input: () => ({}),
     http: { send: get("/hidden") },
     mcp: "the hidden store is never an MCP resource",
+    compare: "answer"
+  },
+  rescore: {
+    environment: "regraded",
+    scope: "grade",
+    before: { action: toolCalls({ name: "guess", arguments: { n: 7 } }) },
+    input: () => ({ rubric: "rubric" }),
+    http: { send: post("/rescore", () => ({ rubric: "rubric" })) },
+    mcp: "re-scoring is a grader's, over HTTP, not an MCP client's",
     compare: "answer"
   },
   readState: {

@@ -199,6 +199,17 @@ const CASES: Record<OperationName, Case> = {
     const grade = { scope: "grade", issuedAt: 0 } as const;
     return ok(await s.stub.op("readHidden", {}, grade));
   },
+  rescore: async (w) => {
+    const s = await open("regraded");
+    await run(s, "reset", {});
+    await run(s, "step", {
+      action: toolCalls({ name: "guess", arguments: { n: 7 } })
+    });
+    await w.on(s);
+    // It replays functions of the hidden store: grade's, as reading it is.
+    const grade = { scope: "grade", issuedAt: 0 } as const;
+    return ok(await s.stub.op("rescore", { rubric: "rubric" }, grade));
+  },
   issueToken: async (w) => {
     const s = await lab();
     await w.on(s);

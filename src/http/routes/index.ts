@@ -7,6 +7,7 @@ import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
 import { openEnvRoutes } from "./openenv";
+import { rescoreRoutes } from "./rescore";
 import { episodeRoutes } from "./reset-step";
 import { runRoutes } from "./runs";
 import { sessionRoutes } from "./sessions";
@@ -21,6 +22,7 @@ export const ROUTES: readonly RouteEntry[] = [
   ...sessionRoutes,
   ...tokenRoutes,
   ...episodeRoutes,
+  ...rescoreRoutes,
   ...toolRoutes,
   ...storeReadRoutes,
   ...eventRoutes,

@@ -23,6 +23,7 @@ import {
   importEnd
 } from "./fork-steps";
 import { create, destroy, events, expectUse, status } from "./lifecycle";
+import { rescore } from "./rescore";
 import { call, reset, step, tools } from "./reset-step-call";
 import { cancelRun, readRun, startChat, startRun } from "./runs";
 import { frame, messages, patchState, readState } from "./state";
@@ -53,6 +54,7 @@ export const OPERATIONS = {
   readState,
   patchState,
   readHidden,
+  rescore,
   issueToken,
   revokeTokens,
   messages,

@@ -77,6 +77,7 @@ export const step = defineOperation({
         action,
         rt.shared.executeOptions(m.hooks)
       );
+      m.recordStep({ step: m.row.steps, ...out.kept });
       // Absent for an environment without rubrics, so its frames and
       // answers stay byte for byte what they were.
       const components =

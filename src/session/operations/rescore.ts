@@ -1,0 +1,81 @@
+/** @module Re-scoring: a registered rubric applied again to the session's retained episodes, changing nothing. */
+
+import { type LoggedEpisode, rescoreEpisode } from "../../environment/rescore";
+import { rubricNamed } from "../../environment/rescore-rubrics";
+import {
+  RESCORE_EPISODES,
+  RescoreRequestSchema,
+  type RescoreResponse,
+  RescoreResponseSchema
+} from "../../protocol";
+import { readEpisode, retainedEpisodes } from "../../storage/rescore-read";
+import { defineOperation } from "./define";
+import { offsetOf } from "./paging";
+
+/**
+ * Event text one request reads before it ends its page early (the first
+ * episode is read whole whatever its size; the log holds 16 MB at most).
+ */
+export const RESCORE_READ_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A read: it replays the log and the recorded hidden changes in memory,
+ * and writes no event, state, store, hidden value or seq. It needs
+ * `grade`, as reading the hidden store does: a rubric reads it (the
+ * reference answer) and its components are functions of it.
+ */
+export const rescore = defineOperation({
+  input: RescoreRequestSchema,
+  output: RescoreResponseSchema,
+  scope: "grade",
+  mutates: false,
+  events: [],
+  handle: async ({ shared }, q): Promise<RescoreResponse> => {
+    const row = shared.requireRow();
+    shared.seen(row);
+    const environment = shared.registry.get(row.environment);
+    const rubric = rubricNamed(environment.name, environment.rubrics, q.rubric);
+    const log = shared.events;
+    const retained = retainedEpisodes(shared.sql, log);
+    const wanted = q.episodes === undefined ? undefined : new Set(q.episodes);
+    const from = offsetOf(q.cursor);
+    const chosen = retained.filter(
+      (r) => r.episode >= from && (wanted?.has(r.episode) ?? true)
+    );
+    const limit = q.limit ?? RESCORE_EPISODES.default;
+    // Everything is read before any rubric runs (rubrics may await): a
+    // commit landing meanwhile adds nothing to what this answer replays.
+    const last = log.lastSeq;
+    const logged: LoggedEpisode[] = [];
+    let bytes = 0;
+    for (const at of chosen) {
+      if (logged.length === limit) break;
+      if (logged.length > 0 && bytes >= RESCORE_READ_BYTES) break;
+      const next = retained.find((r) => r.episode > at.episode);
+      const read = readEpisode(
+        shared.sql,
+        log,
+        at,
+        Math.min(next?.seq ?? Number.POSITIVE_INFINITY, last + 1)
+      );
+      logged.push(read.logged);
+      bytes += read.bytes;
+    }
+    const episodes = [];
+    for (const one of logged) {
+      episodes.push(await rescoreEpisode(environment, rubric, one));
+    }
+    const rest = chosen[logged.length];
+    const unavailable =
+      q.episodes === undefined
+        ? []
+        : q.episodes.filter((n) => !retained.some((r) => r.episode === n));
+    return {
+      rubric: q.rubric,
+      kind: rubric.kind === "rubric" ? "step" : "episode",
+      episodes,
+      ...(unavailable.length === 0 ? {} : { unavailable }),
+      ...(rest === undefined ? {} : { next_cursor: String(rest.episode) })
+    };
+  }
+});

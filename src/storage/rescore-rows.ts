@@ -1,0 +1,130 @@
+/**
+ * @module What re-scoring reads that the event log does not hold, recorded
+ * in the commits of environments that register rubrics: each episode's
+ * task, each commit's hidden-store changes, and each step's place in the
+ * transcript and reward before an episode score. State, transcript and
+ * environment store are read back from the log itself (episode-replay.ts).
+ */
+
+import type { Environment } from "../environment/define-environment";
+import type { RecordedItem } from "../environment/rescore";
+import { TRAJECTORY_KEY } from "../environment/score-step";
+import { type JsonValue, utf8Length } from "../json";
+import { MAX_VALUE_BYTES, RUN_SEPARATOR, textRuns } from "./row-text";
+
+/**
+ * One recorded fact, as a line of a row. A hidden value too large to
+ * record with its key (near a row's limit) is recorded as `lost`: a
+ * re-scoring rubric that reads it gets an error saying so.
+ */
+export type RescoreItem = RecordedItem;
+
+/** A step's place in the transcript and its reward before an episode score. */
+export type RescoreStep = Extract<RecordedItem, { step: unknown }>["step"];
+
+/**
+ * What a commit records, for an environment that registers rubrics
+ * (none for one that does not). The episode rubric's own bookkeeping key
+ * is left out: it holds the steps, which are recorded as steps, and copying
+ * it each step would cost the square of the episode's length.
+ */
+export const rescoreItems = (
+  environment: Environment,
+  commit: {
+    task?: unknown;
+    hidden: ([key: string] | [key: string, value: JsonValue])[];
+    step?: RescoreStep;
+  }
+): RescoreItem[] => {
+  if (environment.rubrics === undefined) return [];
+  const items: RescoreItem[] = [];
+  if ("task" in commit)
+    items.push({
+      reset: commit.task === undefined ? {} : { task: commit.task as JsonValue }
+    });
+  for (const [key, ...value] of commit.hidden) {
+    if (key === TRAJECTORY_KEY) continue;
+    items.push(value.length === 0 ? { delete: key } : { set: [key, value[0]] });
+  }
+  // The log cannot say where a step's action is in the transcript (a
+  // custom step may answer assistant messages, a tree run appends some
+  // between steps), so every step records it: a row per step.
+  if (commit.step !== undefined) items.push({ step: commit.step });
+  return items;
+};
+
+/** A commit's items with the seq of its first event: they apply before it. */
+export interface RescoreRecord {
+  seq: number;
+  items: RescoreItem[];
+}
+
+const textOf = (item: RescoreItem): string => {
+  const text = JSON.stringify(item);
+  if (!("set" in item) || utf8Length(text) < MAX_VALUE_BYTES) return text;
+  return JSON.stringify({ lost: item.set[0] });
+};
+
+/**
+ * Writes a commit's items under (episode, seq of its first event), as few
+ * rows as fit; one row for a commit that writes less than a row's limit.
+ * A commit that streamed no event shares its seq with the next one: its
+ * rows take the next parts, and a reader applies them in order, which is
+ * what happened. Synchronous: inside the commit's transaction.
+ */
+export const writeRescoreItems = (
+  sql: SqlStorage,
+  episode: number,
+  seq: number,
+  items: readonly RescoreItem[]
+): void => {
+  if (items.length === 0) return;
+  for (const run of textRuns(items.map(textOf))) {
+    sql.exec(
+      `INSERT INTO rescore_log (episode, seq, part, body)
+       VALUES (?, ?, (SELECT coalesce(max(part) + 1, 0) FROM rescore_log WHERE episode = ? AND seq = ?), ?)`,
+      episode,
+      seq,
+      episode,
+      seq,
+      run.texts.join(RUN_SEPARATOR)
+    );
+  }
+};
+
+/** The retained episodes' resets: episode number and the seq of its reset event, oldest first. */
+export const recordedResets = (
+  sql: SqlStorage,
+  fromSeq: number
+): { episode: number; seq: number }[] =>
+  sql
+    .exec<{ episode: number; seq: number }>(
+      `SELECT episode, seq FROM rescore_log
+       WHERE part = 0 AND seq >= ? AND substr(body, 1, 9) = '{"reset":'
+       ORDER BY episode`,
+      fromSeq
+    )
+    .toArray()
+    .map((r) => ({ episode: Number(r.episode), seq: Number(r.seq) }));
+
+/** Every record of one episode, in the order its commits happened. */
+export const episodeRecords = (
+  sql: SqlStorage,
+  episode: number
+): RescoreRecord[] => {
+  const records: RescoreRecord[] = [];
+  const rows = sql.exec<{ seq: number; body: string }>(
+    "SELECT seq, body FROM rescore_log WHERE episode = ? ORDER BY seq, part",
+    episode
+  );
+  for (const row of rows) {
+    const items = row.body
+      .split(RUN_SEPARATOR)
+      .map((line) => JSON.parse(line) as RescoreItem);
+    const last = records.at(-1);
+    if (last !== undefined && last.seq === Number(row.seq))
+      last.items.push(...items);
+    else records.push({ seq: Number(row.seq), items });
+  }
+  return records;
+};
