@@ -9,6 +9,7 @@ import type {
 import type { RewardComponents } from "../protocol";
 import { scoreComponent } from "../rewards/component";
 import { discount } from "../rewards/episode";
+import { type Judges, lendJudges } from "../rewards/judges";
 import type { EpisodeStep } from "../rewards/types";
 import type { HiddenStore } from "../store/types";
 import type { Environment, EpisodeContext } from "./define-environment";
@@ -36,6 +37,7 @@ export interface StepToScore {
   /** Reads the transcript (the episode rubric's observations). */
   messages: () => Message[];
   step: number;
+  action: AssistantMessage;
   /** How many messages the transcript held before this step's action. */
   at: number;
   toolMessages: ToolMessage[];
@@ -45,6 +47,8 @@ export interface StepToScore {
   reward: number;
   done: boolean;
   truncated: boolean;
+  /** What the runtime lends judges (rewards/judge.ts); without it a judge reports that no model is configured. */
+  judges?: Judges;
 }
 
 /**
@@ -63,11 +67,15 @@ export const scoreRewards = async (
   if (s.base !== undefined) components[s.base.name] = s.base.reward;
   let added = 0;
   if (env.rubric !== undefined) {
-    const scored = await env.rubric.score({
+    const args = {
+      action: s.action,
       observations: s.toolMessages,
       ctx: s.ctx,
       step: s.step
-    } as never);
+    };
+    const scored = await env.rubric.score(
+      lendJudges(args, s.judges, s.step) as never
+    );
     added += scored.value;
     for (const [name, entry] of scored.entries) components[name] = entry;
   }
@@ -85,12 +93,17 @@ export const scoreRewards = async (
     return { added, components };
   }
   const steps = episodeSteps([...kept, self], s.messages());
-  const scored = await scoreComponent("episode", episode.rubric, {
+  const args = {
     steps,
     ctx: s.ctx,
     done: s.done,
     truncated: s.truncated
-  } as never);
+  };
+  const scored = await scoreComponent(
+    "episode",
+    episode.rubric,
+    lendJudges(args, s.judges, s.step) as never
+  );
   const [[, own], ...below] = scored.entries as [
     [string, RewardComponents[string]],
     ...[string, RewardComponents[string]][]

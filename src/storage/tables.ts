@@ -151,6 +151,21 @@ const LAYOUT: Record<string, readonly string[]> = {
       tables INTEGER NOT NULL,
       expires_at INTEGER NOT NULL)`
   ],
+  // A judge's verdicts (rewards/judge.ts), written the moment each comes
+  // back, outside the step's commit: a step retried after a crash finds
+  // them. A rowid table, so purge.ts deletes them in batches like the rest.
+  judge_verdicts: [
+    `CREATE TABLE IF NOT EXISTS judge_verdicts (
+      episode INTEGER NOT NULL,
+      step INTEGER NOT NULL,
+      path TEXT NOT NULL,
+      hash TEXT NOT NULL,
+      model TEXT NOT NULL,
+      value TEXT NOT NULL,
+      text TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (episode, step, path, hash))`
+  ],
   // Without rowid and index: a task's id is its key, so each write of its
   // row is one row billed (task-rows.ts).
   tasks: [
@@ -201,6 +216,9 @@ export const EPISODE_TABLES: Readonly<
   hidden: { purge: "batch", fork: true },
   state: { purge: "batch", fork: true },
   transcript_runs: { purge: "batch", fork: true },
+  // Kept with their episode, like the hidden store the judge read; copied
+  // by a fork, whose steps then find the verdicts of the steps it copied.
+  judge_verdicts: { purge: "batch", fork: true },
   // One row per episode, dropped by the reset itself (run-rows.ts).
   tree_data: { purge: "at reset", fork: true },
   // A run's record outlives its episode; the log is trimmed by retention.
