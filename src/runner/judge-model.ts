@@ -33,7 +33,9 @@ export const judgeModel = (
           decide: chatOnly,
           respond: chatOnly,
           chat: async (m, options) => {
-            const text = await chat(m, options);
+            const text = await chat(m, options).catch((error: unknown) => {
+              throw reportable(model.name, error);
+            });
             try {
               check(text);
             } catch (refused) {
@@ -47,4 +49,29 @@ export const judgeModel = (
         { attempts: limits.attempts, timeoutMs: limits.timeoutMs }
       ).chat!(messages, { decisionIndex: 0 })
   };
+};
+
+/**
+ * What a failed call may say in a step's report, which every client of
+ * the session reads: a server's own answer (its status and message), or
+ * else only that the model could not be reached. A transport error names
+ * the endpoint (the OpenAI adapter's says "at <url>"), which stays on the
+ * server with the key.
+ */
+const reportable = (name: string, error: unknown): unknown => {
+  // A transport failure carries its cause and no status; a model's own
+  // complaint (an empty answer) has neither, and says nothing secret.
+  if (
+    !(error instanceof ModelError) ||
+    error.status !== undefined ||
+    error.cause === undefined
+  ) {
+    return error;
+  }
+  return new ModelError(
+    `the judge's model ${name} could not be reached`,
+    error.retryable,
+    undefined,
+    { cause: error }
+  );
 };

@@ -6,18 +6,11 @@ import { capContent } from "../tools/content";
 import { hasTable } from "./tables";
 
 /**
- * A judge's text is kept for a grader to read, not to be parsed again
+ * A judge's text is kept as the record of why, not to be parsed again
  * (the parsed value is kept whole): a model that rambles for a megabyte
  * costs this much of the row, and the rest is cut with a marker.
  */
 export const VERDICT_TEXT_BYTES = 8192;
-
-/** A verdict as a grader reads it. */
-export interface VerdictRow extends Verdict {
-  step: number;
-  path: string;
-  at: number;
-}
 
 export const readVerdict = (
   sql: SqlStorage,
@@ -66,40 +59,4 @@ export const writeVerdict = (
     capContent(verdict.text, VERDICT_TEXT_BYTES),
     at
   );
-};
-
-/**
- * The episode's verdicts, oldest step first; a step's kept verdicts
- * include those of tries that never committed (a step the client then
- * took differently), each under its own question's hash.
- */
-export const listVerdicts = (
-  sql: SqlStorage,
-  episode: number,
-  after: { step: number; limit: number }
-): VerdictRow[] => {
-  if (!hasTable(sql, "judge_verdicts")) return [];
-  return sql
-    .exec<{
-      step: number;
-      path: string;
-      model: string;
-      value: string;
-      text: string;
-      at: number;
-    }>(
-      "SELECT step, path, model, value, text, at FROM judge_verdicts WHERE episode = ? AND step > ? ORDER BY step, rowid LIMIT ?",
-      episode,
-      after.step,
-      after.limit
-    )
-    .toArray()
-    .map((r) => ({
-      step: r.step,
-      path: r.path,
-      model: r.model,
-      value: JSON.parse(r.value) as JsonValue,
-      text: r.text,
-      at: r.at
-    }));
 };
