@@ -50,6 +50,29 @@ describe("judgeModel", () => {
     ]);
   });
 
+  it("reports a refused key by its status only, and does not ask again", async () => {
+    let calls = 0;
+    const model = openAIModel({
+      baseUrl: SECRET_URL,
+      model: "m",
+      apiKey: "sk-live-abcd",
+      fetch: async () => {
+        calls++;
+        return Response.json(
+          { error: { message: "Incorrect API key provided: sk-l****abcd" } },
+          { status: 401 }
+        );
+      }
+    });
+    const error = await judgeModel(model, limits)
+      .ask([{ role: "user", content: "Grade." }], () => {})
+      .catch((e: Error) => e);
+    expect(calls).toBe(1);
+    expect((error as Error).message).toBe(
+      "the judge's model openai:m refused the deployment's credentials (401)"
+    );
+  });
+
   it("refuses a model that cannot chat", () => {
     const model = {
       name: "d",

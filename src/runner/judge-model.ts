@@ -56,9 +56,22 @@ export const judgeModel = (
  * the session reads: a server's own answer (its status and message), or
  * else only that the model could not be reached. A transport error names
  * the endpoint (the OpenAI adapter's says "at <url>"), which stays on the
- * server with the key.
+ * server with the key, and a refused key is reported by status alone.
  */
 const reportable = (name: string, error: unknown): unknown => {
+  // A refused credential's message may quote part of the key (OpenAI's
+  // "Incorrect API key provided: sk-…abcd"): only its status is said.
+  if (
+    error instanceof ModelError &&
+    (error.status === 401 || error.status === 403)
+  ) {
+    return new ModelError(
+      `the judge's model ${name} refused the deployment's credentials (${error.status})`,
+      false,
+      error.status,
+      { cause: error }
+    );
+  }
   // A transport failure carries its cause and no status; a model's own
   // complaint (an empty answer) has neither, and says nothing secret.
   if (
