@@ -50,6 +50,7 @@ export {
 export { DEFAULT_LIMITS, type Limits } from "./protocol/limits";
 export {
   type Component,
+  type DefaultVerdict,
   defineEpisodeRubric,
   defineRubric,
   type EpisodeRewardArgs,
@@ -58,6 +59,9 @@ export {
   type EpisodeStep,
   type GateOptions,
   gate,
+  type JudgeOptions,
+  type JudgePrompt,
+  judge,
   type RewardFn,
   type Rubric,
   type StepRewardArgs,
@@ -79,7 +83,8 @@ export {
   type LocalEvent,
   type LocalRun,
   type LocalRunOptions,
-  type LocalSession
+  type LocalSession,
+  type LocalSessionOptions
 } from "./runner/local-session";
 export type { ModelFactory } from "./session/models";
 export type { RoostOptions } from "./session/options";
@@ -121,6 +126,7 @@ export {
   type Atlas,
   type BranchConfig,
   type CallOptions,
+  type ChatTurn,
   type Decision,
   type DecisionModel,
   type DecisionRequest,

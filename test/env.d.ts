@@ -4,6 +4,10 @@ declare namespace Cloudflare {
     SESSIONS: DurableObjectNamespace<
       import("../src/session/session-object").SessionObject
     >;
+    /** Sessions of a deployment whose judges ask the scripted grader (test/fixtures/judged.ts). */
+    JUDGED: DurableObjectNamespace<
+      import("../src/session/session-object").SessionObject
+    >;
     ROOST_DEV?: string;
     ROOST_SECRETS?: string;
     ROOST_API_KEYS?: string;

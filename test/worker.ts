@@ -18,6 +18,7 @@ import {
   wide
 } from "./fixtures/environments";
 import { graded } from "./fixtures/graded";
+import { graderModel, judged } from "./fixtures/judged";
 import { regraded } from "./fixtures/regraded";
 
 const roost = createRoost({
@@ -47,3 +48,12 @@ const roost = createRoost({
 
 export const Session = roost.Session;
 export default { fetch: roost.fetch };
+
+// A second deployment, bound as JUDGED: one configured model, the scripted
+// grader its judges ask. Apart, so the main one keeps no configured model
+// and its tree runs still default to each environment's own.
+export const JudgedSession = createRoost({
+  environments: [judged],
+  models: { grader: () => graderModel },
+  rateLimit: false
+}).Session;

@@ -9,6 +9,7 @@ import {
   FILTER_FIELDS,
   GROUP_FIELDS
 } from "./collections";
+import { catalogRubric, REFERENCE_KEY } from "./grade";
 import { loadCatalog, type Sql } from "./load";
 import { runAggregate, runQuery } from "./search";
 
@@ -37,7 +38,12 @@ const task = z
   .object({
     question: z.string().default("Which cat toys are rated 4.5 or higher?"),
     /** Replaces the state's default user context for the episode. */
-    user_context: z.string().min(1).optional()
+    user_context: z.string().min(1).optional(),
+    /**
+     * What a right answer says. Reset hides it (the model sees only the
+     * question) and the rubric's judge grades answers against it.
+     */
+    reference: z.string().min(1).max(4096).optional()
   })
   .default({ question: "Which cat toys are rated 4.5 or higher?" });
 
@@ -139,9 +145,13 @@ export const catalog = defineEnvironment({
       }
     })
   }),
+  rubric: catalogRubric,
   reset: ({ task, ctx }) => {
     // Without SQLite (createLocalSession) reset still works; the tools say why they cannot.
     if (ctx.sql !== undefined) loadCatalog(ctx.sql);
+    if (task.reference !== undefined) {
+      ctx.hidden.set(REFERENCE_KEY, task.reference);
+    }
     if (task.user_context !== undefined) {
       ctx.state.set("user_context", task.user_context);
     }

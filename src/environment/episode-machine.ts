@@ -19,6 +19,7 @@ import {
   runReset,
   runStep,
   type SessionParts,
+  type StepOptions,
   type StepOutcome
 } from "./hook-calls";
 
@@ -134,7 +135,7 @@ export const stepEpisode = async (
   rec: EpisodeRecord,
   parts: SessionParts,
   action: AssistantMessage,
-  options: ExecuteOptions = {}
+  options: StepOptions = {}
 ): Promise<StepOutcome> => {
   const out = await runStep(
     episodeEnvironment(env, rec.episodeTools),

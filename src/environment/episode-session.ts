@@ -11,7 +11,6 @@ import { State } from "../state/state";
 import { createEnvironmentStore } from "../store/environment-store";
 import { MemoryHiddenStore } from "../store/hidden-store";
 import { MemoryStoreBackend } from "../store/memory-backend";
-import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
 import type { Environment } from "./define-environment";
@@ -25,7 +24,7 @@ import {
   stepEpisode
 } from "./episode-machine";
 import { episodeEnvironment } from "./episode-tools";
-import type { SessionParts, StepOutcome } from "./hook-calls";
+import type { SessionParts, StepOptions, StepOutcome } from "./hook-calls";
 import { resolveTask } from "./task";
 
 export interface EpisodeStatus {
@@ -59,7 +58,7 @@ export interface EpisodeSession {
   call(tool: string, args?: Record<string, unknown>): Promise<CallOutcome>;
 }
 
-export interface EpisodeSessionOptions extends ExecuteOptions {
+export interface EpisodeSessionOptions extends StepOptions {
   /** Tool calls one action may make, as a session's `limits.toolCallsPerAction` (default 64). */
   toolCallsPerAction?: number;
 }

@@ -7,6 +7,7 @@ import type {
   ToolMessage
 } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
+import type { Judges } from "../rewards/judges";
 import type { Update } from "../store/result";
 import type {
   EnvironmentStore,
@@ -128,6 +129,11 @@ export const runReset = async (
   return { observations, ...(tools === undefined ? {} : { tools }) };
 };
 
+/** How a step runs: its tool calls as every call does, and what the runtime lends its judges. */
+export interface StepOptions extends ExecuteOptions {
+  judges?: Judges;
+}
+
 /** One step: the action and its observations are appended to the transcript. */
 export const runStep = async (
   env: Environment,
@@ -135,7 +141,7 @@ export const runStep = async (
   task: unknown,
   step: number,
   action: AssistantMessage,
-  options: ExecuteOptions = {}
+  options: StepOptions = {}
 ): Promise<StepOutcome> => {
   const at = parts.state.messageCount();
   parts.state.set("messages", action);
@@ -207,12 +213,14 @@ export const runStep = async (
     hidden: parts.hidden,
     messages: () => parts.state.get("messages") as Message[],
     step,
+    action,
     at,
     toolMessages,
     ...(base === undefined ? {} : { base }),
     reward,
     done,
-    truncated
+    truncated,
+    ...(options.judges === undefined ? {} : { judges: options.judges })
   });
   // The sum written as score-step.ts writes its kept step's, so equal to it.
   const kept = { at, reward: reward + (scored?.stepAdded ?? 0) };

@@ -5,9 +5,10 @@
  * session reads the events and records (storage/rescore-read.ts).
  */
 
-import type { Message } from "../messages/schema";
+import type { AssistantMessage, Message } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
 import type { EpisodeRubric } from "../rewards/episode";
+import { type Judges, lendJudges } from "../rewards/judges";
 import type { EpisodeStep, RewardContext, Rubric } from "../rewards/types";
 import { describeError } from "../tools/content";
 import type { Environment } from "./define-environment";
@@ -91,7 +92,8 @@ const beforeEpisode = (components: RewardComponents = {}): RewardComponents =>
 export const rescoreEpisode = async (
   env: Environment,
   rubric: RegisteredRubric,
-  logged: LoggedEpisode
+  logged: LoggedEpisode,
+  judges?: Judges
 ): Promise<EpisodeRescore> => {
   const parts = new ReplayedParts(env);
   const places = new Map<number, { at: number; reward: number }>();
@@ -155,13 +157,21 @@ export const rescoreEpisode = async (
       components: beforeEpisode(answered.reward_components)
     });
     if (rubric.kind === "rubric") {
-      step.rescored = await scoreStep(rubric, messages, place.at, ctx, number);
-    } else if (ended) {
-      step.rescored = await scoreEnded(rubric, episodeSteps(kept, messages), {
+      step.rescored = await scoreStep(
+        rubric,
+        messages,
+        place.at,
         ctx,
-        done: answered.done,
-        truncated: answered.truncated
-      });
+        number,
+        judges
+      );
+    } else if (ended) {
+      step.rescored = await scoreEnded(
+        rubric,
+        episodeSteps(kept, messages),
+        { ctx, done: answered.done, truncated: answered.truncated },
+        judges
+      );
     }
   }
   return {
@@ -179,11 +189,14 @@ const scoreStep = async (
   messages: readonly Message[],
   at: number,
   ctx: RewardContext<never, unknown>,
-  step: number
+  step: number,
+  judges: Judges | undefined
 ): Promise<Rescored> => {
+  const action = messages[at] as AssistantMessage;
   const observations = messages.slice(at + 1).filter((m) => m.role === "tool");
   try {
-    const scored = await rubric.score({ observations, ctx, step } as never);
+    const args = { action, observations, ctx, step };
+    const scored = await rubric.score(lendJudges(args, judges, step) as never);
     return {
       total: scored.value,
       components: Object.fromEntries(scored.entries)
@@ -201,8 +214,9 @@ const scoreEnded = async (
     ctx: RewardContext<never, unknown>;
     done: boolean;
     truncated: boolean;
-  }
+  },
+  judges: Judges | undefined
 ): Promise<Rescored> => {
-  const scored = await scoreEpisode(rubric, { steps, ...rest });
+  const scored = await scoreEpisode(rubric, { steps, ...rest }, judges);
   return { total: scored.value, components: scored.components };
 };

@@ -9,6 +9,7 @@ import type {
 import type { RewardComponents } from "../protocol";
 import { scoreComponent } from "../rewards/component";
 import { discount, type EpisodeRubric } from "../rewards/episode";
+import { type Judges, lendJudges } from "../rewards/judges";
 import type {
   EpisodeRewardArgs,
   EpisodeStep,
@@ -40,6 +41,7 @@ export interface StepToScore {
   /** Reads the transcript (the episode rubric's observations). */
   messages: () => Message[];
   step: number;
+  action: AssistantMessage;
   /** How many messages the transcript held before this step's action. */
   at: number;
   toolMessages: ToolMessage[];
@@ -49,6 +51,8 @@ export interface StepToScore {
   reward: number;
   done: boolean;
   truncated: boolean;
+  /** What the runtime lends judges (rewards/judge.ts); without it a judge reports that no model is configured. */
+  judges?: Judges;
 }
 
 /**
@@ -75,11 +79,15 @@ export const scoreRewards = async (
   if (s.base !== undefined) components[s.base.name] = s.base.reward;
   let added = 0;
   if (env.rubric !== undefined) {
-    const scored = await env.rubric.score({
+    const args = {
+      action: s.action,
       observations: s.toolMessages,
       ctx: s.ctx,
       step: s.step
-    } as never);
+    };
+    const scored = await env.rubric.score(
+      lendJudges(args, s.judges, s.step) as never
+    );
     added += scored.value;
     for (const [name, entry] of scored.entries) components[name] = entry;
   }
@@ -97,12 +105,11 @@ export const scoreRewards = async (
     return { added, components, stepAdded: added };
   }
   const steps = episodeSteps([...kept, self], s.messages());
-  const scored = await scoreEpisode(episode, {
-    steps,
-    ctx: s.ctx,
-    done: s.done,
-    truncated: s.truncated
-  });
+  const scored = await scoreEpisode(
+    episode,
+    { steps, ctx: s.ctx, done: s.done, truncated: s.truncated },
+    s.judges
+  );
   Object.assign(components, scored.components);
   // The episode is over: nothing more reads the kept steps.
   s.hidden.delete(TRAJECTORY_KEY);
@@ -118,9 +125,16 @@ export const scoreEpisode = async (
   episode: EpisodeRubric<never>,
   args: Omit<EpisodeRewardArgs<never, unknown>, "ctx"> & {
     ctx: RewardContext<never, unknown>;
-  }
+  },
+  judges?: Judges
 ): Promise<{ value: number; components: RewardComponents }> => {
-  const scored = await scoreComponent("episode", episode.rubric, args as never);
+  // A judge's verdict is kept under the episode's last step.
+  const last = args.steps.at(-1)?.step ?? 0;
+  const scored = await scoreComponent(
+    "episode",
+    episode.rubric,
+    lendJudges(args, judges, last) as never
+  );
   const [[, own], ...below] = scored.entries as [
     [string, RewardComponents[string]],
     ...[string, RewardComponents[string]][]

@@ -3,6 +3,7 @@
 import { RoostError } from "../errors";
 import type { RewardComponent } from "../protocol";
 import { capContent, describeError } from "../tools/content";
+import { below } from "./judges";
 import type { Component, Entries, Rubric } from "./types";
 
 /**
@@ -45,8 +46,10 @@ export const checkComponents = <Args>(
 export const scoreComponent = async <Args>(
   name: string,
   c: Component<Args>,
-  args: Args
+  given: Args
 ): Promise<{ value: number; failed: boolean; entries: Entries }> => {
+  // A judge below keys its verdict by where it sits in the report.
+  const args = below(given, name);
   if (isRubric(c)) {
     // A rubric catches its own components' throws; one of its own (a
     // combinator written by hand) is reported like a function's.

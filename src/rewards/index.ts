@@ -8,6 +8,20 @@ export {
   type EpisodeRubricOptions
 } from "./episode";
 export { type GateOptions, gate } from "./gate";
+export {
+  type DefaultVerdict,
+  DefaultVerdictSchema,
+  type JudgeOptions,
+  type JudgePrompt,
+  judge
+} from "./judge";
+export type {
+  JudgeLimits,
+  JudgeModel,
+  Judges,
+  Verdict,
+  VerdictKey
+} from "./judges";
 export { sequence } from "./sequence";
 export type {
   Component,

@@ -8,7 +8,12 @@ import { defineRubric, weightedSum } from "./weighted-sum";
 
 // The combinators only pass their arguments on; a step's number is enough
 // to tell what each function saw.
-const args = { observations: [], ctx: {} as never, step: 3 } as StepRewardArgs;
+const args = {
+  action: { role: "assistant", content: "" },
+  observations: [],
+  ctx: {} as never,
+  step: 3
+} as StepRewardArgs;
 const score = (r: { score(a: StepRewardArgs): Promise<unknown> }) =>
   r.score(args);
 

@@ -25,6 +25,8 @@ export interface StepRewardArgs<
   Shape extends StateShape = never,
   Task = unknown
 > {
+  /** The action the step took: its text (an answer in words) and its tool calls. */
+  action: AssistantMessage;
   /** The step's tool messages (empty for an action without tool calls). */
   observations: ToolMessage[];
   ctx: RewardContext<Shape, Task>;

@@ -10,9 +10,11 @@ import type { ThrownByTool } from "../environment/hook-calls";
 import { RoostError } from "../errors";
 import type { EventFrame, EventType } from "../protocol";
 import type { RunOutcome } from "../protocol/http-runs";
+import type { Judges } from "../rewards/judges";
 import type { ExecutionHooks } from "../tools/types";
 import { addToHistory } from "../tree/tree-data";
 import type { DecisionModel, HistoryMessage, PromptTasks } from "../tree/types";
+import { judgeModel } from "./judge-model";
 import { type RunProgress, runPass } from "./loop";
 
 /** An event a local run streams, as a session's socket would (without `seq`, `at` and `episode`). */
@@ -66,6 +68,15 @@ export interface LocalSession extends EpisodeSession {
   run(prompt: string, options?: LocalRunOptions): Promise<LocalRun>;
 }
 
+export interface LocalSessionOptions extends EpisodeSessionOptions {
+  /**
+   * The models a rubric's judges (rewards/judge.ts) may name, by name; the
+   * first is the default. Without them a judge reports that no model is
+   * configured. A local session keeps no verdicts: each step asks anew.
+   */
+  judgeModels?: Record<string, DecisionModel>;
+}
+
 /** What a tree run keeps per episode between runs (a session keeps it in `tree_data`). */
 interface TreeMemory {
   episode: number;
@@ -87,9 +98,12 @@ interface TreeMemory {
  */
 export const createLocalSession = (
   env: Environment,
-  options: EpisodeSessionOptions = {}
+  { judgeModels, ...options }: LocalSessionOptions = {}
 ): LocalSession => {
-  const session = createEpisodeSession(env, options);
+  const session = createEpisodeSession(env, {
+    ...options,
+    ...(judgeModels === undefined ? {} : { judges: localJudges(judgeModels) })
+  });
   let memory: TreeMemory = { episode: 0, tasks: [], errors: {}, history: [] };
   let runs = 0;
   let running = false;
@@ -233,4 +247,19 @@ const summary = (p: RunProgress) => ({
   decisions: p.decisions,
   tasks: p.tasks,
   history: p.history
+});
+
+/** Judges over models handed in: the first is the default; nothing is kept. */
+const localJudges = (models: Record<string, DecisionModel>): Judges => ({
+  model: (name, limits) => {
+    const model =
+      name === undefined
+        ? Object.values(models)[0]
+        : Object.hasOwn(models, name)
+          ? models[name]
+          : undefined;
+    return model === undefined ? undefined : judgeModel(model, limits);
+  },
+  recall: () => undefined,
+  keep: () => {}
 });

@@ -181,6 +181,23 @@ export const openAIModel = (config: OpenAIModelConfig): DecisionModel => {
       if (typeof message.content !== "string" || message.content.trim() === "")
         throw new ModelError("The model wrote an empty answer.", true);
       return message.content;
+    },
+    async chat(messages, options) {
+      // In json mode the server is asked for a JSON object, as decisions
+      // are: a judge's answer is one, and its prompt says so (OpenAI wants
+      // the word "JSON" in the messages when this is set).
+      const message = await complete(
+        {
+          messages,
+          ...(mode === "json"
+            ? { response_format: { type: "json_object" } }
+            : {})
+        },
+        options
+      );
+      if (typeof message.content !== "string" || message.content.trim() === "")
+        throw new ModelError("The model wrote an empty answer.", true);
+      return message.content;
     }
   };
 };

@@ -128,11 +128,18 @@ export const withRetries = (
     }
   };
 
+  const chat = model.chat?.bind(model);
   return {
     name: model.name,
     decide: (request, callOptions) =>
       run((o) => model.decide(request, o), callOptions),
     respond: (request, callOptions) =>
-      run((o) => model.respond(request, o), callOptions)
+      run((o) => model.respond(request, o), callOptions),
+    ...(chat === undefined
+      ? {}
+      : {
+          chat: (messages, callOptions) =>
+            run((o) => chat(messages, o), callOptions)
+        })
   };
 };

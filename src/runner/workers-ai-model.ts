@@ -83,6 +83,16 @@ export const workersAIModel = (config: WorkersAIModelConfig): DecisionModel => {
       if (typeof reply !== "string" || reply.trim() === "")
         throw new ModelError("The model wrote an empty answer.", true);
       return reply;
+    },
+    async chat(messages) {
+      const reply = await run({ messages });
+      // JSON mode is not asked for, but a binding may still hand an object back.
+      if (typeof reply === "object" && reply !== null) {
+        return JSON.stringify(reply);
+      }
+      if (typeof reply !== "string" || reply.trim() === "")
+        throw new ModelError("The model wrote an empty answer.", true);
+      return reply;
     }
   };
 };

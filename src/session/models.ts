@@ -27,7 +27,8 @@ export const createModelResolver = (
   configured: Record<string, ModelFactory> = {}
 ) => {
   const cache = new Map<string, DecisionModel | undefined>();
-  const remote = (name: string): DecisionModel | undefined => {
+  /** The configured model as built, without retries: judges bring their own. */
+  const raw = (name: string): DecisionModel | undefined => {
     if (!cache.has(name)) {
       // Own keys only: a client names the model, and "__proto__" is a name.
       const factory =
@@ -37,12 +38,30 @@ export const createModelResolver = (
           : name === "workers-ai"
             ? workersAIModelFromEnv
             : undefined);
-      const model = factory?.(env);
-      cache.set(name, model === undefined ? undefined : withRetries(model));
+      cache.set(name, factory?.(env));
     }
     return cache.get(name);
   };
+  // Wrapped per call: a plain object around the cached model, nothing kept.
+  const remote = (name: string): DecisionModel | undefined => {
+    const model = raw(name);
+    return model === undefined ? undefined : withRetries(model);
+  };
   const names = [...Object.keys(configured), "openai", "workers-ai"];
+  /**
+   * The model a judge (rewards/judge.ts) names, unwrapped, or the first
+   * configured when it names none. An environment's own `tree.model` is no
+   * judge's: it is a decision script, and a judge's default is the
+   * deployment's model.
+   */
+  const judge = (name: string | undefined): DecisionModel | undefined => {
+    if (name !== undefined) return names.includes(name) ? raw(name) : undefined;
+    for (const candidate of names) {
+      const model = raw(candidate);
+      if (model !== undefined) return model;
+    }
+    return undefined;
+  };
   /** What a run of `environment` may name, in the order the default is picked. */
   const available = (environment: Environment): ModelInfo[] => {
     const own = environment.tree?.model;
@@ -82,7 +101,7 @@ export const createModelResolver = (
       { available: known }
     );
   };
-  return Object.assign(resolve, { available });
+  return Object.assign(resolve, { available, judge });
 };
 
 export type ModelResolver = ReturnType<typeof createModelResolver>;

@@ -31,6 +31,8 @@ export class SessionRuntime {
   readonly runs: TreeRuns;
   /** Tool calls run as tasks (MCP's tasks). */
   readonly tasks: CallTasks;
+  /** The deployment's models: tree runs decide with them, judges grade with them. */
+  readonly models: ModelResolver;
   /** The socket layer's listener (one), then any number of chat streams'. */
   #onEvent: (event: EventText) => void = () => {};
   readonly #listeners = new Set<(event: EventText) => void>();
@@ -42,6 +44,7 @@ export class SessionRuntime {
     models: ModelResolver = createModelResolver({})
   ) {
     this.shared = new SessionShared(storage, registry, options);
+    this.models = models;
     this.commits = new Committer(this.shared);
     this.runs = new TreeRuns(this.shared, this.commits, models);
     this.tasks = new CallTasks(this.shared, this.commits);

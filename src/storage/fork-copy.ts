@@ -42,7 +42,17 @@ export const COPIED_TABLES = {
   hidden: ["episode", "key", "value"],
   state: ["episode", "key", "value"],
   transcript_runs: ["id", "episode", "last", "body"],
-  tree_data: ["episode", "tasks", "errors", "history"]
+  tree_data: ["episode", "tasks", "errors", "history"],
+  judge_verdicts: [
+    "episode",
+    "step",
+    "path",
+    "hash",
+    "model",
+    "value",
+    "text",
+    "at"
+  ]
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -59,7 +69,7 @@ export interface SnapshotTable {
 
 export interface SnapshotInfo {
   tables: SnapshotTable[];
-  /** Rows and bytes copied, the hidden store left out (its size is not a client's to know). */
+  /** Rows and bytes copied, the hidden store and judges' verdicts left out (grade-only: their size is not every client's to know). */
   rows: number;
   bytes: number;
 }
@@ -93,7 +103,7 @@ const sources = (
     .map(([name, columns]) => ({
       table: { name, columns: [...columns] },
       from: `${quoteName(name)} WHERE episode = ? ORDER BY rowid`,
-      secret: name === "hidden"
+      secret: name === "hidden" || name === "judge_verdicts"
     })),
   ...userTables(sql).map((t: UserTable) => ({
     table: {

@@ -233,6 +233,19 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       part INTEGER NOT NULL,
       body TEXT NOT NULL,
       PRIMARY KEY (episode, seq, part)) WITHOUT ROWID`
+  ],
+  // Judges' verdicts (verdict-rows.ts), made on first use like tasks.
+  [
+    `CREATE TABLE IF NOT EXISTS judge_verdicts (
+      episode INTEGER NOT NULL,
+      step INTEGER NOT NULL,
+      path TEXT NOT NULL,
+      hash TEXT NOT NULL,
+      model TEXT NOT NULL,
+      value TEXT NOT NULL,
+      text TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (episode, step, path, hash))`
   ]
 ];
 

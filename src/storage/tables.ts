@@ -161,6 +161,21 @@ const LAYOUT: Record<string, readonly string[]> = {
       body TEXT NOT NULL,
       PRIMARY KEY (episode, seq, part)) WITHOUT ROWID`
   ],
+  // A judge's verdicts (rewards/judge.ts), written the moment each comes
+  // back, outside the step's commit: a step retried after a crash finds
+  // them. A rowid table, so purge.ts deletes them in batches like the rest.
+  judge_verdicts: [
+    `CREATE TABLE IF NOT EXISTS judge_verdicts (
+      episode INTEGER NOT NULL,
+      step INTEGER NOT NULL,
+      path TEXT NOT NULL,
+      hash TEXT NOT NULL,
+      model TEXT NOT NULL,
+      value TEXT NOT NULL,
+      text TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (episode, step, path, hash))`
+  ],
   // Without rowid and index: a task's id is its key, so each write of its
   // row is one row billed (task-rows.ts).
   tasks: [
@@ -217,6 +232,10 @@ export const EPISODE_TABLES: Readonly<
   hidden: { purge: "batch", fork: true },
   state: { purge: "batch", fork: true },
   transcript_runs: { purge: "batch", fork: true },
+  // Kept while the episode can be re-scored, so a rescore finds the
+  // verdicts its steps were scored with and does not ask again; copied by
+  // a fork, whose steps then find the verdicts of the steps it copied.
+  judge_verdicts: { purge: "with log", fork: true },
   // One row per episode, dropped by the reset itself (run-rows.ts).
   tree_data: { purge: "at reset", fork: true },
   // A run's record outlives its episode; the log is trimmed by retention.

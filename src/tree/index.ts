@@ -29,6 +29,7 @@ export type {
   Atlas,
   BranchConfig,
   CallOptions,
+  ChatTurn,
   Decision,
   DecisionModel,
   DecisionRequest,

@@ -171,6 +171,12 @@ export interface CallOptions {
   decisionIndex: number;
 }
 
+/** One message of a plain chat completion, as a judge (rewards/judge.ts) writes its prompt. */
+export interface ChatTurn {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
 /**
  * Picks options and writes final answers. Implementations throw
  * `ModelError` for failures worth retrying (timeouts, 5xx, unparsable output).
@@ -179,4 +185,10 @@ export interface DecisionModel {
   readonly name: string;
   decide(request: DecisionRequest, options: CallOptions): Promise<Decision>;
   respond(request: TextRequest, options: CallOptions): Promise<string>;
+  /**
+   * The text answering `messages`, with no tree prompt around them: what a
+   * judge asks. Optional, so a model written only to decide still is one;
+   * a judge naming a model without it fails with a component error.
+   */
+  chat?(messages: ChatTurn[], options: CallOptions): Promise<string>;
 }

@@ -192,3 +192,24 @@ export const decideCompletion = (
     ]
   }
 });
+
+/**
+ * The API key the end-to-end server's `openai` model sends: recognizable,
+ * so a test can show it reaches the model server and nothing else.
+ */
+export const E2E_MODEL_API_KEY = "sk-roost-e2e-9d41c7b05e";
+
+/** A plain chat completion whose answer is `content`. */
+export const textCompletion = (content: string): CannedResponse => ({
+  body: {
+    id: "x",
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        finish_reason: "stop",
+        message: { role: "assistant", content }
+      }
+    ]
+  }
+});

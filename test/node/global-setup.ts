@@ -7,7 +7,11 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { type FakeOpenAI, startFakeOpenAI } from "./fake-openai";
+import {
+  E2E_MODEL_API_KEY,
+  type FakeOpenAI,
+  startFakeOpenAI
+} from "./fake-openai";
 import { e2ePort } from "./helpers/e2e-port";
 import { type E2eServer, startE2eServer } from "./helpers/e2e-server";
 
@@ -41,7 +45,9 @@ export default async function setup(project: TestProject) {
     vars: {
       ROOST_DEV: "1",
       ROOST_MODEL_BASE_URL: `${fake.url}/v1`,
-      ROOST_MODEL: "fake-model"
+      ROOST_MODEL: "fake-model",
+      // Sent to the fake only: judge-e2e.test.ts looks for it everywhere else.
+      ROOST_MODEL_API_KEY: E2E_MODEL_API_KEY
     },
     onOutput: (text) => appendFileSync(devLog, text)
   });

@@ -9,6 +9,7 @@ import {
   RescoreResponseSchema
 } from "../../protocol";
 import { readEpisode, retainedEpisodes } from "../../storage/rescore-read";
+import { sessionJudges } from "../judges";
 import { defineOperation } from "./define";
 import { offsetOf } from "./paging";
 
@@ -20,7 +21,11 @@ export const RESCORE_READ_BYTES = 8 * 1024 * 1024;
 
 /**
  * A read: it replays the log and the recorded hidden changes in memory,
- * and writes no event, state, store, hidden value or seq. It needs
+ * and writes no event, state, store, hidden value or seq. A judge in the
+ * rubric finds the verdicts kept when the step was scored (or by an
+ * earlier rescore) and asks its model only for a question not asked
+ * before, keeping that verdict too: the one write a rescore makes, so the
+ * next one does not pay again. It needs
  * `grade`, as reading the hidden store does: a rubric reads it (the
  * reference answer) and its components are functions of it.
  */
@@ -30,7 +35,7 @@ export const rescore = defineOperation({
   scope: "grade",
   mutates: false,
   events: [],
-  handle: async ({ shared }, q): Promise<RescoreResponse> => {
+  handle: async ({ shared, models }, q): Promise<RescoreResponse> => {
     const row = shared.requireRow();
     shared.seen(row);
     const environment = shared.registry.get(row.environment);
@@ -63,7 +68,10 @@ export const rescore = defineOperation({
     }
     const episodes = [];
     for (const one of logged) {
-      episodes.push(await rescoreEpisode(environment, rubric, one));
+      const judges = sessionJudges(shared.sql, models, one.episode, () =>
+        shared.now()
+      );
+      episodes.push(await rescoreEpisode(environment, rubric, one, judges));
     }
     const rest = chosen[logged.length];
     const unavailable =

@@ -20,6 +20,7 @@ import {
 } from "../../protocol";
 import { checkInitialState, seedState } from "../../state/initial-state";
 import { directCall } from "../direct-call";
+import { sessionJudges } from "../judges";
 import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
 
 export const reset = defineOperation({
@@ -70,13 +71,12 @@ export const step = defineOperation({
   handle: (rt, { action }, idem) =>
     rt.commits.mutate("step", idem, async (m) => {
       checkToolCalls(action, rt.shared.options.limits.toolCallsPerAction);
-      const out = await stepEpisode(
-        m.environment,
-        m.row,
-        m.parts,
-        action,
-        rt.shared.executeOptions(m.hooks)
-      );
+      const out = await stepEpisode(m.environment, m.row, m.parts, action, {
+        ...rt.shared.executeOptions(m.hooks),
+        judges: sessionJudges(rt.shared.sql, rt.models, m.row.episode, () =>
+          rt.shared.now()
+        )
+      });
       m.recordStep({ step: m.row.steps, ...out.kept });
       // Absent for an environment without rubrics, so its frames and
       // answers stay byte for byte what they were.
