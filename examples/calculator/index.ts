@@ -128,6 +128,21 @@ export const calculator = defineEnvironment({
       },
       { weights: { format: 0 } }
     ),
+  // Rubrics a grader may re-apply to finished episodes (POST …/rescore)
+  // without running them again: the environment's own, and `partial`,
+  // which gives credit for being close — the kind of reward one decides
+  // on after a run. Declaring them records what re-scoring reads (one
+  // more row written per step).
+  rubrics: ({ rubric }) => ({
+    partial: rubric({
+      close: ({ ctx }) => {
+        const submitted = ctx.hidden.get<Submitted>("submitted");
+        if (submitted === undefined) return 0;
+        const off = Math.abs(submitted.value - ctx.task.answer);
+        return 1 / (1 + off / Math.max(1, Math.abs(ctx.task.answer)));
+      }
+    })
+  }),
   reset: ({ task }) =>
     `${task.question}\nUse the calculator for arithmetic, then call submit_answer with the final number.`
 });

@@ -16,7 +16,8 @@ import {
   createSession,
   errorOf,
   json,
-  send
+  send,
+  withScope
 } from "./helpers";
 
 describe("calculator parser", () => {
@@ -279,6 +280,42 @@ describe("calculator over HTTP", () => {
       reward_components: { exact: 0, format: 1 }
     });
     expect(submitted.observations[0]!.content).toBe("Incorrect.");
+  });
+
+  it("re-scores a finished episode with its own rubric exactly, and with partial credit", async () => {
+    const problem = makeProblem(7);
+    const s = await createResetSession({
+      environment: "calculator",
+      task_index: 7
+    });
+    const wrong = problem.answer + Math.max(1, Math.abs(problem.answer));
+    const answered = await json<Step>(
+      await s.call(
+        "/step",
+        send("POST", action("submit_answer", { answer: wrong }))
+      )
+    );
+    expect(answered).toMatchObject({ reward: 0, done: true });
+    const grader = await withScope(s, "grade");
+    const rescore = async (rubric: string) => {
+      const res = await grader.call("/rescore", send("POST", { rubric }));
+      expect(res.status).toBe(200);
+      return json<{
+        episodes: {
+          steps: { rescored: { total: number; components: unknown } }[];
+        }[];
+      }>(res);
+    };
+    const same = await rescore("rubric");
+    expect(same.episodes[0]!.steps[0]!.rescored.components).toEqual(
+      answered.reward_components
+    );
+    // Off by the answer's size: half credit.
+    const partial = await rescore("partial");
+    expect(partial.episodes[0]!.steps[0]!.rescored).toEqual({
+      total: 0.5,
+      components: { close: 0.5 }
+    });
   });
 
   it("refuses a task index past the dataset", async () => {
