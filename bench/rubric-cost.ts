@@ -37,6 +37,7 @@ export const rubricScenario = async (
   progress("13 rubric: setting up");
   const evaluate = await open("bench-evaluate");
   const rubric = await open("bench-rubric");
+  const rescorable = await open("bench-rescorable");
   const sizeBefore = {
     evaluate: await storedBytes(api, evaluate),
     rubric: await storedBytes(api, rubric)
@@ -80,6 +81,8 @@ export const rubricScenario = async (
   const e = await billed(evaluate);
   progress("13 rubric: metering the rubric");
   const r = await billed(rubric);
+  progress("13 rubric: metering the rubric registered for re-scoring");
+  const k = await billed(rescorable);
   const stepsTaken = (samples("evaluate").length * 4) / 3 / SESSIONS + STEPS;
   const grew = {
     evaluate:
@@ -106,6 +109,16 @@ export const rubricScenario = async (
       ratio: times(r.rowsWritten / e.rowsWritten),
       target: "1.00× written",
       met: r.rowsWritten <= e.rowsWritten
+    },
+    {
+      scenario,
+      measure:
+        "rows written / read per step, the same rubric registered for re-scoring (`rubrics`: each step recorded beside the log)",
+      roost: `${k.rowsWritten.toFixed(2)} / ${k.rowsRead.toFixed(2)}`,
+      reference: `${e.rowsWritten.toFixed(2)} / ${e.rowsRead.toFixed(2)}`,
+      ratio: times(k.rowsWritten / e.rowsWritten),
+      target: "",
+      met: null
     },
     {
       scenario,

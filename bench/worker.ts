@@ -13,10 +13,14 @@ import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
 import { bench } from "./worker/bench-environment";
 import { type FrameStub, workerSocket } from "./worker/openenv-socket";
-import { benchEvaluate, benchRubric } from "./worker/rubric-environments";
+import {
+  benchEvaluate,
+  benchRescorable,
+  benchRubric
+} from "./worker/rubric-environments";
 
 const roost = createRoost({
-  environments: [bench, counter, benchEvaluate, benchRubric],
+  environments: [bench, counter, benchEvaluate, benchRubric, benchRescorable],
   // The benchmarks measure the runtime, not the per-session rate limit.
   rateLimit: false
 });

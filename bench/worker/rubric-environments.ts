@@ -46,30 +46,36 @@ export const benchEvaluate = defineEnvironment({
   reset: () => "Answer."
 });
 
-export const benchRubric = defineEnvironment({
-  name: "bench-rubric",
-  description: "Benchmark fixture: the same answer scored by a rubric.",
-  task,
-  tools: (tool) => ({
-    answer: tool({
-      description,
-      input,
-      run: ({ value }, ctx) => {
-        ctx.hidden.set("submitted", value);
-        return "noted";
-      }
-    })
-  }),
-  rubric: (define) =>
-    define(
-      {
-        exact: ({ ctx }) =>
-          exact(ctx.hidden.get<number>("submitted"), ctx.task.answer),
-        close: ({ ctx }) =>
-          close(ctx.hidden.get<number>("submitted"), ctx.task.answer),
-        integer: ({ ctx }) => integer(ctx.hidden.get<number>("submitted"))
-      },
-      { weights: { exact: 0.7, close: 0.3, integer: 0 } }
-    ),
-  reset: () => "Answer."
-});
+/** The rubric environment, and the same registering it for re-scoring (which records each step beside the log). */
+const rubricEnvironment = (rescorable: boolean) =>
+  defineEnvironment({
+    name: rescorable ? "bench-rescorable" : "bench-rubric",
+    description: "Benchmark fixture: the same answer scored by a rubric.",
+    task,
+    tools: (tool) => ({
+      answer: tool({
+        description,
+        input,
+        run: ({ value }, ctx) => {
+          ctx.hidden.set("submitted", value);
+          return "noted";
+        }
+      })
+    }),
+    rubric: (define) =>
+      define(
+        {
+          exact: ({ ctx }) =>
+            exact(ctx.hidden.get<number>("submitted"), ctx.task.answer),
+          close: ({ ctx }) =>
+            close(ctx.hidden.get<number>("submitted"), ctx.task.answer),
+          integer: ({ ctx }) => integer(ctx.hidden.get<number>("submitted"))
+        },
+        { weights: { exact: 0.7, close: 0.3, integer: 0 } }
+      ),
+    ...(rescorable ? { rubrics: {} } : {}),
+    reset: () => "Answer."
+  });
+
+export const benchRubric = rubricEnvironment(false);
+export const benchRescorable = rubricEnvironment(true);
