@@ -75,7 +75,14 @@ export const requestCompletion = async (
           failures
         };
       }
-      problem = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
+      // A refused key's body may quote part of the key (OpenAI's "Incorrect
+      // API key provided: sk-…abcd"), and this message goes into
+      // trajectories and onto the terminal: its status alone is said.
+      const text = await response.text();
+      problem =
+        response.status === 401 || response.status === 403
+          ? `HTTP ${response.status} (the key was refused)`
+          : `HTTP ${response.status}: ${text.slice(0, 200)}`;
       if (!retryable(response.status) || attempt >= attempts) {
         throw new RoostClientError(
           "model_error",

@@ -144,15 +144,23 @@ export const rescoreTrajectory = async (
             }
           : { reward: 0, entries: {} };
     const action = line.actions[i] as AssistantMessage;
-    const scored = await rescoring.rubric.score({
-      observations: (line.observations[i + 1] ?? []).filter(
-        (m): m is ToolMessage => m.role === "tool"
-      ),
-      ctx,
-      step: i + 1,
-      action,
-      trajectory: line
-    } as never);
+    // The combinators catch their components' throws; a rubric written by
+    // hand may throw itself, which fails this step's score, not the file.
+    let scored: { value: number; entries: [string, RewardComponent][] };
+    try {
+      scored = await rescoring.rubric.score({
+        observations: (line.observations[i + 1] ?? []).filter(
+          (m): m is ToolMessage => m.role === "tool"
+        ),
+        ctx,
+        step: i + 1,
+        action,
+        trajectory: line
+      } as never);
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown.message : String(thrown);
+      scored = { value: 0, entries: [["rubric", { value: 0, error }]] };
+    }
     rewards.push(base.reward + scored.value);
     components.push({ ...base.entries, ...Object.fromEntries(scored.entries) });
   }

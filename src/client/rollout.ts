@@ -211,18 +211,21 @@ export const rollout = async (
   };
 };
 
-/** A finished group's advantages, then its judge's scores, written into its trajectories. */
+/**
+ * A finished group's judge's scores, then its advantages, written into
+ * its trajectories: judged first, so advantages may be of `group_score`.
+ */
 const scoreGroup = async (
   members: Trajectory[],
   options: RolloutOptions
 ): Promise<void> => {
+  if (options.groupJudge) await judgeGroup(members, options.groupJudge);
   const { trajectories } = groupAdvantages(members, options.advantages);
   for (const [i, t] of members.entries()) {
     t.advantage = trajectories[i]!.advantage;
     t.group_mean = trajectories[i]!.group_mean;
     t.group_std = trajectories[i]!.group_std;
   }
-  if (options.groupJudge) await judgeGroup(members, options.groupJudge);
 };
 
 const groupSizeOf = (options: RolloutOptions): number => {

@@ -29,6 +29,8 @@ export interface LoggedEpisode {
   episode: number;
   events: readonly LoggedEvent[];
   records: readonly { seq: number; items: readonly RecordedItem[] }[];
+  /** Set, with the records' size, when they were too large to read: nothing is scored. */
+  tooLarge?: number;
 }
 
 /** What a rubric scored: its value and its report, named as a step's answer names them. */
@@ -135,6 +137,14 @@ export const rescoreEpisode = async (
     ended = answered.done || answered.truncated;
     const step: StepRescore = { step: number, answered };
     steps.push(step);
+    if (logged.tooLarge !== undefined) {
+      step.rescored = {
+        total: 0,
+        components: {},
+        error: `This episode's records (${logged.tooLarge} bytes of hidden-store values) are more than one re-scoring reads.`
+      };
+      continue;
+    }
     if (place === undefined) {
       step.rescored = {
         total: 0,

@@ -124,7 +124,11 @@ export const judge = <Args = StepRewardArgs, Parsed = DefaultVerdict>(
     const key = {
       step: scoring.step,
       path: scoring.path,
-      hash: await sha256(JSON.stringify([model.name, messages]))
+      // The configured name too: two entries of `models` may build models
+      // of one name (same model id, other endpoint or temperature).
+      hash: await sha256(
+        JSON.stringify([options.model ?? null, model.name, messages])
+      )
     };
     // A kept verdict is parsed again: a schema refined since (a rule JSON
     // Schema cannot show) may refuse it, and then the model is asked anew.
@@ -201,8 +205,10 @@ export const readJson = (text: string): JsonValue => {
       // the next candidate, or the error below
     }
   }
+  // Its length only: the answer's words may quote the reference it was
+  // shown, and this message is a component error every observer reads.
   throw new Error(
-    `the judge's answer holds no JSON object: ${JSON.stringify(cleaned.slice(0, 200))}`
+    `the judge's answer holds no JSON object (${cleaned.length} characters of text)`
   );
 };
 

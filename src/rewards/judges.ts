@@ -30,7 +30,7 @@ export interface JudgeModel {
 export interface VerdictKey {
   step: number;
   path: string;
-  /** SHA-256 of the model's name and the exact messages (the schema is in them). */
+  /** SHA-256 of the configured name asked for, the model's own name and the exact messages (the schema is in them). */
   hash: string;
 }
 

@@ -26,6 +26,26 @@ describe("judgeModel", () => {
     );
   });
 
+  it("says a model of the deployment's own that throws a plain error could not be reached, naming nothing it said", async () => {
+    let calls = 0;
+    const own = {
+      name: "own",
+      decide: () => Promise.reject(new Error("unused")),
+      respond: () => Promise.reject(new Error("unused")),
+      chat: async () => {
+        calls++;
+        throw new TypeError(`fetch failed: ${SECRET_URL}`);
+      }
+    };
+    const error = await judgeModel(own, limits)
+      .ask([{ role: "user", content: "Grade." }], () => {})
+      .catch((e: Error) => e);
+    expect(calls).toBe(2);
+    expect((error as Error).message).toBe(
+      "the judge's model own could not be reached"
+    );
+  });
+
   it("asks again when its check refuses the answer, and sends the messages as they are", async () => {
     const answers = ["not yet", '{"score": 1}'];
     const bodies: unknown[] = [];

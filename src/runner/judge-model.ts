@@ -74,16 +74,17 @@ const reportable = (name: string, error: unknown): unknown => {
   }
   // A transport failure carries its cause and no status; a model's own
   // complaint (an empty answer) has neither, and says nothing secret.
+  // Anything else a configured model throws (a factory's own fetch
+  // failing, whose message may name its endpoint) is said as unreachable.
   if (
-    !(error instanceof ModelError) ||
-    error.status !== undefined ||
-    error.cause === undefined
+    error instanceof ModelError &&
+    (error.status !== undefined || error.cause === undefined)
   ) {
     return error;
   }
   return new ModelError(
     `the judge's model ${name} could not be reached`,
-    error.retryable,
+    error instanceof ModelError ? error.retryable : true,
     undefined,
     { cause: error }
   );

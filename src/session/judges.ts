@@ -2,6 +2,7 @@
 
 import type { Judges } from "../rewards/judges";
 import { judgeModel } from "../runner/judge-model";
+import { hasTable } from "../storage/tables";
 import { readVerdict, writeVerdict } from "../storage/verdict-rows";
 import type { ModelResolver } from "./models";
 
@@ -24,5 +25,11 @@ export const sessionJudges = (
     return model === undefined ? undefined : judgeModel(model, limits);
   },
   recall: (key) => readVerdict(sql, episode, key),
-  keep: (key, verdict) => writeVerdict(sql, episode, key, verdict, now())
+  // A rescore awaits its judges outside the queue: the session may have
+  // been deleted meanwhile, and a verdict written then would remake a
+  // table in an object nothing will ever clean up.
+  keep: (key, verdict) => {
+    if (hasTable(sql, "session"))
+      writeVerdict(sql, episode, key, verdict, now());
+  }
 });

@@ -5,7 +5,7 @@ import type { LoggedEpisode } from "../environment/rescore";
 import { utf8Length } from "../json";
 import { ReadBudget } from "../protocol/read-budget";
 import type { EventLog } from "./event-log";
-import { episodeRecords, recordedResets } from "./rescore-rows";
+import { episodeRecords, recordBytes, recordedResets } from "./rescore-rows";
 import { hasTable } from "./tables";
 
 /** What a replay reads of an event; the rest (tool starts, updates) it skips. */
@@ -17,6 +17,12 @@ const REPLAYED = new Set([
   "step",
   "step.aborted"
 ]);
+
+/**
+ * Record text one episode may have to be re-scored: the isolate holds it
+ * whole (parsed) beside the events while its rubric runs.
+ */
+export const RESCORE_RECORD_BYTES = 16 * 1024 * 1024;
 
 /** Rows of the log read per statement while walking an episode. */
 const PAGE = 1000;
@@ -55,7 +61,10 @@ export const readEpisode = (
       if (seq >= until) return done();
       bytes += utf8Length(text);
       const event = JSON.parse(text) as LoggedEvent & { episode: number };
-      if (event.episode !== from.episode) return done();
+      // Another episode's events inside this one's range are a reset that
+      // failed (its frames, then step.aborted): skipped, not an end, since
+      // the episode went on after it.
+      if (event.episode !== from.episode) continue;
       if (REPLAYED.has(event.type)) events.push(event);
     }
     after = page.at(-1)!.seq;
@@ -63,13 +72,18 @@ export const readEpisode = (
   return done();
 
   function done() {
+    // Records carry whole hidden values: sized before they are read, so an
+    // episode that kept megabytes each step is refused, not loaded.
+    const size = recordBytes(sql, from.episode);
+    const tooLarge = size > RESCORE_RECORD_BYTES;
     return {
       logged: {
         episode: from.episode,
         events,
-        records: episodeRecords(sql, from.episode)
+        records: tooLarge ? [] : episodeRecords(sql, from.episode),
+        ...(tooLarge ? { tooLarge: size } : {})
       },
-      bytes
+      bytes: bytes + size
     };
   }
 };

@@ -107,6 +107,17 @@ export const recordedResets = (
     .toArray()
     .map((r) => ({ episode: Number(r.episode), seq: Number(r.seq) }));
 
+/** The text of one episode's records, summed without reading it into the isolate. */
+export const recordBytes = (sql: SqlStorage, episode: number): number =>
+  Number(
+    sql
+      .exec<{ n: number }>(
+        "SELECT COALESCE(SUM(length(body)), 0) AS n FROM rescore_log WHERE episode = ?",
+        episode
+      )
+      .one().n
+  );
+
 /** Every record of one episode, in the order its commits happened. */
 export const episodeRecords = (
   sql: SqlStorage,

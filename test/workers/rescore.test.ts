@@ -283,6 +283,32 @@ describe("POST /v1/sessions/:id/rescore", () => {
     );
   });
 
+  it("re-scores an episode whole across a reset that failed in the middle of it", async () => {
+    const s = await createResetSession({ environment: "regraded" });
+    const first = await step(s, "guess", { n: 5 });
+    const failed = await s.call(
+      "/reset",
+      send("POST", { task: { offset: -1 } })
+    );
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    const last = await step(s, "guess", { n: 7 });
+    expect(last.done).toBe(true);
+    const out = await rescore(await withScope(s, "grade"), {
+      rubric: "episodeRubric"
+    });
+    expect(out.episodes).toHaveLength(1);
+    const [episode] = out.episodes;
+    expect(episode!.ended).toBe(true);
+    expect(episode!.steps.map((t) => t.step)).toEqual([1, 2]);
+    expect(episode!.answered_return).toBe(first.reward + last.reward);
+    expect(episode!.steps[1]!.rescored!.components).toEqual(
+      answeredPart(
+        last.reward_components,
+        episode!.steps[1]!.rescored!.components
+      )
+    );
+  });
+
   it("refuses, as a component error, to read a store key the log cannot rebuild, and scores the rest", async () => {
     const s = await createResetSession({ environment: "regraded" });
     await step(s, "guess", { n: 3 });

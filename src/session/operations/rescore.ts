@@ -8,6 +8,7 @@ import {
   type RescoreResponse,
   RescoreResponseSchema
 } from "../../protocol";
+import type { Judges } from "../../rewards/judges";
 import { readEpisode, retainedEpisodes } from "../../storage/rescore-read";
 import { sessionJudges } from "../judges";
 import { defineOperation } from "./define";
@@ -18,6 +19,30 @@ import { offsetOf } from "./paging";
  * episode is read whole whatever its size; the log holds 16 MB at most).
  */
 export const RESCORE_READ_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Questions a page's judges may put to their models (verdicts already
+ * kept are free) before the page ends at the next episode: the first
+ * episode is scored whole whatever it asks.
+ */
+export const RESCORE_JUDGE_QUESTIONS = 200;
+
+/** `judges` whose every question put to a model is counted. */
+const counted = (judges: Judges, count: () => void): Judges => ({
+  ...judges,
+  model: (name, limits) => {
+    const model = judges.model(name, limits);
+    return (
+      model && {
+        name: model.name,
+        ask: (messages, check) => {
+          count();
+          return model.ask(messages, check);
+        }
+      }
+    );
+  }
+});
 
 /**
  * A read: it replays the log and the recorded hidden changes in memory,
@@ -67,13 +92,18 @@ export const rescore = defineOperation({
       bytes += read.bytes;
     }
     const episodes = [];
+    let asked = 0;
     for (const one of logged) {
-      const judges = sessionJudges(shared.sql, models, one.episode, () =>
-        shared.now()
+      // A page ends early once its judges asked their budget's worth: the
+      // request stays bounded in time and in what it costs the model.
+      if (episodes.length > 0 && asked >= RESCORE_JUDGE_QUESTIONS) break;
+      const judges = counted(
+        sessionJudges(shared.sql, models, one.episode, () => shared.now()),
+        () => asked++
       );
       episodes.push(await rescoreEpisode(environment, rubric, one, judges));
     }
-    const rest = chosen[logged.length];
+    const rest = chosen[episodes.length];
     const unavailable =
       q.episodes === undefined
         ? []
