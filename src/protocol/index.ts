@@ -318,6 +318,7 @@ export {
   OpenEnvMetadataSchema,
   type OpenEnvObservationFrame,
   type OpenEnvResetData,
+  OpenEnvResetDataSchema,
   OpenEnvSchemaResponseSchema,
   type OpenEnvState,
   OpenEnvStateSchema,

@@ -207,6 +207,18 @@ describe("GET /openapi.json", () => {
         ["ws", "health", "metadata", "schema"].map(
           (route) => `GET /v1/environments/{name}/openenv${base}/${route}`
         )
+      ),
+      ...["", "/c/{credential}", "/s/{session}"].flatMap((base) =>
+        [
+          "POST reset",
+          "POST step",
+          "GET state",
+          "POST mcp",
+          "GET openapi.json"
+        ].map((r) => {
+          const [method, route] = r.split(" ");
+          return `${method} /v1/environments/{name}/openenv${base}/${route}`;
+        })
       )
     ]);
   });

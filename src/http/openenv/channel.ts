@@ -68,7 +68,8 @@ export interface ChannelOptions {
 
 export class OpenEnvChannel {
   readonly #c: Context<AppEnv>;
-  readonly #socket: WebSocket;
+  /** Null for one HTTP request (openenv-http.ts): its answer is returned, not sent. */
+  readonly #socket: WebSocket | null;
   readonly #options: ChannelOptions;
   #session: StartedSession | undefined;
   #episodeId: string | null = null;
@@ -77,7 +78,11 @@ export class OpenEnvChannel {
   readonly #callPrefix = crypto.randomUUID().slice(0, 8);
   #calls = 0;
 
-  constructor(c: Context<AppEnv>, socket: WebSocket, options: ChannelOptions) {
+  constructor(
+    c: Context<AppEnv>,
+    socket: WebSocket | null,
+    options: ChannelOptions
+  ) {
     this.#c = c;
     this.#socket = socket;
     this.#options = options;
@@ -141,6 +146,24 @@ export class OpenEnvChannel {
         })
       );
     }
+  }
+
+  /**
+   * One frame's answer, for OpenEnv's HTTP routes: a refusal comes back as
+   * its error frame, and a RoostError is thrown on to the API's own answer.
+   */
+  async request(frame: OpenEnvFrame): Promise<Frame | undefined> {
+    try {
+      return await this.#answer(frame);
+    } catch (error) {
+      if (error instanceof Refused) return error.frame;
+      throw error;
+    }
+  }
+
+  /** The session the frames ran on, once there is one. */
+  get session(): StartedSession | undefined {
+    return this.#session;
   }
 
   async #answer(frame: OpenEnvFrame): Promise<Frame | undefined> {
@@ -316,7 +339,7 @@ export class OpenEnvChannel {
 
   #send(frame: Frame): void {
     try {
-      this.#socket.send(JSON.stringify(frame));
+      this.#socket?.send(JSON.stringify(frame));
     } catch {
       // The client is gone; `gone()` cleans up.
     }
@@ -324,7 +347,7 @@ export class OpenEnvChannel {
 
   #close(code: number, reason: string): void {
     try {
-      this.#socket.close(code, reason.slice(0, 120));
+      this.#socket?.close(code, reason.slice(0, 120));
     } catch {
       // Already closed.
     }

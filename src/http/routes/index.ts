@@ -7,6 +7,7 @@ import { eventRoutes } from "./events";
 import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
 import { openEnvRoutes } from "./openenv";
+import { openEnvHttpRoutes } from "./openenv-http";
 import { rescoreRoutes } from "./rescore";
 import { episodeRoutes } from "./reset-step";
 import { runRoutes } from "./runs";
@@ -32,5 +33,6 @@ export const ROUTES: readonly RouteEntry[] = [
   ...chatRoutes,
   ...mcpRoutes,
   ...aviaryRoutes,
-  ...openEnvRoutes
+  ...openEnvRoutes,
+  ...openEnvHttpRoutes
 ];

@@ -2,6 +2,7 @@
 
 import type { Context } from "hono";
 import * as z from "zod";
+import type { Environment } from "../../environment/define-environment";
 import { RoostError } from "../../errors";
 import { lazy } from "../../lazy";
 import {
@@ -201,21 +202,73 @@ const orGone = async (answer: () => Promise<Response>): Promise<Response> => {
   }
 };
 
+/**
+ * The MCP server of one session, whose Mcp-Session-Id is `header`: here at
+ * /v1/sessions/{id}/mcp, and under an OpenEnv base that names the session.
+ */
+export const answerSessionMcp = async (
+  c: Context<AppEnv>,
+  session: SessionGateway,
+  header: string
+): Promise<Response> => {
+  const read = await readMcp(c.req.raw, c.get("limits"));
+  if (read.kind === "answered") return read.response;
+  if (read.kind === "accepted") return c.body(null, 202);
+  return await read.answer(sessionTarget(c.get("registry"), session), {
+    [MCP_SESSION_HEADER]: header
+  });
+};
+
+/**
+ * The MCP server of an environment, a session per client: here at
+ * /v1/environments/{name}/mcp, and under its OpenEnv bases. The caller
+ * has admitted the request.
+ */
+export const answerEnvironmentMcp = async (
+  c: Context<AppEnv>,
+  environment: Environment
+): Promise<Response> => {
+  const read = await readMcp(c.req.raw, c.get("limits"));
+  if (read.kind === "answered") return read.response;
+  if (read.kind === "request" && read.revision.modern) {
+    return await answerStateless(c, environment, read);
+  }
+  const creates =
+    read.kind === "request" &&
+    read.method === "initialize" &&
+    c.req.header(MCP_SESSION_HEADER) === undefined;
+  if (!creates) {
+    // Notifications too: nothing is accepted for a session not proven.
+    const found = await headerSession(c);
+    if (found instanceof Response) return found;
+    if (read.kind === "accepted") return c.body(null, 202);
+    // Served as that session's /mcp, whichever environment it runs.
+    const target = sessionTarget(c.get("registry"), found.session);
+    return await orGone(() =>
+      read.answer(target, { [MCP_SESSION_HEADER]: found.header })
+    );
+  }
+  if (read.kind !== "request") return c.body(null, 202);
+  const started = await startMcpSession(c, environment, read.id);
+  if (started instanceof Response) return started;
+  const target = sessionTarget(c.get("registry"), started.session);
+  const answer = await read.answer(target, {
+    [MCP_SESSION_HEADER]: sessionCredential(
+      started.sessionId,
+      await mcpSessionToken(c, started)
+    )
+  });
+  await expectUse(started);
+  return answer;
+};
+
 // The POST routes read JSON-RPC bodies through the MCP transport rather
 // than a zod validator, so they say so (readsBody).
 export const mcpRoutes: readonly RouteEntry[] = [
   defineRawRoute(
     mcpSessionRoute,
-    async (c) => {
-      const read = await readMcp(c.req.raw, c.get("limits"));
-      if (read.kind === "answered") return read.response;
-      if (read.kind === "accepted") return c.body(null, 202);
-      // A session that is gone throws on to Roost's own 404.
-      const target = sessionTarget(c.get("registry"), sessionOf(c));
-      return await read.answer(target, {
-        [MCP_SESSION_HEADER]: c.get("sessionId")
-      });
-    },
+    // A session that is gone throws on to Roost's own 404.
+    (c) => answerSessionMcp(c, sessionOf(c), c.get("sessionId")),
     { readsBody: true }
   ),
   defineRoute(mcpSessionGetRoute, () => noStream(["POST"])),
@@ -229,42 +282,8 @@ export const mcpRoutes: readonly RouteEntry[] = [
 
   defineRawRoute(
     mcpEnvironmentRoute,
-    async (c) => {
-      const { name } = c.req.valid("param");
-      const environment = c.get("registry").get(name);
-      const read = await readMcp(c.req.raw, c.get("limits"));
-      if (read.kind === "answered") return read.response;
-      if (read.kind === "request" && read.revision.modern) {
-        return await answerStateless(c, environment, read);
-      }
-      const creates =
-        read.kind === "request" &&
-        read.method === "initialize" &&
-        c.req.header(MCP_SESSION_HEADER) === undefined;
-      if (!creates) {
-        // Notifications too: nothing is accepted for a session not proven.
-        const found = await headerSession(c);
-        if (found instanceof Response) return found;
-        if (read.kind === "accepted") return c.body(null, 202);
-        // Served as that session's /mcp, whichever environment it runs.
-        const target = sessionTarget(c.get("registry"), found.session);
-        return await orGone(() =>
-          read.answer(target, { [MCP_SESSION_HEADER]: found.header })
-        );
-      }
-      if (read.kind !== "request") return c.body(null, 202);
-      const started = await startMcpSession(c, environment, read.id);
-      if (started instanceof Response) return started;
-      const target = sessionTarget(c.get("registry"), started.session);
-      const answer = await read.answer(target, {
-        [MCP_SESSION_HEADER]: sessionCredential(
-          started.sessionId,
-          await mcpSessionToken(c, started)
-        )
-      });
-      await expectUse(started);
-      return answer;
-    },
+    (c) =>
+      answerEnvironmentMcp(c, c.get("registry").get(c.req.valid("param").name)),
     { readsBody: true }
   ),
   defineRoute(mcpEnvironmentGetRoute, () => noStream(["POST", "DELETE"])),

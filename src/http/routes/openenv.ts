@@ -1,17 +1,13 @@
 /**
  * @module OpenEnv for every environment: its session channel (`/ws`) and its
- * side routes (`/health`, `/metadata`, `/schema`), under three base URLs an
- * OpenEnv client takes as `base_url` (it appends `/ws` and sends no headers):
- * `…/openenv` (open unless ROOST_API_KEYS is set), `…/openenv/c/<credential>`
- * (a connect URL minted with an API key) and `…/openenv/s/<session_id>.<token>`
- * (re-attaching to a session).
+ * side routes (`/health`, `/metadata`, `/schema`), under the three base URLs
+ * of openenv/bases.ts that an OpenEnv client takes as `base_url` (it appends
+ * `/ws` and sends no headers). The HTTP episode routes, `/mcp` and
+ * `/openapi.json` are in openenv-http.ts.
  */
 
 import type { Context } from "hono";
-import * as z from "zod";
-import { lazy } from "../../lazy";
 import {
-  CLOSE_CODES,
   EnvironmentParamsSchema,
   OpenEnvConnectRequestSchema,
   OpenEnvConnectResponseSchema,
@@ -19,7 +15,6 @@ import {
   OpenEnvMetadataSchema,
   OpenEnvSchemaResponseSchema
 } from "../../protocol";
-import { apiKeysConfigured } from "../api-keys";
 import { createAuth } from "../auth";
 import {
   defineRawRoute,
@@ -28,9 +23,9 @@ import {
   route
 } from "../define-route";
 import type { AppEnv } from "../env";
-import { gatewayTo } from "../gateway";
-import { type ChannelOptions, openChannel } from "../openenv/channel";
-import { signConnect, verifyConnect } from "../openenv/connect";
+import { admit, BASE, BASES, type Base, type Params } from "../openenv/bases";
+import { openChannel } from "../openenv/channel";
+import { signConnect } from "../openenv/connect";
 import { openEnvSchemas } from "../openenv/translate";
 import {
   CREATE_SECURITY,
@@ -39,95 +34,8 @@ import {
   jsonRequest
 } from "../route-kit";
 import { signingKeys } from "../secrets";
-import { provenSession } from "../session-credential";
 
-const BASE = "/v1/environments/{name}/openenv";
-
-/** The three bases, each with the same four routes. */
-const BASES = [
-  {
-    prefix: BASE,
-    params: EnvironmentParamsSchema,
-    what: "a new session per socket; needs a connect URL instead when ROOST_API_KEYS is set"
-  },
-  {
-    prefix: `${BASE}/c/{credential}`,
-    params: lazy(() =>
-      EnvironmentParamsSchema().extend({
-        credential: z.string().min(1).max(512)
-      })
-    ),
-    what: "a new session per socket, admitted by a connect URL's credential"
-  },
-  {
-    prefix: `${BASE}/s/{session}`,
-    params: lazy(() =>
-      EnvironmentParamsSchema().extend({
-        session: z.string().min(1).max(1024)
-      })
-    ),
-    what: "re-attaches to the session <session_id>.<token> names; it is never deleted by its socket"
-  }
-] as const;
-
-type Params = { name: string; credential?: string; session?: string };
-
-/** Who may open this socket, and on which session; or the refusal its first frame gets. */
-const admit = async (
-  c: Context<AppEnv>,
-  params: Params
-): Promise<ChannelOptions> => {
-  const environment = c.get("registry").get(params.name);
-  const refuse = (message: string, closeCode: number): ChannelOptions => ({
-    environment,
-    keep: true,
-    refusal: { code: "SESSION_ERROR", message, closeCode }
-  });
-  if (params.session !== undefined) {
-    const proven = await provenSession(c, params.session);
-    if (proven === undefined)
-      return refuse(
-        "These credentials do not admit to this session.",
-        CLOSE_CODES.forbidden
-      );
-    const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
-    const status = await session.op("status", {}).catch(() => undefined);
-    if (status === undefined || status.environment !== environment.name)
-      return refuse(
-        `No ${environment.name} session ${proven.sessionId} exists (any more).`,
-        CLOSE_CODES.forbidden
-      );
-    const token = params.session.slice(params.session.indexOf(".") + 1);
-    return {
-      environment,
-      keep: true,
-      session: { sessionId: proven.sessionId, token, session }
-    };
-  }
-  if (params.credential !== undefined) {
-    const grant = await verifyConnect(
-      await signingKeys(c.env),
-      environment.name,
-      params.credential,
-      Math.floor(Date.now() / 1000)
-    );
-    return grant === undefined
-      ? refuse(
-          "This connect URL is not valid (any more): mint another with POST …/openenv/connect.",
-          CLOSE_CODES.forbidden
-        )
-      : { environment, keep: grant.keep };
-  }
-  await signingKeys(c.env);
-  return apiKeysConfigured(c.env)
-    ? refuse(
-        `This server needs a credential: POST /v1/environments/${environment.name}/openenv/connect with an API key, and give the base_url it answers to OpenEnv's client.`,
-        CLOSE_CODES.unauthorized
-      )
-    : { environment, keep: false };
-};
-
-const socketRoute = (base: (typeof BASES)[number]) =>
+const socketRoute = (base: Base) =>
   route(
     {
       method: "get",
@@ -148,7 +56,7 @@ const socketRoute = (base: (typeof BASES)[number]) =>
 
 /** `/health`, `/metadata` and `/schema`: a JSON answer about the environment. */
 const infoRoute = <S extends Parameters<typeof jsonContent>[0]>(
-  base: (typeof BASES)[number],
+  base: Base,
   path: "health" | "metadata" | "schema",
   schema: () => S,
   summary: string
