@@ -89,7 +89,38 @@ const VALID: Record<string, unknown> = {
   "POST /v1/environments/{name}/splits/{split}/aviary/close_old_envs": {
     last_used: 3600
   },
-  "POST /v1/environments/{name}/openenv/connect": { keep: false }
+  "POST /v1/environments/{name}/openenv/connect": { keep: false },
+  "POST /v1/environments/{name}/openenv/reset": { episode_id: "fuzz" },
+  "POST /v1/environments/{name}/openenv/step": {
+    action: { type: "call_tool", tool_name: "bump", arguments: {} }
+  },
+  "POST /v1/environments/{name}/openenv/mcp": {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list"
+  },
+  "POST /v1/environments/{name}/openenv/c/{credential}/reset": {
+    episode_id: "fuzz"
+  },
+  "POST /v1/environments/{name}/openenv/c/{credential}/step": {
+    action: { type: "call_tool", tool_name: "bump", arguments: {} }
+  },
+  "POST /v1/environments/{name}/openenv/c/{credential}/mcp": {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list"
+  },
+  "POST /v1/environments/{name}/openenv/s/{session}/reset": {
+    episode_id: "fuzz"
+  },
+  "POST /v1/environments/{name}/openenv/s/{session}/step": {
+    action: { type: "call_tool", tool_name: "bump", arguments: {} }
+  },
+  "POST /v1/environments/{name}/openenv/s/{session}/mcp": {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list"
+  }
 };
 
 const hostile = fc.constantFrom(
@@ -161,6 +192,8 @@ const pathOf = (
     .replace("/environments/{name}", "/environments/lab")
     .replace("{name}", name)
     .replace("{index}", index)
+    // An OpenEnv base naming the session itself, so its routes reach it.
+    .replace("{session}", `${s.session_id}.${s.token}`)
     // The environment named is lab, which has no splits: a 400, never a 500.
     .replace("{split}", "train");
 
