@@ -1,7 +1,10 @@
 /** @module `roost-edge validate`: every environment a module exports, checked on local sessions, as a report table. */
 
-import type { Environment } from "../environment/define-environment";
-import { formatReport, validateEnvironment } from "../validate/index";
+import {
+  type Environment,
+  formatReport,
+  validateEnvironment
+} from "../validate/index";
 import { UsageError } from "./args";
 import { importModule } from "./policies";
 import type { ValidateCommand } from "./validate-args";

@@ -96,10 +96,10 @@ export const isolation = async (
   const [again] = await playTogether([session], task, scripted(2), maxSteps);
   const fresh = (p: Played) => textOf(p.fresh);
   const failure =
-    fresh(first!) !== fresh(again!)
-      ? "the stores, state or transcript after a reset differ from the first reset's"
-      : shown(first!) !== shown(again!)
-        ? `the episode after a reset differs from the first in ${firstDifference(first!, again!)}: something of the first survived`
+    shown(first!) !== shown(again!)
+      ? `the episode after a reset differs from the first in ${firstDifference(first!, again!)}: something of the first survived`
+      : fresh(first!) !== fresh(again!)
+        ? "the stores, state or transcript after a reset differ from the first reset's"
         : undefined;
   return row(
     "isolation",

@@ -14,6 +14,7 @@ import { oracleAndFloor } from "./oracle";
 import { doNothing, scripted } from "./policies";
 import type { CheckRow, ValidationReport } from "./report";
 
+export type { Environment } from "../environment/define-environment";
 export { type CheckRow, formatReport, type ValidationReport } from "./report";
 
 export interface ValidateOptions {
