@@ -15,10 +15,12 @@ import { story } from "../../examples/story/index";
 import { parseArgs, UsageError } from "../../src/cli/args";
 import { validateEnvironment } from "../../src/validate/index";
 import {
+  badExample,
   emptyScores,
   ignoresIndex,
   keepsState,
   leaksAnswer,
+  oneTask,
   sound
 } from "./helpers/validate/broken";
 
@@ -49,6 +51,20 @@ describe("validate catches each broken environment with the check for its defect
     );
     expect(report.rows.find((r) => r.check === "isolation")?.status).toBe(
       "SKIP"
+    );
+  });
+
+  it("an environment that plays one task whatever the index fails determinism", async () => {
+    expect(await failed(oneTask)).toEqual(["determinism"]);
+    expect((await rowOf(oneTask, "determinism"))?.detail).toBe(
+      "3 different tasks all showed the same: the task is ignored"
+    );
+  });
+
+  it("a tool whose declared example its schema refuses fails the contract", async () => {
+    expect(await failed(badExample)).toEqual(["contract: tool schemas"]);
+    expect((await rowOf(badExample, "contract: tool schemas"))?.detail).toBe(
+      'say: its example {"n":1.5} is refused'
     );
   });
 
@@ -83,8 +99,8 @@ describe("validate catches each broken environment with the check for its defect
     });
   });
 
-  it("a hidden canary leaking through a tool fails no leakage", async () => {
-    // A tool that dumps the hidden store, as a debugging aid left in.
+  it("a reset that prints the hidden store fails no leakage through the canary", async () => {
+    // Prints the hidden store into the first observation, a debugging aid left in.
     const dumps = {
       ...sound,
       reset: (args: Parameters<typeof sound.reset>[0]) =>

@@ -101,3 +101,24 @@ export const keepsState = puzzle(
     `Unscramble: ${reversed(word)}\nTried before: ${tried.join(", ") || "nothing"}`,
   { onAnswer: (text) => tried.push(text) }
 );
+
+/** Shows and grades the same word whatever task it is reset to. */
+export const oneTask = puzzle("one-task", (_word, hidden) => {
+  hidden.set("word", "apple");
+  return `Unscramble: ${reversed("apple")}`;
+});
+
+/** Declares an example its own input refuses. */
+export const badExample = defineEnvironment({
+  name: "bad-example",
+  description: "Say a whole number.",
+  tools: (tool) => ({
+    say: tool({
+      description: "Say a whole number.",
+      input: z.object({ n: z.number().int() }).meta({ examples: [{ n: 1.5 }] }),
+      run: ({ n }) => `You said ${n}.`
+    })
+  }),
+  reset: () => "Say a whole number.",
+  validation: { noOracle: "nothing to solve" }
+});
