@@ -22,12 +22,14 @@ export {
   type Evaluation,
   generated,
   type Observations,
+  type OraclePolicy,
   type Registry,
   type ResetResult,
   type StepContext,
   type StepOutcome,
   type StepResult,
-  type ThrownByTool
+  type ThrownByTool,
+  type ValidationConfig
 } from "./environment/index";
 export {
   ERROR_STATUS,

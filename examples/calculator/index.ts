@@ -72,13 +72,16 @@ export const calculator = defineEnvironment({
   tools: (tool) => ({
     calculator: tool({
       description: "Calculate an arithmetic expression.",
-      input: z.object({
-        expression: z
-          .string()
-          .describe(
-            "Numbers with + - * / ^ (or ** for powers) and parentheses, e.g. (12 - 4) * 3^2."
-          )
-      }),
+      input: z
+        .object({
+          expression: z
+            .string()
+            .describe(
+              "Numbers with + - * / ^ (or ** for powers) and parentheses, e.g. (12 - 4) * 3^2."
+            )
+        })
+        // Checked by `roost-edge validate`: the schema must accept it.
+        .meta({ examples: [{ expression: "(12 - 4) * 3^2" }] }),
       // A bad expression is the model's to fix, not a bug of ours: it reads
       // why as the call's error, and the episode goes on. Anything else
       // thrown is an exception, logged with its stack.
@@ -144,5 +147,22 @@ export const calculator = defineEnvironment({
     })
   }),
   reset: ({ task }) =>
-    `${task.question}\nUse the calculator for arithmetic, then call submit_answer with the final number.`
+    `${task.question}\nUse the calculator for arithmetic, then call submit_answer with the final number.`,
+  // `roost-edge validate`'s reference policy: it reads the answer from the
+  // task, which the model never sees, and submits it.
+  validation: {
+    oracle: (task) => () => ({
+      role: "assistant",
+      tool_calls: [
+        {
+          id: "oracle",
+          type: "function",
+          function: {
+            name: "submit_answer",
+            arguments: { answer: task.answer }
+          }
+        }
+      ]
+    })
+  }
 });

@@ -146,6 +146,12 @@ export const catalog = defineEnvironment({
     })
   }),
   rubric: catalogRubric,
+  // A model judge grades the answers, and the tools read the session's
+  // SQLite, which a local validation run has not: no oracle can be scored.
+  validation: {
+    noOracle:
+      "answers are graded by a model judge against the task's reference, and the tools need a session's SQLite"
+  },
   reset: ({ task, ctx }) => {
     // Without SQLite (createLocalSession) reset still works; the tools say why they cannot.
     if (ctx.sql !== undefined) loadCatalog(ctx.sql);

@@ -36,5 +36,20 @@ export const counter = defineEnvironment({
   evaluate: ({ ctx }) => {
     const reward = ctx.state.get("count", 0) === ctx.task.target ? 1 : 0;
     return { reward, done: reward === 1 };
+  },
+  // `roost-edge validate`'s reference policy: every target is above the
+  // count's start, 0, so incr until the episode ends. Targets far above
+  // 50 need validation.maxSteps raised; the default task's is 10.
+  validation: {
+    oracle: () => () => ({
+      role: "assistant",
+      tool_calls: [
+        {
+          id: "oracle",
+          type: "function",
+          function: { name: "incr", arguments: {} }
+        }
+      ]
+    })
   }
 });

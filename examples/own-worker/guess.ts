@@ -1,6 +1,6 @@
 /** @module A user's own environment: guess the secret number, told "higher" or "lower". */
 
-import { defineEnvironment, defineState } from "roost-edge/core";
+import { defineEnvironment, defineState, generated } from "roost-edge/core";
 import * as z from "zod";
 
 export const guess = defineEnvironment({
@@ -13,6 +13,9 @@ export const guess = defineEnvironment({
     guesses: { type: z.array(z.number()).default([]) },
     tries: { type: z.number().default(0) }
   }),
+  // Task i of the dataset is seed i, so an index always picks the same
+  // secret (a GRPO group, `roost-edge validate`); `{}` stays a surprise.
+  dataset: generated({ get: (seed) => ({ seed }) }),
   maxSteps: 10,
   tools: (tool) => ({
     guess: tool({
@@ -36,8 +39,37 @@ export const guess = defineEnvironment({
     const secret =
       task.seed === undefined
         ? 1 + Math.floor(Math.random() * 100)
-        : 1 + ((task.seed * 7919) % 100);
+        : secretOf(task.seed);
     ctx.hidden.set("secret", secret);
     return "I picked a whole number from 1 to 100. Call guess to find it.";
+  },
+  // `roost-edge validate`'s reference policy: with a seed it knows the
+  // secret; without one it searches by halves, within 7 guesses.
+  validation: {
+    oracle: (task) => {
+      let [low, high, guessed] = [1, 100, 0];
+      return (observations) => {
+        const said = observations.map((m) => String(m.content)).join(" ");
+        if (/Higher/.test(said)) low = guessed + 1;
+        if (/Lower/.test(said)) high = guessed - 1;
+        guessed =
+          task.seed === undefined
+            ? Math.floor((low + high) / 2)
+            : secretOf(task.seed);
+        return {
+          role: "assistant",
+          tool_calls: [
+            {
+              id: `oracle_${guessed}`,
+              type: "function",
+              function: { name: "guess", arguments: { n: guessed } }
+            }
+          ]
+        };
+      };
+    }
   }
 });
+
+/** The secret of a seeded episode. */
+export const secretOf = (seed: number): number => 1 + ((seed * 7919) % 100);

@@ -20,5 +20,21 @@ export const story = defineEnvironment({
     })
   }),
   reset: ({ task }) =>
-    `Write a 5 word story about ${task.topic} and call print_story.`
+    `Write a 5 word story about ${task.topic} and call print_story.`,
+  // `roost-edge validate`'s reference policy: any five words earn 1.
+  validation: {
+    oracle: (task) => () => ({
+      role: "assistant",
+      tool_calls: [
+        {
+          id: "oracle",
+          type: "function",
+          function: {
+            name: "print_story",
+            arguments: { story: `${task.topic} leapt, then slept soundly.` }
+          }
+        }
+      ]
+    })
+  }
 });

@@ -8,6 +8,12 @@ import {
   type InitCommand,
   parseAuthorArgs
 } from "./author-args";
+import {
+  parseValidateArgs,
+  VALIDATE_COMMAND,
+  VALIDATE_OPTIONS,
+  type ValidateCommand
+} from "./validate-args";
 
 export interface RolloutCommand {
   command: "rollout";
@@ -57,6 +63,7 @@ export interface RescoreCommand {
 export type Command =
   | RolloutCommand
   | RescoreCommand
+  | ValidateCommand
   | { command: "environments"; url: string }
   | { command: "check"; files: string[] }
   | DevCommand
@@ -69,6 +76,7 @@ ${AUTHOR_COMMANDS}
   roost-edge rescore --rubric <module> --in <file> [--out <file>]
                                               re-score a trajectories file, running nothing
   roost-edge environments [--url <url>]       list the server's environments
+${VALIDATE_COMMAND}
 
 ${DEV_OPTIONS}
 
@@ -128,6 +136,8 @@ Options of rescore:
   --out <file>          where to write the re-scored lines (default "-",
                         stdout); old rewards, return and components are kept
                         under "previous", advantages recomputed for groups
+
+${VALIDATE_OPTIONS}
 
 Progress goes to stderr. Exit code 0 when the run finished, 1 when every
 episode failed or the server could not be used, 2 for a bad command line.`;
@@ -193,6 +203,7 @@ export const parseArgs = (
   if (command === "init" || command === "dev")
     return parseAuthorArgs(command, rest, env);
   if (command === "rescore") return rescoreOf(readFlags(rest, RESCORE_FLAGS));
+  if (command === "validate") return parseValidateArgs(rest);
   const flags = readFlags(rest, FLAGS);
   const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
   if (command === "environments") return { command: "environments", url };

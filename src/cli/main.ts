@@ -14,6 +14,7 @@ import { runInit } from "./init";
 import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
 import { runRescore } from "./rescore";
+import { runValidate } from "./validate";
 
 const main = async (): Promise<number> => {
   let command: ReturnType<typeof parseArgs>;
@@ -31,6 +32,11 @@ const main = async (): Promise<number> => {
   if (command.command === "check") return runCheck(command.files);
   if (command.command === "rescore")
     return runRescore(command, {
+      stdout: (text) => process.stdout.write(text),
+      log: (text) => process.stderr.write(text)
+    });
+  if (command.command === "validate")
+    return runValidate(command, {
       stdout: (text) => process.stdout.write(text),
       log: (text) => process.stderr.write(text)
     });

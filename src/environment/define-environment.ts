@@ -42,6 +42,7 @@ import {
   type RubricRegistry,
   resolveRubrics
 } from "./rescore-rubrics";
+import type { ValidationConfig } from "./validation";
 
 /** What reset and step may return as observations: text becomes a user message. */
 export type Observations = string | Message | Message[];
@@ -223,6 +224,8 @@ export interface EnvironmentConfig<
   splits?: Record<string, Dataset<z.input<NoInfer<TaskSchema>>>>;
   /** An Elysia-style decision tree over these tools; checked when the environment is defined. */
   tree?: TreeConfig;
+  /** The oracle `roost-edge validate` runs, or why there is none (validation.ts). */
+  validation?: ValidationConfig<z.output<NoInfer<TaskSchema>>>;
 }
 
 /** `defineRubric()` or `defineEpisodeRubric()` with the state and task of one environment fixed. */

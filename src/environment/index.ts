@@ -27,3 +27,8 @@ export {
   type Registry
 } from "./registry";
 export { resolveTask } from "./task";
+export type {
+  OracleAction,
+  OraclePolicy,
+  ValidationConfig
+} from "./validation";

@@ -48,7 +48,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   session: [...CORE, "runner", "storage"],
   http: [...CORE, "runner", "session"],
   client: [],
-  cli: ["client"],
+  // The validator plays environments on local sessions with the client's policies.
+  validate: [...CORE, "runner", "client"],
+  cli: ["client", "validate"],
   // The hook is built on the client; React comes from the app.
   react: ["client"]
 };

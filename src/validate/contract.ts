@@ -1,0 +1,121 @@
+/** @module The contract: tool schemas are valid JSON Schema that accept their examples, every task resets, a finished episode refuses steps, rewards are finite. */
+
+import * as z from "zod";
+import type { Environment } from "../environment/define-environment";
+import { RoostError } from "../errors";
+import { createLocalSession } from "../runner/local-session";
+import { type Played, type TaskRef, taskName } from "./episode";
+import { type CheckRow, row } from "./report";
+
+const message = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);
+
+/**
+ * Each tool's parameters must read back as JSON Schema (zod's reader is
+ * the judge), be an object schema, and accept each of its `examples`, as
+ * the tool's own input must.
+ */
+export const toolSchemas = (env: Environment): CheckRow => {
+  let examples = 0;
+  for (const t of env.toolSchemas) {
+    const { name, parameters } = t.function;
+    let schema: z.ZodType;
+    try {
+      schema = z.fromJSONSchema(parameters as never);
+    } catch (error) {
+      return row(
+        "contract: tool schemas",
+        `${name}: not a valid JSON Schema (${message(error)})`,
+        ""
+      );
+    }
+    if (parameters.type !== "object")
+      return row(
+        "contract: tool schemas",
+        `${name}: parameters are not an object schema`,
+        ""
+      );
+    const listed = parameters.examples;
+    for (const example of Array.isArray(listed) ? listed : []) {
+      examples++;
+      const input = env.tools.get(name)?.input;
+      if (
+        !schema.safeParse(example).success ||
+        input?.safeParse(example).success === false
+      )
+        return row(
+          "contract: tool schemas",
+          `${name}: its example ${JSON.stringify(example)} is refused`,
+          ""
+        );
+    }
+  }
+  return row(
+    "contract: tool schemas",
+    undefined,
+    `${env.toolSchemas.length} tool schema(s) valid${examples > 0 ? `, ${examples} example(s) accepted` : ", no examples declared"}`
+  );
+};
+
+/** Every task of the sample resets; the first that throws is named. */
+export const resets = async (
+  env: Environment,
+  tasks: TaskRef[]
+): Promise<CheckRow> => {
+  const session = createLocalSession(env);
+  for (const task of tasks) {
+    try {
+      await session.reset(task);
+    } catch (error) {
+      return row(
+        "contract: resets",
+        `${taskName(task)} does not reset: ${message(error)}`,
+        ""
+      );
+    }
+  }
+  return row("contract: resets", undefined, `${tasks.length} task(s) reset`);
+};
+
+/**
+ * A step after the episode ended must be refused with a RoostError (a
+ * 409 on a server). `end` replays an episode that ended before; when none
+ * did, or the replay does not end, the check is skipped.
+ */
+export const stepAfterDone = async (
+  env: Environment,
+  end:
+    | (() => Promise<{ done: boolean; step: () => Promise<unknown> }>)
+    | undefined
+): Promise<CheckRow> => {
+  const check = "contract: step after done";
+  const replay = end === undefined ? undefined : await end();
+  if (replay === undefined || !replay.done)
+    return {
+      check,
+      status: "SKIP",
+      detail: "no episode ended within the step limit"
+    };
+  try {
+    await replay.step();
+  } catch (error) {
+    if (
+      error instanceof RoostError ||
+      (error as { name?: string }).name === "RoostError"
+    )
+      return row(check, undefined, "refused");
+    return row(check, `the step threw ${message(error)}, not a refusal`, "");
+  }
+  return row(check, `${env.name} took a step after its episode ended`, "");
+};
+
+/** Every reward any run saw is a finite number. */
+export const finiteRewards = (runs: Played[]): CheckRow => {
+  const all = runs.flatMap((p) => p.steps.map((s) => s.reward));
+  const bad = all.find((r) => typeof r !== "number" || !Number.isFinite(r));
+  return row(
+    "contract: finite rewards",
+    bad === undefined ? undefined : `a step returned reward ${bad}`,
+    `${all.length} step reward(s), all finite`
+  );
+};
