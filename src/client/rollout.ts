@@ -10,7 +10,7 @@ import type { Policy } from "./policy";
 import type { FetchLike } from "./request";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
 import { groupFigures, returnStats, succeeded } from "./rollout-stats";
-import { type SamplerKind, taskSampler } from "./task-sampler";
+import { SAMPLERS, type SamplerKind, taskSampler } from "./task-sampler";
 import { TaskStats } from "./task-stats";
 import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
 
@@ -280,11 +280,13 @@ const samplerFor = (
   stats: TaskStats
 ): ((unit: number) => number) | undefined => {
   const kind = options.sampler ?? "sequential";
-  if (kind === "sequential" && options.taskCount === undefined)
-    return undefined;
   const refuse = (message: string) => {
     throw new RoostClientError("invalid_request", message, 400);
   };
+  if (!SAMPLERS.includes(kind))
+    refuse(`sampler must be one of ${SAMPLERS.join(", ")}, got "${kind}".`);
+  if (kind === "sequential" && options.taskCount === undefined)
+    return undefined;
   if (options.taskIndex !== undefined || options.task !== undefined)
     refuse(
       `sampler "${kind}" picks the dataset index itself: leave out taskIndex and task.`
