@@ -105,7 +105,7 @@ Options of rollout:
                         OpenAI-compatible chat-completions endpoint; or the
                         path of an ES module exporting a policy as "policy"
                         or default
-  --seed <n>            seed of the random policy
+  --seed <n>            seed of the random policy and of --sampler's draws
   --model <name>        openai: the model (default $OPENAI_MODEL)
   --base-url <url>      openai: the endpoint's base, e.g. http://127.0.0.1:8000/v1
                         (default $OPENAI_BASE_URL or https://api.openai.com/v1);
