@@ -1,7 +1,7 @@
 // Task sampling against wrangler dev: a curriculum over calculator tasks
 // that are always solved, never solved, or solved half the time spends its
 // groups on the mixed ones, and a statistics file carries over a restart.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -125,7 +125,6 @@ describe("curriculum task sampling", () => {
 
   it("refuses another environment's statistics file with exit code 2, writing nothing", async () => {
     const file = join(dir, "other.json");
-    const { writeFileSync } = await import("node:fs");
     const body = `${JSON.stringify({ version: 1, environment: "counter", tasks: [] })}\n`;
     writeFileSync(file, body);
     await expect(
