@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { agentsSdkScenario } from "./agents-sdk";
 import { billScenario } from "./bill";
 import { bundle } from "./bundle";
+import { curriculumScenario } from "./curriculum";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
 import { giantReads } from "./giant-reads";
@@ -40,7 +41,8 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     fork: (api) => forkScenario(api),
     "many-sessions": (api) =>
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) }),
-    openenv: (api, server) => openEnvScenario(api.baseUrl, server.pgid)
+    openenv: (api, server) => openEnvScenario(api.baseUrl, server.pgid),
+    curriculum: (api) => curriculumScenario(api)
   };
 
 /**

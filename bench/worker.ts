@@ -1,9 +1,10 @@
 /**
- * @module The benchmark worker: Roost with the bench and counter
- * environments, a bare baseline Durable Object, and bench-only routes
+ * @module The benchmark worker: Roost with the bench, counter and
+ * calculator environments, a bare baseline Durable Object, and bench-only routes
  * under /bench/ that answer only when ROOST_BENCH=1. Never deployed.
  */
 
+import { calculator } from "../examples/calculator/index";
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
 import type { Grant } from "../src/protocol/scopes";
@@ -20,7 +21,15 @@ import {
 } from "./worker/rubric-environments";
 
 const roost = createRoost({
-  environments: [bench, counter, benchEvaluate, benchRubric, benchRescorable],
+  environments: [
+    bench,
+    counter,
+    // Scenario 14 samples calculator tasks.
+    calculator,
+    benchEvaluate,
+    benchRubric,
+    benchRescorable
+  ],
   // The benchmarks measure the runtime, not the per-session rate limit.
   rateLimit: false
 });

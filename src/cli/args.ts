@@ -1,5 +1,6 @@
 /** @module The CLI's command line: parsed and checked without touching Node, so it is testable anywhere. */
 
+import type { SamplerKind } from "../client/task-sampler";
 import { NAME_RE } from "../names";
 import {
   AUTHOR_COMMANDS,
@@ -8,6 +9,8 @@ import {
   type InitCommand,
   parseAuthorArgs
 } from "./author-args";
+import { SAMPLING_OPTIONS, samplingOf } from "./sampling-args";
+import { UsageError } from "./usage-error";
 import {
   parseValidateArgs,
   VALIDATE_COMMAND,
@@ -38,6 +41,14 @@ export interface RolloutCommand {
   taskIndex?: number;
   /** The named split episodes pick their tasks from (a generated one: episode i is seed i). */
   split?: string;
+  /** How each episode or group picks its dataset index (default sequential). */
+  sampler?: SamplerKind;
+  /** Sample from indexes (or generated seeds) 0 … taskCount − 1. */
+  taskCount?: number;
+  /** The curriculum's statistics file: read if it exists, written when the run ends. */
+  taskStats?: string;
+  /** A return at or above this is a success in the statistics (default 1). */
+  successThreshold?: number;
   /** A file path, or "-" for stdout. */
   out: string;
   apiKey?: string;
@@ -70,6 +81,8 @@ export type Command =
   | InitCommand
   | { command: "help" };
 
+export { UsageError };
+
 export const USAGE = `Usage:
 ${AUTHOR_COMMANDS}
   roost-edge rollout --env <name> [options]   run episodes, write trajectories as JSONL
@@ -92,7 +105,7 @@ Options of rollout:
                         OpenAI-compatible chat-completions endpoint; or the
                         path of an ES module exporting a policy as "policy"
                         or default
-  --seed <n>            seed of the random policy
+  --seed <n>            seed of the random policy and of --sampler's draws
   --model <name>        openai: the model (default $OPENAI_MODEL)
   --base-url <url>      openai: the endpoint's base, e.g. http://127.0.0.1:8000/v1
                         (default $OPENAI_BASE_URL or https://api.openai.com/v1);
@@ -105,6 +118,7 @@ Options of rollout:
   --split <name>        take tasks from this split of the environment's
                         dataset (train, eval, …); in a generated split the
                         index is the seed, so episode i plays seed i
+${SAMPLING_OPTIONS}
   --out <file>          where to write trajectories (default "-", stdout)
   --api-key <key>       API key for creating sessions (default $ROOST_API_KEY)
 
@@ -142,10 +156,6 @@ ${VALIDATE_OPTIONS}
 Progress goes to stderr. Exit code 0 when the run finished, 1 when every
 episode failed or the server could not be used, 2 for a bad command line.`;
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
 const FLAGS = new Set([
   "url",
   "env",
@@ -161,6 +171,10 @@ const FLAGS = new Set([
   "max-steps",
   "task-index",
   "split",
+  "sampler",
+  "task-count",
+  "task-stats",
+  "success-threshold",
   "out",
   "api-key",
   "group-judge",
@@ -226,6 +240,7 @@ export const parseArgs = (
       "--group-size must be at most 65 (one session and 64 copies)."
     );
   return {
+    ...samplingOf(flags, taskIndex, optionalInt(flags, "task-count", 1)),
     command: "rollout",
     url,
     env: name,

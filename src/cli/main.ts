@@ -14,6 +14,7 @@ import { runInit } from "./init";
 import { loadPolicy } from "./policies";
 import { formatSummary, ProgressReporter } from "./progress";
 import { runRescore } from "./rescore";
+import { readTaskStats, writeTaskStats } from "./task-stats-file";
 import { runValidate } from "./validate";
 
 const main = async (): Promise<number> => {
@@ -73,11 +74,14 @@ const runCheck = (files: string[]): number => {
 
 const runRollout = async (command: RolloutCommand): Promise<number> => {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
+  let taskStats: ReturnType<typeof readTaskStats> | undefined;
   try {
     policy = await loadPolicy(command.policy, {
       ...(command.seed === undefined ? {} : { seed: command.seed }),
       ...(command.model === undefined ? {} : { model: command.model })
     });
+    if (command.taskStats !== undefined)
+      taskStats = readTaskStats(command.taskStats, command.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -116,6 +120,15 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
         ? {}
         : { taskIndex: command.taskIndex }),
       ...(command.split === undefined ? {} : { split: command.split }),
+      ...(command.sampler === undefined ? {} : { sampler: command.sampler }),
+      ...(command.seed === undefined ? {} : { seed: command.seed }),
+      ...(command.taskCount === undefined
+        ? {}
+        : { taskCount: command.taskCount }),
+      ...(command.successThreshold === undefined
+        ? {}
+        : { successThreshold: command.successThreshold }),
+      ...(taskStats === undefined ? {} : { taskStats }),
       ...(command.apiKey ? { apiKey: command.apiKey } : {}),
       ...(command.judge ? { groupJudge: command.judge } : {}),
       signal: abort.signal,
@@ -124,6 +137,9 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
     });
     progress.finish(summary);
     await writer.end();
+    // Also after Ctrl-C: the groups that finished still count.
+    if (command.taskStats !== undefined && taskStats !== undefined)
+      writeTaskStats(command.taskStats, command.env, taskStats);
     process.stderr.write(`${formatSummary(summary, command.out)}\n`);
     if (abort.signal.aborted) return 130;
     return summary.done > 0 && summary.errors === summary.done ? 1 : 0;

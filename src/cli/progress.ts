@@ -57,6 +57,12 @@ export const formatSummary = (s: RolloutSummary, output: string): string => {
       ? []
       : [
           row("groups", groupLine(s.groups)),
+          row(
+            "with signal",
+            s.signal_share === null || s.signal_share === undefined
+              ? "-"
+              : `${(100 * s.signal_share).toFixed(1)} %  (groups whose returns were not all equal)`
+          ),
           ...groupRows(s.groups),
           ...(s.judge_errors === undefined
             ? []

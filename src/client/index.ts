@@ -91,6 +91,19 @@ export type {
   SocketStatus,
   StatusDetail
 } from "./socket-options";
+export {
+  passRate,
+  SAMPLERS,
+  type SamplerKind,
+  signalWeight,
+  taskSampler
+} from "./task-sampler";
+export {
+  type TaskRecord,
+  TaskStats,
+  type TaskStatsFile,
+  TaskStatsFileSchema
+} from "./task-stats";
 export type {
   GroupSummary,
   RolloutProgress,

@@ -60,11 +60,18 @@ export const summariseGroups = (
 export const groupFigures = (
   trajectories: readonly Trajectory[],
   judgeErrors: number | undefined
-): Pick<RolloutSummary, "groups" | "flat_groups" | "judge_errors"> => {
+): Pick<
+  RolloutSummary,
+  "groups" | "flat_groups" | "signal_share" | "judge_errors"
+> => {
   const groups = summariseGroups(trajectories);
+  const flat = groups.filter((g) => g.flat).length;
+  // A group with fewer than two scored episodes is neither flat nor not.
+  const judged = groups.filter((g) => g.episodes - g.errors >= 2).length;
   return {
     groups,
-    flat_groups: groups.filter((g) => g.flat).length,
+    flat_groups: flat,
+    signal_share: judged === 0 ? null : (judged - flat) / judged,
     ...(judgeErrors === undefined ? {} : { judge_errors: judgeErrors })
   };
 };

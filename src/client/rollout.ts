@@ -10,6 +10,8 @@ import type { Policy } from "./policy";
 import type { FetchLike } from "./request";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
 import { groupFigures, returnStats, succeeded } from "./rollout-stats";
+import { SAMPLERS, type SamplerKind, taskSampler } from "./task-sampler";
+import { TaskStats } from "./task-stats";
 import type { RolloutProgress, RolloutSummary, Trajectory } from "./trajectory";
 
 export interface RolloutOptions {
@@ -56,6 +58,30 @@ export interface RolloutOptions {
   split?: string;
   /** A task per episode instead of a dataset index. */
   task?: (episode: number) => JsonValue | undefined;
+  /**
+   * How each episode (with groups: each group) picks its dataset index
+   * when neither `taskIndex` nor `task` says: `sequential` (the default,
+   * `i % dataset_size`), `uniform` (at random, seeded by `seed`), or
+   * `curriculum` (weighted by P(signal) = 1 − p^G − (1 − p)^G from the
+   * task's pass rate so far, see `taskStats`).
+   */
+  sampler?: SamplerKind;
+  /** Seeds `uniform` and `curriculum`, so a run can be repeated (default: a random seed). */
+  seed?: number;
+  /**
+   * Sample from indexes 0 … taskCount − 1 only (default: the whole
+   * dataset or split; for a generated one, which has no end, seeds
+   * 0 … 999).
+   */
+  taskCount?: number;
+  /**
+   * The curriculum's per-task successes and attempts. Pass one to continue
+   * a previous run's statistics (`TaskStats.from(file)`); it is updated in
+   * place as groups end, and returned in the result either way.
+   */
+  taskStats?: TaskStats;
+  /** A return at or above this counts as a success in `taskStats` (default 1, the usual maximum). */
+  successThreshold?: number;
   onProgress?: (progress: RolloutProgress) => void;
   /** Each trajectory as soon as its episode (with groups: its group) ends, in completion order. */
   onEpisode?: (trajectory: Trajectory) => void;
@@ -69,6 +95,8 @@ export interface RolloutResult {
   /** In episode order. */
   trajectories: Trajectory[];
   summary: RolloutSummary;
+  /** Every episode's outcome by task, with what `taskStats` held before the run. */
+  taskStats: TaskStats;
 }
 
 const now = (): number => performance.now();
@@ -107,7 +135,10 @@ export const rollout = async (
     );
   }
   // An unknown split fails the run here, not every episode.
-  datasetOf(info, options.split);
+  const dataset = datasetOf(info, options.split);
+  const size = groupSizeOf(options);
+  const taskStats = options.taskStats ?? new TaskStats();
+  const sampled = samplerFor(options, dataset, size, taskStats);
   const started = now();
   const trajectories: Trajectory[] = new Array(options.episodes);
   const tally = {
@@ -139,7 +170,7 @@ export const rollout = async (
   const episode = {
     client,
     info,
-    options,
+    options: sampled ? { ...options, taskIndex: sampled } : options,
     maxSteps: options.maxSteps ?? info.max_steps ?? 100,
     onStep: () => {
       tally.steps++;
@@ -164,7 +195,7 @@ export const rollout = async (
     report();
   };
 
-  const size = groupSizeOf(options);
+  const threshold = options.successThreshold ?? 1;
   const units = Math.ceil(options.episodes / size);
   let next = 0;
   const worker = async () => {
@@ -181,6 +212,15 @@ export const rollout = async (
       const finished = await done;
       if (size > 1) await scoreGroup(finished, options);
       if (finished[0]?.group_judge_error) tally.judgeErrors++;
+      // Episodes that failed on an error say nothing about the task.
+      for (const t of finished)
+        if (t.error === null && t.task_index !== null)
+          taskStats.add(
+            t.split,
+            t.task_index,
+            1,
+            t.return >= threshold ? 1 : 0
+          );
       for (const trajectory of finished) {
         tally.running--;
         record(trajectory);
@@ -195,6 +235,7 @@ export const rollout = async (
   const finished = trajectories.filter((t) => t !== undefined);
   return {
     trajectories: finished,
+    taskStats,
     summary: {
       ...progress(),
       undeleted: tally.undeleted,
@@ -226,6 +267,52 @@ const scoreGroup = async (
     t.group_mean = trajectories[i]!.group_mean;
     t.group_std = trajectories[i]!.group_std;
   }
+};
+
+/** Seeds of a generated dataset a sampler draws from when `taskCount` does not say. */
+const GENERATED_SEEDS = 1000;
+
+/** The `taskIndex` function of a random or curriculum sampler, or undefined for today's order. */
+const samplerFor = (
+  options: RolloutOptions,
+  dataset: ReturnType<typeof datasetOf>,
+  groupSize: number,
+  stats: TaskStats
+): ((unit: number) => number) | undefined => {
+  const kind = options.sampler ?? "sequential";
+  const refuse = (message: string) => {
+    throw new RoostClientError("invalid_request", message, 400);
+  };
+  if (!SAMPLERS.includes(kind))
+    refuse(`sampler must be one of ${SAMPLERS.join(", ")}, got "${kind}".`);
+  if (kind === "sequential" && options.taskCount === undefined)
+    return undefined;
+  if (options.taskIndex !== undefined || options.task !== undefined)
+    refuse(
+      `sampler "${kind}" picks the dataset index itself: leave out taskIndex and task.`
+    );
+  const available = dataset.generated ? undefined : dataset.size;
+  if (!dataset.generated && available === undefined)
+    refuse(
+      `sampler "${kind}" needs a dataset, and environment ${options.environment} has none.`
+    );
+  const count = options.taskCount ?? available ?? GENERATED_SEEDS;
+  if (
+    !Number.isSafeInteger(count) ||
+    count < 1 ||
+    (available !== undefined && count > available)
+  )
+    refuse(
+      `taskCount must be a whole number from 1 to ${available ?? "any size"}, got ${count}.`
+    );
+  return taskSampler({
+    kind,
+    count,
+    seed: options.seed ?? Math.floor(Math.random() * 2 ** 32),
+    groupSize,
+    stats,
+    split: options.split ?? null
+  });
 };
 
 const groupSizeOf = (options: RolloutOptions): number => {

@@ -104,6 +104,12 @@ export interface RolloutSummary extends RolloutProgress {
   groups?: GroupSummary[];
   /** With `groupSize`: groups whose returns had no spread (all advantages 0: no signal for GRPO). */
   flat_groups?: number;
+  /**
+   * With `groupSize`: of the groups with at least two episodes scored, the
+   * share whose returns were not all equal (the groups a group-relative
+   * update learns from); null when there were none.
+   */
+  signal_share?: number | null;
   /** With a group judge: groups it could not score. */
   judge_errors?: number;
 }

@@ -383,11 +383,16 @@ describe("roost-edge command line", () => {
       successes: 2
     });
     const grouped = formatSummary(
-      { ...summary, groups: [group(0, 0.5), group(1, 0), group(2, 0.25)] },
+      {
+        ...summary,
+        groups: [group(0, 0.5), group(1, 0), group(2, 0.25)],
+        signal_share: 2 / 3
+      },
       "-"
     );
-    expect(grouped.split("\n").slice(-5)).toEqual([
+    expect(grouped.split("\n").slice(-6)).toEqual([
       "  groups        3 of 4 episodes  (mean within-group return std 0.250; 1 with no spread: advantages all 0)",
+      "  with signal   66.7 %  (groups whose returns were not all equal)",
       "    group 0   0.500 ± 0.500  2/4 succeeded",
       "    group 1   0.500 ± 0.000  2/4 succeeded  (no spread)",
       "    group 2   0.500 ± 0.250  2/4 succeeded",

@@ -79,6 +79,9 @@ describe("group scoring over fork groups", () => {
     }
     expect(summary.flat_groups).toBe(1);
     expect(summary.groups?.map((g) => g.flat)).toEqual([true, false]);
+    // The default sampler keeps group g on index g; one group of two taught.
+    expect(byGroup(trajectories, 1)[0]!.task_index).toBe(1);
+    expect(summary.signal_share).toBe(0.5);
     expect(summary.judge_errors).toBe(0);
 
     // Components per step, aligned with the rewards.
