@@ -1,6 +1,12 @@
 /** @module GSM8K-style arithmetic (Aviary's CalculatorEnv): a safe calculator and a graded, terminal submit_answer. */
 
-import { dataset, defineEnvironment, error, generated } from "roost-edge/core";
+import {
+  dataset,
+  defineEnvironment,
+  error,
+  generated,
+  toolCalls
+} from "roost-edge/core";
 import * as z from "zod";
 import { CalculatorError, evaluate, formatNumber } from "./parse";
 import {
@@ -151,18 +157,7 @@ export const calculator = defineEnvironment({
   // `roost-edge validate`'s reference policy: it reads the answer from the
   // task, which the model never sees, and submits it.
   validation: {
-    oracle: (task) => () => ({
-      role: "assistant",
-      tool_calls: [
-        {
-          id: "oracle",
-          type: "function",
-          function: {
-            name: "submit_answer",
-            arguments: { answer: task.answer }
-          }
-        }
-      ]
-    })
+    oracle: (task) => () =>
+      toolCalls({ name: "submit_answer", arguments: { answer: task.answer } })
   }
 });

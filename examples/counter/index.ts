@@ -1,6 +1,6 @@
 /** @module The Aviary counter: increment to the target for a reward of 1. */
 
-import { defineEnvironment, defineState } from "roost-edge/core";
+import { defineEnvironment, defineState, toolCalls } from "roost-edge/core";
 import * as z from "zod";
 
 const state = defineState({
@@ -41,15 +41,6 @@ export const counter = defineEnvironment({
   // count's start, 0, so incr until the episode ends. Targets far above
   // 50 need validation.maxSteps raised; the default task's is 10.
   validation: {
-    oracle: () => () => ({
-      role: "assistant",
-      tool_calls: [
-        {
-          id: "oracle",
-          type: "function",
-          function: { name: "incr", arguments: {} }
-        }
-      ]
-    })
+    oracle: () => () => toolCalls({ name: "incr" })
   }
 });

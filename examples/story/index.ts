@@ -1,4 +1,4 @@
-import { defineEnvironment, defineState } from "roost-edge/core";
+import { defineEnvironment, defineState, toolCalls } from "roost-edge/core";
 import * as z from "zod";
 
 export const story = defineEnvironment({
@@ -23,18 +23,10 @@ export const story = defineEnvironment({
     `Write a 5 word story about ${task.topic} and call print_story.`,
   // `roost-edge validate`'s reference policy: any five words earn 1.
   validation: {
-    oracle: (task) => () => ({
-      role: "assistant",
-      tool_calls: [
-        {
-          id: "oracle",
-          type: "function",
-          function: {
-            name: "print_story",
-            arguments: { story: `${task.topic} leapt, then slept soundly.` }
-          }
-        }
-      ]
-    })
+    oracle: (task) => () =>
+      toolCalls({
+        name: "print_story",
+        arguments: { story: `${task.topic} leapt, then slept soundly.` }
+      })
   }
 });

@@ -32,6 +32,15 @@ describe("README and the guide", () => {
     );
   });
 
+  it("says how long the smallest example is, truly", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const said = /examples\/story\/index\.ts\), (\d+) lines/.exec(readme);
+    const lines = readFileSync("examples/story/index.ts", "utf8")
+      .trimEnd()
+      .split("\n").length;
+    expect(Number(said?.[1])).toBe(lines);
+  });
+
   it("keeps the two quick-start commands on the front page", () => {
     const readme = readFileSync("README.md", "utf8");
     expect(readme).toContain("npm install && npm start");
