@@ -2,6 +2,7 @@
 
 import { type LoggedEpisode, rescoreEpisode } from "../../environment/rescore";
 import { rubricNamed } from "../../environment/rescore-rubrics";
+import { utf8Length } from "../../json";
 import {
   RESCORE_EPISODES,
   RescoreRequestSchema,
@@ -26,6 +27,13 @@ export const RESCORE_READ_BYTES = 8 * 1024 * 1024;
  * episode is scored whole whatever it asks.
  */
 export const RESCORE_JUDGE_QUESTIONS = 200;
+
+/**
+ * Answer text a page holds before it ends at the next episode: a rubric of
+ * many components (each error up to 1 KiB) could otherwise make the
+ * answer many times the log it read.
+ */
+export const RESCORE_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** `judges` whose every question put to a model is counted. */
 const counted = (judges: Judges, count: () => void): Judges => ({
@@ -93,15 +101,22 @@ export const rescore = defineOperation({
     }
     const episodes = [];
     let asked = 0;
+    let answered = 0;
     for (const one of logged) {
       // A page ends early once its judges asked their budget's worth: the
       // request stays bounded in time and in what it costs the model.
-      if (episodes.length > 0 && asked >= RESCORE_JUDGE_QUESTIONS) break;
+      if (
+        episodes.length > 0 &&
+        (asked >= RESCORE_JUDGE_QUESTIONS || answered >= RESCORE_ANSWER_BYTES)
+      )
+        break;
       const judges = counted(
         sessionJudges(shared.sql, models, one.episode, () => shared.now()),
         () => asked++
       );
-      episodes.push(await rescoreEpisode(environment, rubric, one, judges));
+      const scored = await rescoreEpisode(environment, rubric, one, judges);
+      answered += utf8Length(JSON.stringify(scored));
+      episodes.push(scored);
     }
     const rest = chosen[episodes.length];
     const unavailable =
