@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
 import type { AssistantMessage } from "../../src/messages/schema";
@@ -250,5 +250,40 @@ describe("a judge when a session is re-scored", () => {
     expect(grader.asked).toHaveLength(1);
     ok(await rescore(stub, "lenient"));
     expect(grader.asked).toHaveLength(1);
+  });
+});
+
+describe("a judge's verdicts over the session's life", () => {
+  const kept = (stub: SessionApi) =>
+    inside(stub, (_o, state) =>
+      state.storage.sql
+        .exec<{ episode: number; path: string }>(
+          "SELECT episode, path FROM judge_verdicts ORDER BY episode, rowid"
+        )
+        .toArray()
+        .map((r) => `${r.episode}:${r.path}`)
+    );
+
+  it("keeps an old episode's verdicts while the log holds its events, for re-scoring, and purges them once it does not", async () => {
+    const { stub } = await judgedSession();
+    grader.reset(['{"score": 1}', '{"same": true}']);
+    ok(await stub.step(answer("42")));
+    ok(await stub.reset({}));
+    // The purge after the reset ran: episode 1's events are still logged.
+    await runDurableObjectAlarm(stub.raw);
+    expect(await kept(stub)).toEqual(["1:verdict", "1:strict.same"]);
+
+    // A log that retains a few events forgets episode 1 within episode 2.
+    await inside(stub, (o) => o.runtime.setLimits({ eventsRetained: 3 }));
+    grader.reset(['{"score": 0}', '{"same": false}']);
+    ok(await stub.step(answer("41")));
+    grader.reset(['{"score": 0}', '{"same": false}']);
+    ok(await stub.step(answer("40")));
+    ok(await stub.reset({}));
+    await runDurableObjectAlarm(stub.raw);
+    const left = await kept(stub);
+    expect(left.some((k) => k.startsWith("1:"))).toBe(false);
+    // Only what the log still holds is kept: never the episode it dropped.
+    expect(left.every((k) => k.startsWith("2:"))).toBe(true);
   });
 });
