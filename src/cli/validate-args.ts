@@ -37,7 +37,7 @@ export const VALIDATE_OPTIONS = `Options of validate (without --url: in this pro
                         (default 5); the reset check tries up to 200 per split
 Prints PASS, FAIL, SKIP or a mean return per check (determinism, isolation,
 no leakage, oracle, floors, contract) and exits 1 when any check fails.
-What each check means and what to do when it fails: docs/validate.md.`;
+What each check means and what to do when it fails: docs/15-validate.md.`;
 
 const FLAGS = new Set(["env", "tasks", "url", "api-key"]);
 
