@@ -1,4 +1,4 @@
-// Builds what the package ships for its five exports: ESM JavaScript, one
+// Builds what the package ships for its six exports: ESM JavaScript, one
 // file per export with the code they share in chunks (source maps point into
 // the shipped src/), and the .d.ts files tsc emits. Node's ESM resolution,
 // and TypeScript's "nodenext" with it, wants a file extension on every
@@ -26,6 +26,7 @@ for (const old of [
   "client.js",
   "react.js",
   "zod-lean.js",
+  "validate.js",
   "chunks",
   "types"
 ]) {
@@ -41,7 +42,9 @@ await build({
     // React stays the app's own: a peer dependency, external like every package.
     react: join(root, "src", "react", "index.ts"),
     // For a worker's wrangler.toml: `[alias] zod = "roost-edge/zod-lean"`.
-    "zod-lean": join(root, "src", "zod-lean.ts")
+    "zod-lean": join(root, "src", "zod-lean.ts"),
+    // Checks an environment before training: Node or a test, never a worker.
+    validate: join(root, "src", "validate", "index.ts")
   },
   outdir: dist,
   bundle: true,

@@ -217,7 +217,7 @@ export const parseArgs = (
   if (command === "init" || command === "dev")
     return parseAuthorArgs(command, rest, env);
   if (command === "rescore") return rescoreOf(readFlags(rest, RESCORE_FLAGS));
-  if (command === "validate") return parseValidateArgs(rest);
+  if (command === "validate") return parseValidateArgs(rest, env);
   const flags = readFlags(rest, FLAGS);
   const url = flags.get("url") ?? env.ROOST_URL ?? "http://127.0.0.1:8787";
   if (command === "environments") return { command: "environments", url };

@@ -180,7 +180,9 @@ const NO_SERVER = (url: string) =>
 const serverUrl = (): string => {
   try {
     const command = parseArgs(process.argv.slice(2), process.env);
-    return "url" in command ? command.url : "the server";
+    return "url" in command && command.url !== undefined
+      ? command.url
+      : "the server";
   } catch {
     return "the server";
   }

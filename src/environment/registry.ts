@@ -26,7 +26,25 @@ export interface EnvironmentInfo {
   tree?: TreeInfo;
   /** With rubrics: the reward components that are metrics (weight 0), by flat name. */
   reward_metrics?: string[];
+  /** The validation config as data (the oracle itself is code: only whether there is one). */
+  validation: {
+    oracle: boolean;
+    no_oracle?: string;
+    max_return: number;
+    max_steps?: number;
+  };
 }
+
+/** An environment's validation config as `GET /v1/environments` lists it. */
+const validationInfo = (env: Environment): EnvironmentInfo["validation"] => {
+  const v = env.validation ?? {};
+  return {
+    oracle: v.oracle !== undefined,
+    ...(v.noOracle === undefined ? {} : { no_oracle: v.noOracle }),
+    max_return: v.maxReturn ?? 1,
+    ...(v.maxSteps === undefined ? {} : { max_steps: v.maxSteps })
+  };
+};
 
 /**
  * The components an environment's steps report but never add, as the
@@ -132,7 +150,8 @@ export const createRegistry = (
           ? {}
           : { rubrics: [...env.rubrics.keys()] }),
         ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {}),
-        ...(metrics === undefined ? {} : { reward_metrics: metrics })
+        ...(metrics === undefined ? {} : { reward_metrics: metrics }),
+        validation: validationInfo(env)
       };
     })
   );

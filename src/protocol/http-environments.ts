@@ -98,6 +98,31 @@ export const ModelInfoSchema = lazy(() =>
 );
 export type ModelInfo = z.infer<ReturnType<typeof ModelInfoSchema>>;
 
+/**
+ * What `roost-edge validate --url` needs of an environment it has no code
+ * of: whether its module defines an oracle (which only the module can
+ * run), or the reason it has none.
+ */
+export const ValidationInfoSchema = lazy(() =>
+  z
+    .object({
+      /** True when the environment defines `validation.oracle`. */
+      oracle: z.boolean(),
+      /** Its `validation.noOracle`: why it has no oracle. */
+      no_oracle: z.string().optional(),
+      /** The most an episode can return (`validation.maxReturn`, default 1). */
+      max_return: z.number(),
+      /** Steps a validator's episode may take when the environment sets no max_steps. */
+      max_steps: z.number().int().positive().optional()
+    })
+    .meta({
+      id: "ValidationInfo",
+      description:
+        "How roost-edge validate judges the environment's rewards: an oracle in its module, or why there is none."
+    })
+);
+export type ValidationInfo = z.infer<ReturnType<typeof ValidationInfoSchema>>;
+
 export const EnvironmentInfoSchema = lazy(() =>
   z
     .object({
@@ -134,7 +159,9 @@ export const EnvironmentInfoSchema = lazy(() =>
        * its steps report (`reward_components`) are metrics, weight 0,
        * reported and never added to the reward.
        */
-      reward_metrics: z.array(z.string()).optional()
+      reward_metrics: z.array(z.string()).optional(),
+      /** What `roost-edge validate --url` reads of the environment's validation config. */
+      validation: ValidationInfoSchema().optional()
     })
     .meta({ id: "EnvironmentInfo", description: "A registered environment." })
 );

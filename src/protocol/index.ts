@@ -128,7 +128,9 @@ export {
   type TreeNodeInfo,
   TreeNodeInfoSchema,
   type TreeToolInfo,
-  TreeToolInfoSchema
+  TreeToolInfoSchema,
+  type ValidationInfo,
+  ValidationInfoSchema
 } from "./http-environments";
 export {
   EVENTS_PAGE,

@@ -1,11 +1,9 @@
 /** @module The contract: tool schemas are valid JSON Schema that accept their examples, every task resets, a finished episode refuses steps, rewards are finite. */
 
 import * as z from "zod";
-import type { Environment } from "../environment/define-environment";
-import { RoostError } from "../errors";
-import { createLocalSession } from "../runner/local-session";
 import { type Played, type TaskRef, taskName } from "./episode";
 import { type CheckRow, row } from "./report";
+import type { Target } from "./target";
 
 const message = (error: unknown) =>
   error instanceof Error ? error.message : String(error);
@@ -15,9 +13,9 @@ const message = (error: unknown) =>
  * the judge), be an object schema, and accept each of its `examples`, as
  * the tool's own input must.
  */
-export const toolSchemas = (env: Environment): CheckRow => {
+export const toolSchemas = (target: Target): CheckRow => {
   let examples = 0;
-  for (const t of env.toolSchemas) {
+  for (const t of target.toolSchemas) {
     const { name, parameters } = t.function;
     let schema: z.ZodType;
     try {
@@ -38,7 +36,7 @@ export const toolSchemas = (env: Environment): CheckRow => {
     const listed = parameters.examples;
     for (const example of Array.isArray(listed) ? listed : []) {
       examples++;
-      const input = env.tools.get(name)?.input;
+      const input = target.toolInput?.(name);
       if (
         !schema.safeParse(example).success ||
         input?.safeParse(example).success === false
@@ -53,16 +51,16 @@ export const toolSchemas = (env: Environment): CheckRow => {
   return row(
     "contract: tool schemas",
     undefined,
-    `${env.toolSchemas.length} tool schema(s) valid${examples > 0 ? `, ${examples} example(s) accepted` : ", no examples declared"}`
+    `${target.toolSchemas.length} tool schema(s) valid${examples > 0 ? `, ${examples} example(s) accepted` : ", no examples declared"}`
   );
 };
 
 /** Every task of the sample resets; the first that throws is named. */
 export const resets = async (
-  env: Environment,
+  target: Target,
   tasks: TaskRef[]
 ): Promise<CheckRow> => {
-  const session = createLocalSession(env);
+  const session = await target.open();
   for (const task of tasks) {
     try {
       await session.reset(task);
@@ -78,12 +76,13 @@ export const resets = async (
 };
 
 /**
- * A step after the episode ended must be refused with a RoostError (a
- * 409 on a server). `end` replays an episode that ended before; when none
- * did, or the replay does not end, the check is skipped.
+ * A step after the episode ended must be refused: a RoostError locally, a
+ * 409 with the `{error}` body on a server. `end` replays an episode that
+ * ended before; when none did, or the replay does not end, the check is
+ * skipped.
  */
 export const stepAfterDone = async (
-  env: Environment,
+  target: Target,
   end:
     | (() => Promise<{ done: boolean; step: () => Promise<unknown> }>)
     | undefined
@@ -99,14 +98,9 @@ export const stepAfterDone = async (
   try {
     await replay.step();
   } catch (error) {
-    if (
-      error instanceof RoostError ||
-      (error as { name?: string }).name === "RoostError"
-    )
-      return row(check, undefined, "refused");
-    return row(check, `the step threw ${message(error)}, not a refusal`, "");
+    return row(check, target.refusal(error), "refused");
   }
-  return row(check, `${env.name} took a step after its episode ended`, "");
+  return row(check, `${target.name} took a step after its episode ended`, "");
 };
 
 /** Every reward any run saw is a finite number. */

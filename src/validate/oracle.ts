@@ -1,11 +1,10 @@
 /** @module Oracle and floor: the reference policy reaches the most an episode returns, policies that know nothing stay measurably below it. */
 
-import type { Environment } from "../environment/define-environment";
 import type { OraclePolicy } from "../environment/validation";
-import { createLocalSession } from "../runner/local-session";
-import { type Played, playTogether, type TaskRef, taskName } from "./episode";
+import { type Played, play, type TaskRef, taskName } from "./episode";
 import { doNothing, emptyAnswers, scripted } from "./policies";
 import { type CheckRow, row } from "./report";
+import type { Target } from "./target";
 
 /** How far below the oracle's mean a floor must stay, as a share of the maximum return. */
 export const MARGIN = 0.1;
@@ -13,51 +12,52 @@ export const MARGIN = 0.1;
 const mean = (xs: number[]) =>
   xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Plays the policy the factory makes for each task (it may read the task, as an oracle does). */
+/** Plays the policy the factory makes for each task (it may read the task, as an oracle does), each on a new session. */
 const playAll = async (
-  env: Environment,
+  target: Target,
   tasks: TaskRef[],
   policyFor: (task: unknown) => OraclePolicy,
   maxSteps: number
 ): Promise<Played[]> => {
   const runs: Played[] = [];
-  for (const task of tasks) {
-    const session = createLocalSession(env);
-    // The oracle is handed the task reset resolves, so reset comes first.
-    let policy: OraclePolicy | undefined;
-    const lazy: OraclePolicy = (o, t, h) => {
-      policy ??= policyFor(session.task);
-      return policy(o, t, h);
-    };
-    runs.push(...(await playTogether([session], task, lazy, maxSteps)));
-  }
+  for (const task of tasks)
+    runs.push(await play(target, task, policyFor, maxSteps));
   return runs;
 };
 
 export const oracleAndFloor = async (
-  env: Environment,
+  target: Target,
   tasks: TaskRef[],
   maxSteps: number
 ): Promise<{ rows: CheckRow[]; runs: Played[] }> => {
-  const config = env.validation ?? {};
-  const top = config.maxReturn ?? 1;
+  const config = target.oracle;
+  const top = config.maxReturn;
   if (config.oracle === undefined) {
     const reason = config.noOracle;
     return {
       rows: [
-        reason === undefined
+        config.oracleElsewhere
           ? row(
               "oracle",
-              "no oracle: give the environment validation.oracle, or validation.noOracle with the reason it cannot have one",
+              "the oracle is defined in the environment's module: pass the module (validate --url <server> <module>) to run it",
               ""
             )
-          : { check: "oracle", status: "SKIP", detail: `no oracle: ${reason}` }
+          : reason === undefined
+            ? row(
+                "oracle",
+                "no oracle: give the environment validation.oracle, or validation.noOracle with the reason it cannot have one",
+                ""
+              )
+            : {
+                check: "oracle",
+                status: "SKIP",
+                detail: `no oracle: ${reason}`
+              }
       ],
       runs: []
     };
   }
-  const oracle = config.oracle.bind(config);
-  const oracleRuns = await playAll(env, tasks, oracle, maxSteps);
+  const oracleRuns = await playAll(target, tasks, config.oracle, maxSteps);
   const short = oracleRuns.findIndex((p) => p.return < top - 1e-9);
   const oracleMean = mean(oracleRuns.map((p) => p.return));
   const rows: CheckRow[] = [
@@ -77,7 +77,7 @@ export const oracleAndFloor = async (
   ];
   const runs = [...oracleRuns];
   for (const [check, make] of floors) {
-    const played = await playAll(env, tasks, make, maxSteps);
+    const played = await playAll(target, tasks, make, maxSteps);
     runs.push(...played);
     const value = mean(played.map((p) => p.return));
     rows.push(

@@ -14,6 +14,8 @@ export interface CheckRow {
 
 export interface ValidationReport {
   environment: string;
+  /** The server whose sessions were checked; absent for local sessions. */
+  server?: string;
   rows: CheckRow[];
   /** True when no row failed. */
   ok: boolean;
@@ -41,7 +43,9 @@ export const formatReport = (report: ValidationReport): string => {
   });
   const failed = report.rows.filter((r) => r.status === "FAIL").length;
   return [
-    `${report.environment}`,
+    report.server === undefined
+      ? report.environment
+      : `${report.environment} on ${report.server}`,
     ...lines,
     `  ${failed === 0 ? "passed" : `${failed} check${failed === 1 ? "" : "s"} failed`}`,
     ""

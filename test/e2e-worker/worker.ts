@@ -10,11 +10,13 @@ import { graded } from "../fixtures/graded";
 import { fragile } from "./fragile";
 import { ledger } from "./ledger";
 import { nap } from "./nap";
+import { forgetsOnFork, framesAnswer } from "./unfaithful";
 
 // The demo worker's environments, plus `nap`, whose step a test can abort
 // while it is in flight, `ledger`, which grows past a read's budget, and
 // `fragile`, whose tool throws, and `graded`, whose rubrics have a metric,
-// a gate, a component that always throws and an episode rubric.
+// a gate, a component that always throws and an episode rubric; and two
+// that only `validate --url` can fail (unfaithful.ts).
 const worker = createRoost({
   environments: [
     counter,
@@ -24,7 +26,9 @@ const worker = createRoost({
     nap,
     ledger,
     fragile,
-    graded
+    graded,
+    framesAnswer,
+    forgetsOnFork
   ]
 });
 const RoostSession = worker.Session;

@@ -99,11 +99,13 @@ describe("the packed package", () => {
       "dist/client.js",
       "dist/react.js",
       "dist/zod-lean.js",
+      "dist/validate.js",
       "dist/cli.js",
       "dist/types/index.d.ts",
       "dist/types/core.d.ts",
       "dist/types/client/index.d.ts",
       "dist/types/react/index.d.ts",
+      "dist/types/validate/index.d.ts",
       // What `roost-edge dev` serves at /.
       "dist/inspector/index.html",
       "dist/inspector/app.js",
@@ -202,6 +204,56 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
     expect(seen.chat[0].tool_calls[0].function.arguments).toBe(
       '{"words":"hi"}'
     );
+  });
+
+  it("validates an environment with roost-edge/validate, locally and on a server", async () => {
+    write(
+      "validate.mjs",
+      `import { defineEnvironment, toolCalls } from "roost-edge/core";
+import { formatReport, validateEnvironment, validateServer } from "roost-edge/validate";
+import { z } from "zod";
+
+// Say the secret word: the oracle reads it from the task.
+const say = (empty) => defineEnvironment({
+  name: "say",
+  description: "Say the word.",
+  task: z.object({ word: z.string() }).default({ word: "plover" }),
+  maxSteps: 3,
+  tools: (tool) => ({
+    say: tool({
+      description: "Say a word; ends the episode.",
+      input: z.object({ word: z.string() }),
+      run: ({ word }, ctx) => {
+        const right = word === ctx.task.word || (empty && word === "");
+        ctx.episode.end({ reward: right ? 1 : 0 });
+        return right ? "Right." : "Wrong.";
+      }
+    })
+  }),
+  reset: () => "Say the word.",
+  validation: { oracle: (task) => () => toolCalls({ name: "say", arguments: { word: task.word } }) }
+});
+const sound = await validateEnvironment(say(false));
+const lenient = await validateEnvironment(say(true));
+const [served] = await validateServer({ url: process.env.ROOST_URL, names: ["story"], tasks: 1 });
+console.log(JSON.stringify({
+  sound: sound.ok,
+  table: formatReport(sound),
+  lenient: lenient.rows.filter((r) => r.status === "FAIL").map((r) => r.check),
+  served: { environment: served.environment, fork: served.rows.find((r) => r.check === "determinism: fork").status }
+}));
+`
+    );
+    const { stdout } = await node("validate.mjs", {
+      ROOST_URL: inject("baseUrl")
+    });
+    const seen = JSON.parse(stdout);
+    expect(seen.sound).toBe(true);
+    expect(seen.table).toMatch(/^say\n {2}determinism +PASS/);
+    expect(seen.table.trimEnd().endsWith("passed")).toBe(true);
+    // Paying for the empty answer is what the floor is for.
+    expect(seen.lenient).toEqual(["floor: empty answers"]);
+    expect(seen.served).toEqual({ environment: "story", fork: "PASS" });
   });
 
   it("renders roost-edge/react's hook with the app's own React, connecting only once mounted", async () => {
