@@ -1,4 +1,10 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { grantCapabilities } from "../../src/code/capabilities";
+import { createEpisodeSession } from "../../src/environment/episode-session";
+import { loaderIsolates } from "../../src/session/isolates";
+import type { ToolContext } from "../../src/tools/types";
+import { coder } from "../fixtures/code";
 import { answer, coderSession, holdings, runCode } from "./code-helpers";
 import { events } from "./session-helpers";
 
@@ -98,5 +104,68 @@ return { mean: purr.reduce((t, o) => t + o.rating, 0) / purr.length, count: awai
     const added = (await events(s)).slice(seen).map((e) => e.type);
     expect(added.filter((t) => !t.startsWith("tool."))).toEqual([]);
     expect(added).toContain("tool.finished");
+  });
+});
+
+describe("codeTool without a Worker Loader", () => {
+  it("explains how to add the binding, and runs nothing", async () => {
+    const session = createEpisodeSession(coder);
+    await session.reset();
+    const out = await session.call("run_js", { code: "globalThis.ran = 1; 1" });
+    expect(out.message.is_error).toBe(true);
+    expect(out.message.content).toContain("[[worker_loaders]]");
+    expect(out.message.content).toContain('binding = "LOADER"');
+    expect((globalThis as { ran?: unknown }).ran).toBeUndefined();
+  });
+
+  it("finds no loader where the worker has none, or the deployment turned it off", () => {
+    expect(loaderIsolates({}, "LOADER")).toBeUndefined();
+    expect(loaderIsolates({ LOADER: env.LOADER }, false)).toBeUndefined();
+    expect(
+      loaderIsolates({ LOADER: "not a loader" }, "LOADER")
+    ).toBeUndefined();
+    expect(loaderIsolates({ MINE: env.LOADER }, "MINE")).toBeDefined();
+  });
+
+  it("runs in a local session handed the loader", async () => {
+    const session = createEpisodeSession(coder, {
+      isolates: loaderIsolates(env, "LOADER")!
+    });
+    await session.reset();
+    const out = await session.call("run_js", {
+      code: "await state.get('count') * 6"
+    });
+    expect(out.message).toMatchObject({
+      is_error: false,
+      content: '{"result":42}'
+    });
+  });
+});
+
+describe("capabilities after their run", () => {
+  it("refuse every call once the run ended", async () => {
+    const session = createEpisodeSession(coder);
+    await session.reset();
+    const ctx = {
+      environment: session.parts.environment,
+      hidden: session.parts.hidden,
+      state: session.parts.state
+    } as unknown as ToolContext;
+    const granted = grantCapabilities(
+      ctx,
+      { store: true, results: true, state: ["count"] },
+      5
+    );
+    const caps = granted.capabilities as {
+      results: { add(r: unknown): number };
+      state: { get(k: string): unknown };
+    };
+    expect(caps.state.get("count")).toBe(7);
+    granted.end();
+    expect(() => caps.results.add({ name: "late", objects: [{}] })).toThrow(
+      "this code run has ended"
+    );
+    expect(() => caps.state.get("count")).toThrow("this code run has ended");
+    expect(granted.staged).toEqual([]);
   });
 });
