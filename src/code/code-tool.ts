@@ -78,7 +78,9 @@ const runWithin = <T>(work: Promise<T>, ms: number): Promise<T> => {
       ms
     );
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return Promise.race([work, late]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
 };
 
 const failure = (ctx: ToolContext, message: string): Update =>

@@ -99,11 +99,13 @@ describe("the packed package", () => {
       "dist/client.js",
       "dist/react.js",
       "dist/zod-lean.js",
+      "dist/code.js",
       "dist/cli.js",
       "dist/types/index.d.ts",
       "dist/types/core.d.ts",
       "dist/types/client/index.d.ts",
       "dist/types/react/index.d.ts",
+      "dist/types/code/index.d.ts",
       // What `roost-edge dev` serves at /.
       "dist/inspector/index.html",
       "dist/inspector/app.js",
