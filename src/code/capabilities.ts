@@ -5,7 +5,9 @@
  */
 
 import type { JsonObject, JsonValue } from "../json";
+import { DEFAULT_LIMITS } from "../protocol/limits";
 import { jsonProblem } from "../state/json-check";
+import { copyJsonObject, copyObjects } from "../store/checks";
 import { type Result, result } from "../store/result";
 import type { ToolContext } from "../tools/types";
 
@@ -152,23 +154,21 @@ export const grantCapabilities = (
             "results.add takes { name, objects, metadata?, llmMessage? }."
           );
         }
-        const objects = given.objects;
-        if (
-          !Array.isArray(objects) ||
-          objects.some(
-            (o) => typeof o !== "object" || o === null || Array.isArray(o)
-          )
-        ) {
-          throw new TypeError("result.objects must be a list of objects.");
-        }
+        // The store's own checks, at the store's default limit, here: a
+        // Result refused only when stored would fail the call after the
+        // Results before it were stored.
+        const objects = copyObjects(
+          given.objects,
+          DEFAULT_LIMITS.objectsPerResult
+        );
         staged.push(
           result({
             name: text(given.name ?? "default", "result.name"),
-            objects: objects as JsonObject[],
+            objects,
             ...(given.metadata === undefined
               ? {}
               : {
-                  metadata: json<JsonObject>(given.metadata, "result.metadata")
+                  metadata: copyJsonObject(given.metadata, "result.metadata")
                 }),
             ...(given.llmMessage === undefined
               ? {}

@@ -147,6 +147,17 @@ return { seen, ev, fn, self: typeof this };`
       await refused(code, says);
     });
 
+    it("refuses a Result the store would refuse before storing any of the run's", async () => {
+      await refused(
+        'await results.add({ name: "a", objects: [{ i: 1 }] }); await results.add({ name: "b", objects: Array.from({ length: 1001 }, (_, i) => ({ i })) });',
+        "1001 objects in one result; the limit is 1000"
+      );
+      await refused(
+        'await results.add({ name: "m", objects: [{}], metadata: [1] })',
+        "result.metadata must be a JSON object"
+      );
+    });
+
     it("adds at most its limit of Results, and then none at all", async () => {
       await refused(
         'for (let i = 0; i < 5; i++) await results.add({ name: "r" + i, objects: [{ i }] });',
