@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prepareCode } from "./instrument";
+import { resolveCodeLimits } from "./limits";
 
 const body = (code: string) => {
   const prepared = prepareCode(code, "T");
@@ -45,5 +46,18 @@ describe("prepareCode", () => {
     });
     expect(prepareCode("export const x = 1", "T")).toMatchObject({ ok: false });
     expect(prepareCode('await import("x")', "T")).toMatchObject({ ok: false });
+  });
+});
+
+describe("resolveCodeLimits", () => {
+  it("fills defaults and refuses a limit that is unknown or not a whole number > 0", () => {
+    expect(resolveCodeLimits({ steps: 5 }).steps).toBe(5);
+    expect(resolveCodeLimits().timeoutMs).toBe(5_000);
+    expect(() => resolveCodeLimits({ steps: 0 })).toThrow(
+      "limits.steps must be a whole number > 0"
+    );
+    expect(() =>
+      resolveCodeLimits({ constructor: 1 } as unknown as { steps: number })
+    ).toThrow('unknown limit "constructor"');
   });
 });

@@ -48,7 +48,7 @@ export const resolveCodeLimits = (
 ): CodeLimits => {
   const resolved = { ...DEFAULT_CODE_LIMITS, ...limits };
   for (const [name, value] of Object.entries(resolved)) {
-    if (!(name in DEFAULT_CODE_LIMITS)) {
+    if (!Object.hasOwn(DEFAULT_CODE_LIMITS, name)) {
       throw new RoostError(
         "invalid_request",
         `codeTool: unknown limit "${name}". Limits: ${Object.keys(DEFAULT_CODE_LIMITS).join(", ")}.`
