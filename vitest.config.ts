@@ -16,7 +16,8 @@ const resolve = {
     {
       find: /^roost-edge\/react$/,
       replacement: source("./src/react/index.ts")
-    }
+    },
+    { find: /^roost-edge\/code$/, replacement: source("./src/code/index.ts") }
   ]
 };
 

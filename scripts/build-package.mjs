@@ -27,6 +27,7 @@ for (const old of [
   "react.js",
   "zod-lean.js",
   "validate.js",
+  "code.js",
   "chunks",
   "types"
 ]) {
@@ -41,6 +42,8 @@ await build({
     client: join(root, "src", "client", "index.ts"),
     // React stays the app's own: a peer dependency, external like every package.
     react: join(root, "src", "react", "index.ts"),
+    // Code tools, apart: the parser they bring stays out of workers without them.
+    code: join(root, "src", "code", "index.ts"),
     // For a worker's wrangler.toml: `[alias] zod = "roost-edge/zod-lean"`.
     "zod-lean": join(root, "src", "zod-lean.ts"),
     // Checks an environment before training: Node or a test, never a worker.

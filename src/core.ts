@@ -117,6 +117,7 @@ export {
 } from "./store/index";
 export {
   type CallOutcome,
+  type IsolateStarter,
   type OpenAITool,
   type SqlExec,
   type Tool,

@@ -3,3 +3,4 @@
 export * from "./core";
 export type { AppEnv, RoostBindings } from "./http/env";
 export { createRoost, type Roost, type RoostConfig } from "./roost";
+export { loaderIsolates } from "./session/isolates";

@@ -8,6 +8,8 @@ declare namespace Cloudflare {
     JUDGED: DurableObjectNamespace<
       import("../src/session/session-object").SessionObject
     >;
+    /** Dynamic Workers: the isolates code tools start (test/fixtures/code.ts). */
+    LOADER: WorkerLoader;
     ROOST_DEV?: string;
     ROOST_SECRETS?: string;
     ROOST_API_KEYS?: string;

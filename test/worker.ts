@@ -6,6 +6,7 @@ import { counter } from "../examples/counter/index";
 import { story } from "../examples/story/index";
 import { tally } from "../src/environment/fixtures.case";
 import { createRoost } from "../src/roost";
+import { coder } from "./fixtures/code";
 import {
   bulk,
   closer,
@@ -38,7 +39,8 @@ const roost = createRoost({
     quiz,
     tally,
     graded,
-    regraded
+    regraded,
+    coder
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

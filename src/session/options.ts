@@ -23,6 +23,14 @@ export interface RoostOptions {
   socketBacklog?: number;
   /** Decision models runs may name, built from the worker's env (see models.ts). */
   models?: Record<string, ModelFactory>;
+  /**
+   * The name of the Worker Loader binding (`[[worker_loaders]]` in
+   * wrangler.toml) code tools start the model's isolates with; default
+   * "LOADER". A session whose worker has no such binding runs every other
+   * tool as usual, and its code tools answer that they need one. False:
+   * never hand tools a loader, even when the binding exists.
+   */
+  loader?: string | false;
 }
 
 export interface ResolvedOptions {
@@ -34,6 +42,7 @@ export interface ResolvedOptions {
   socketBacklog: number;
   rateLimit: boolean;
   models: Record<string, ModelFactory>;
+  loader: string | false;
 }
 
 const positive = (
@@ -65,5 +74,6 @@ export const resolveOptions = (
   purgeBatch: positive("purgeBatch", options.purgeBatch, 1000),
   socketBacklog: positive("socketBacklog", options.socketBacklog, 1000),
   rateLimit: options.rateLimit ?? true,
-  models: options.models ?? {}
+  models: options.models ?? {},
+  loader: options.loader ?? "LOADER"
 });

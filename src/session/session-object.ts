@@ -8,6 +8,7 @@ import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
 import { grantOf } from "./grant-header";
+import { loaderIsolates } from "./isolates";
 import { createModelResolver } from "./models";
 import {
   dispatch,
@@ -53,6 +54,7 @@ export class SessionObject extends DurableObject {
     // deployment's, and what it emits is decided where it is emitted.
     this.runtime.shared.dev =
       (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
+    this.runtime.shared.isolates = loaderIsolates(env, options.loader);
     this.sockets = new SocketHub(
       ctx,
       this.runtime,

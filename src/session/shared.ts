@@ -20,7 +20,7 @@ import {
 } from "../storage/session-row";
 import { makeTablesOnFirstUse } from "../storage/tables";
 import type { ExecuteOptions } from "../tools/execute";
-import type { ExecutionHooks } from "../tools/types";
+import type { ExecutionHooks, IsolateStarter } from "../tools/types";
 import type { ResolvedOptions } from "./options";
 import { MutationQueue } from "./queue";
 import { Schedule } from "./schedule";
@@ -41,6 +41,8 @@ export class SessionShared {
    * stacks then ride on `tool.finished` events (tool-events.ts).
    */
   dev = false;
+  /** The worker's Worker Loader, as code tools use it (isolates.ts); undefined without one. */
+  isolates: IsolateStarter | undefined;
   readonly queue = new MutationQueue();
   readonly events: EventLog;
   readonly schedule: Schedule;
@@ -84,7 +86,8 @@ export class SessionShared {
       hooks,
       defaultTimeoutMs: this.options.toolTimeoutMs,
       maxContentBytes: this.options.limits.toolContentBytes,
-      jsonLimits: this.options.limits
+      jsonLimits: this.options.limits,
+      ...(this.isolates ? { isolates: this.isolates } : {})
     };
   }
 

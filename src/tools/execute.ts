@@ -26,6 +26,7 @@ import type {
   CallOutcome,
   EpisodeControl,
   ExecutionHooks,
+  IsolateStarter,
   SqlExec,
   ToolContext,
   ToolException
@@ -53,6 +54,8 @@ export interface ExecuteOptions {
   maxContentBytes?: number;
   /** Depth and string limits for arguments that arrive as a JSON string. */
   jsonLimits?: JsonLimits;
+  /** Handed to every call as `ctx.isolates` (a session's Worker Loader binding). */
+  isolates?: IsolateStarter;
 }
 
 interface Ran {
@@ -190,6 +193,7 @@ const runCall = async (
     episode: guardWrites(scope.episode, EPISODE_ACCESS, revoked, label),
     ...(scope.sql ? { sql: scope.sql } : {}),
     ...(scope.tree ? { tree: scope.tree } : {}),
+    ...(options.isolates ? { isolates: options.isolates } : {}),
     call: ref
   };
   const onItem = (item: Result | Update) => {

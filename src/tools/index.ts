@@ -20,6 +20,7 @@ export type {
   CallOutcome,
   EpisodeControl,
   ExecutionHooks,
+  IsolateStarter,
   OutputToState,
   SqlExec,
   ToolContext,

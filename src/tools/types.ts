@@ -52,6 +52,27 @@ export interface ToolContext<
    */
   tree?: TreeData;
   call: { id: string; tool: string };
+  /**
+   * Starts fresh isolates from source (Dynamic Workers): present inside a
+   * session whose worker has a Worker Loader binding, absent elsewhere.
+   * Code tools (roost-edge/code) run the model's code with it.
+   */
+  isolates?: IsolateStarter;
+}
+
+/**
+ * Runs a module graph in a new isolate with no bindings and no network:
+ * the default export of `modules["main.js"]` is a WorkerEntrypoint whose
+ * `run(input, capabilities)` is called once. Functions in `capabilities`
+ * reach the isolate as RPC stubs that call back into this one.
+ */
+export interface IsolateStarter {
+  run(
+    modules: Record<string, string>,
+    input: unknown,
+    capabilities: object,
+    limits: { cpuMs?: number }
+  ): Promise<unknown>;
 }
 
 /** What `run` may be: a plain (async) function, or an async generator yielding Results and updates. */

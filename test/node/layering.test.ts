@@ -43,6 +43,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   tools: ["store", "state", "tree"],
   rewards: ["store", "state", "tree", "tools"],
   environment: ["store", "state", "tree", "tools", "rewards"],
+  // Code tools are tools over the store and state; the isolates come in
+  // through the tool context (session/isolates.ts), not an import.
+  code: ["store", "state", "tools"],
   runner: CORE,
   storage: CORE,
   session: [...CORE, "runner", "storage"],

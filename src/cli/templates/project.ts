@@ -61,6 +61,12 @@ class_name = "Session"
 [[migrations]]
 tag = "v1"
 new_sqlite_classes = ["Session"]
+
+# For code tools (roost-edge/code): the model's code runs in a fresh
+# isolate this binding starts (Cloudflare's Dynamic Workers). Without it,
+# a code tool answers that it needs one; nothing else changes.
+# [[worker_loaders]]
+# binding = "LOADER"
 `;
 
 export const TSCONFIG = `${JSON.stringify(
