@@ -19,6 +19,7 @@ import {
 } from "./fixtures/environments";
 import { graded } from "./fixtures/graded";
 import { graderModel, judged } from "./fixtures/judged";
+import { pupil, truant } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
 
 const roost = createRoost({
@@ -38,7 +39,9 @@ const roost = createRoost({
     quiz,
     tally,
     graded,
-    regraded
+    regraded,
+    pupil,
+    truant
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

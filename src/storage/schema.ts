@@ -246,6 +246,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       text TEXT NOT NULL,
       at INTEGER NOT NULL,
       PRIMARY KEY (episode, step, path, hash))`
+  ],
+  // The dataset task (split and index) the creation's task and the running
+  // episode's came from, so an ended episode's outcome reaches the task
+  // statistics (session/task-stats.ts). NULL for sessions before: their
+  // episodes are not counted until a reset names an index.
+  [
+    "ALTER TABLE session ADD COLUMN task_ref TEXT",
+    "ALTER TABLE session ADD COLUMN episode_ref TEXT"
   ]
 ];
 

@@ -15,11 +15,13 @@ import { sessionRoutes } from "./sessions";
 import { stateRoutes } from "./state";
 import { storeEditRoutes } from "./store-edit";
 import { storeReadRoutes } from "./store-read";
+import { taskStatsRoutes } from "./task-stats";
 import { tokenRoutes } from "./tokens";
 import { toolRoutes } from "./tools";
 
 export const ROUTES: readonly RouteEntry[] = [
   ...metaRoutes,
+  ...taskStatsRoutes,
   ...sessionRoutes,
   ...tokenRoutes,
   ...episodeRoutes,
