@@ -8,6 +8,7 @@ import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
 import { openEnvRoutes } from "./openenv";
 import { openEnvHttpRoutes } from "./openenv-http";
+import { openEnvTaskRoutes } from "./openenv-tasks";
 import { rescoreRoutes } from "./rescore";
 import { episodeRoutes } from "./reset-step";
 import { runRoutes } from "./runs";
@@ -36,5 +37,6 @@ export const ROUTES: readonly RouteEntry[] = [
   ...mcpRoutes,
   ...aviaryRoutes,
   ...openEnvRoutes,
-  ...openEnvHttpRoutes
+  ...openEnvHttpRoutes,
+  ...openEnvTaskRoutes
 ];
