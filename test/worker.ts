@@ -19,7 +19,7 @@ import {
 } from "./fixtures/environments";
 import { graded } from "./fixtures/graded";
 import { graderModel, judged } from "./fixtures/judged";
-import { pupil, truant } from "./fixtures/pupil";
+import { pupil, truant, tutee } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
 
 const roost = createRoost({
@@ -41,7 +41,8 @@ const roost = createRoost({
     graded,
     regraded,
     pupil,
-    truant
+    truant,
+    tutee
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

@@ -1,4 +1,5 @@
-// OpenEnv's task API under an environment's OpenEnv bases, its reset
+// OpenEnv's task API under an environment's OpenEnv bases (of tutee, a
+// copy of pupil whose statistics task-stats.test.ts never resets), its reset
 // {split, index}, and Aviary's /start {task_idx}: each picks the dataset
 // task it names, and the episodes they end count in the server's task
 // statistics like any other.
@@ -7,8 +8,8 @@ import type { TaskStatsResponse } from "../../src/protocol";
 import { createSignal } from "../shared/signal";
 import { call, errorOf, json, send } from "./helpers";
 
-const BASE = "/v1/environments/pupil/openenv";
-const STATS = "/v1/environments/pupil/task-stats";
+const BASE = "/v1/environments/tutee/openenv";
+const STATS = "/v1/environments/tutee/task-stats";
 
 const post = (path: string, body: unknown) =>
   call(`${BASE}${path}`, send("POST", body));
@@ -23,32 +24,32 @@ beforeEach(async () => {
 describe("OpenEnv's task API", () => {
   it("answers OpenEnv's shapes: environments, splits, tasks, counts, one task and a range", async () => {
     expect(await json(await call(`${BASE}/list_environments`))).toEqual([
-      "pupil"
+      "tutee"
     ]);
-    expect(await json(await call(`${BASE}/pupil/splits`))).toEqual([
+    expect(await json(await call(`${BASE}/tutee/splits`))).toEqual([
       { name: "default", type: "validation" },
       { name: "train", type: "train" },
       { name: "drill", type: "validation" }
     ]);
-    expect(await json(await post("/pupil/tasks", { split: "train" }))).toEqual({
+    expect(await json(await post("/tutee/tasks", { split: "train" }))).toEqual({
       tasks: [
         { id: "train-0", index: 0, split: "train" },
         { id: "train-1", index: 1, split: "train" },
         { id: "train-2", index: 2, split: "train" }
       ],
-      env_name: "pupil"
+      env_name: "tutee"
     });
     expect(
-      await json(await post("/pupil/num_tasks", { split: "default" }))
+      await json(await post("/tutee/num_tasks", { split: "default" }))
     ).toEqual({ num_tasks: 5 });
     // The name compares without case, as OpenEnv's does.
     expect(
-      await json(await post("/PUPIL/task", { split: "train", index: 2 }))
+      await json(await post("/TUTEE/task", { split: "train", index: 2 }))
     ).toEqual({
       task: { id: "train-2", index: 2, split: "train" }
     });
     expect(
-      await json(await post("/pupil/task", { split: "drill", index: 12345 }))
+      await json(await post("/tutee/task", { split: "drill", index: 12345 }))
     ).toEqual({
       task: { id: "drill-12345", index: 12345, split: "drill" }
     });
@@ -56,7 +57,7 @@ describe("OpenEnv's task API", () => {
     const range = async (body: object) =>
       (
         await json<{ tasks: { index: number }[] }>(
-          await post("/pupil/task_range", body)
+          await post("/tutee/task_range", body)
         )
       ).tasks.map((t) => t.index);
     expect(await range({ split: "default", start: 1, stop: 3 })).toEqual([
@@ -77,15 +78,15 @@ describe("OpenEnv's task API", () => {
     const cases: [Promise<Response>, number][] = [
       [call(`${BASE}/other/splits`), 404],
       [post("/other/num_tasks", { split: "train" }), 404],
-      [post("/pupil/num_tasks", { split: "nope" }), 404],
-      [post("/pupil/task", { split: "train", index: 3 }), 400],
-      [post("/pupil/task", { split: "train", index: -1 }), 400],
-      [post("/pupil/task", { split: "train" }), 400],
-      [post("/pupil/tasks", { split: "train", extra: 1 }), 400],
-      [post("/pupil/tasks", {}), 400],
-      [post("/pupil/tasks", { split: "drill" }), 501],
-      [post("/pupil/num_tasks", { split: "drill" }), 501],
-      [post("/pupil/task_range", { split: "drill", start: 0 }), 501],
+      [post("/tutee/num_tasks", { split: "nope" }), 404],
+      [post("/tutee/task", { split: "train", index: 3 }), 400],
+      [post("/tutee/task", { split: "train", index: -1 }), 400],
+      [post("/tutee/task", { split: "train" }), 400],
+      [post("/tutee/tasks", { split: "train", extra: 1 }), 400],
+      [post("/tutee/tasks", {}), 400],
+      [post("/tutee/tasks", { split: "drill" }), 501],
+      [post("/tutee/num_tasks", { split: "drill" }), 501],
+      [post("/tutee/task_range", { split: "drill", start: 0 }), 501],
       [call("/v1/environments/counter/openenv/counter/splits"), 501],
       [call("/v1/environments/nope/openenv/list_environments"), 404]
     ];
@@ -203,7 +204,7 @@ describe("Aviary's /start with a sampled index", () => {
       )
     );
     const index = task_indices[0]!;
-    const aviary = "/v1/environments/pupil/splits/train/aviary";
+    const aviary = "/v1/environments/tutee/splits/train/aviary";
     const started = await call(
       `${aviary}/start`,
       send("POST", { task_idx: index })
