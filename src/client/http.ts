@@ -5,14 +5,16 @@ import {
   CreateSessionResponseSchema,
   type EnvironmentInfo,
   EnvironmentsResponseSchema,
-  HealthResponseSchema,
+  HealthResponseSchema
+} from "../protocol";
+import {
   type TaskSampleRequest,
   type TaskSampleResponse,
   TaskSampleResponseSchema,
   TaskStatsDeleteResponseSchema,
   type TaskStatsResponse,
   TaskStatsResponseSchema
-} from "../protocol";
+} from "../protocol/http-task-stats";
 import {
   createTransport,
   type Transport,

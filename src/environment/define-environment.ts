@@ -226,11 +226,7 @@ export interface EnvironmentConfig<
   tree?: TreeConfig;
   /** The oracle `roost-edge validate` runs, or why there is none (validation.ts). */
   validation?: ValidationConfig<z.output<NoInfer<TaskSchema>>>;
-  /**
-   * The return at or above which an ended episode counts as a success in
-   * the server's task statistics (`GET /v1/environments/{name}/task-stats`).
-   * Default: `validation.maxReturn`, else 1.
-   */
+  /** A return at or above it is a success in the server's task statistics; default `validation.maxReturn`, else 1. */
   successThreshold?: number;
   /**
    * `false` keeps this environment's episodes out of the server's task

@@ -240,21 +240,6 @@ export {
   StoreWriteRequestSchema
 } from "./http-store";
 export {
-  GROUP_SIZE,
-  SAMPLE_COUNT_MAX,
-  SAMPLE_TASK_COUNT_MAX,
-  type TaskSampleRequest,
-  TaskSampleRequestSchema,
-  type TaskSampleResponse,
-  TaskSampleResponseSchema,
-  TaskStatSchema,
-  TaskStatsDeleteQuerySchema,
-  TaskStatsDeleteResponseSchema,
-  TaskStatsQuerySchema,
-  type TaskStatsResponse,
-  TaskStatsResponseSchema
-} from "./http-task-stats";
-export {
   DEFAULT_TOKEN_TTL_S,
   HiddenQuerySchema,
   HiddenResponseSchema,
@@ -394,14 +379,6 @@ export {
   TOKEN_SUBPROTOCOL_PREFIX,
   tokenFromSubprotocols
 } from "./subprotocol";
-export {
-  passRate,
-  pickWeighted,
-  seededRandom,
-  signalWeight,
-  taskWeight,
-  weightGroupSize
-} from "./task-signal";
 export {
   RunChunks,
   type RunEvent,

@@ -1,6 +1,7 @@
 /** @module Every table of a session, by schema version: creation, migration and the version check. */
 
 import { RoostError } from "../errors";
+import { TASK_REF_COLUMNS } from "./session-row";
 import { hasTable } from "./tables";
 
 // Every data table carries `episode`, so a reset only bumps a number and the
@@ -247,14 +248,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       at INTEGER NOT NULL,
       PRIMARY KEY (episode, step, path, hash))`
   ],
-  // The dataset task (split and index) the creation's task and the running
-  // episode's came from, so an ended episode's outcome reaches the task
-  // statistics (session/task-stats.ts). NULL for sessions before: their
-  // episodes are not counted until a reset names an index.
-  [
-    "ALTER TABLE session ADD COLUMN task_ref TEXT",
-    "ALTER TABLE session ADD COLUMN episode_ref TEXT"
-  ]
+  // The dataset tasks of the creation and the episode (session-row.ts).
+  TASK_REF_COLUMNS
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,17 @@ import type { EpisodeRecord } from "../environment/episode-machine";
 import type { TaskRef } from "../environment/task";
 import { hasTable } from "./tables";
 
+/**
+ * The columns of the dataset tasks (split, index) the creation's task and
+ * the running episode's came from, for the task statistics; NULL in
+ * sessions from before them, whose episodes count once a reset names an
+ * index. Their migration (schema.ts).
+ */
+export const TASK_REF_COLUMNS: readonly string[] = [
+  "ALTER TABLE session ADD COLUMN task_ref TEXT",
+  "ALTER TABLE session ADD COLUMN episode_ref TEXT"
+];
+
 /** Where the episode stands (the one record the episode's rules keep), and the session around it. */
 export interface SessionRow extends EpisodeRecord {
   sessionId: string;

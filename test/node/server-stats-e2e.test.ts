@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createClient, rollout, type Trajectory } from "../../src/client/index";
-import type { TaskStatsResponse } from "../../src/protocol";
+import type { TaskStatsResponse } from "../../src/protocol/http-task-stats";
 import { rolloutCli } from "./helpers/cli";
 import { policy } from "./helpers/pupil-policy";
 

@@ -4,7 +4,7 @@
 // task it names, and the episodes they end count in the server's task
 // statistics like any other.
 import { beforeEach, describe, expect, it } from "vitest";
-import type { TaskStatsResponse } from "../../src/protocol";
+import type { TaskStatsResponse } from "../../src/protocol/http-task-stats";
 import { createSignal } from "../shared/signal";
 import { call, errorOf, json, send } from "./helpers";
 

@@ -4,7 +4,10 @@
 // POST …/task-stats/sample. Real session objects and the real statistics
 // object, in workerd.
 import { beforeEach, describe, expect, it } from "vitest";
-import type { TaskSampleResponse, TaskStatsResponse } from "../../src/protocol";
+import type {
+  TaskSampleResponse,
+  TaskStatsResponse
+} from "../../src/protocol/http-task-stats";
 import {
   type CallInit,
   call,

@@ -11,15 +11,15 @@ import type { Context } from "hono";
 import type { Environment } from "../../environment/define-environment";
 import { datasetOf, successThresholdOf } from "../../environment/task";
 import { RoostError } from "../../errors";
+import { EnvironmentParamsSchema } from "../../protocol";
 import {
-  EnvironmentParamsSchema,
   TaskSampleRequestSchema,
   TaskSampleResponseSchema,
   TaskStatsDeleteQuerySchema,
   TaskStatsDeleteResponseSchema,
   TaskStatsQuerySchema,
   TaskStatsResponseSchema
-} from "../../protocol";
+} from "../../protocol/http-task-stats";
 import {
   describeRow,
   type SplitFilter,
