@@ -9,6 +9,7 @@
  */
 
 import WebSocket from "ws";
+import { taskStatsRows } from "./bill-task-stats";
 import type { Api, BenchSession } from "./lib/api";
 import { stepBody } from "./lib/api";
 import type { Bill } from "./lib/bill";
@@ -345,6 +346,7 @@ export const billScenario = async (api: Api, pgid: number): Promise<Row[]> => {
   const stored: Stored = { created: 0, afterEpisode: 0 };
   const measured = [
     ...(await roostRows(api, pgid, stored)),
+    ...(await taskStatsRows(api, pgid, N, run, billOf)),
     await baselineRow(api, pgid),
     await agentRow(api, pgid)
   ];

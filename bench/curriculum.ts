@@ -7,7 +7,7 @@
  * Not a timing: the run's length does not enter the verdict.
  */
 
-import { rollout, seededRandom } from "../src/client/index";
+import { rollout, seededRandom, TaskStats } from "../src/client/index";
 import { tieredPolicy } from "../test/node/helpers/tiered-policy";
 import type { Api } from "./lib/api";
 import { progress } from "./lib/stats";
@@ -38,7 +38,10 @@ const signalShare = async (
     concurrency: 2 * GROUP,
     sampler,
     seed: 5,
-    taskCount: TASKS
+    taskCount: TASKS,
+    // The client's own statistics, fresh for each run, so the two runs
+    // compare samplers and not what the server kept from the other.
+    taskStats: new TaskStats()
   });
   if (summary.errors > 0)
     throw new Error(

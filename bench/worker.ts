@@ -9,6 +9,7 @@ import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
 import type { Grant } from "../src/protocol/scopes";
 import type { OperationInput, OperationName } from "../src/session/operations";
+import type { TaskOutcome } from "../src/session/task-stats";
 import type { RowCount } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
@@ -94,6 +95,15 @@ export class Session extends roost.Session {
       (b) => b.requests++,
       "rows",
       () => super.op(name, input, grant, key)
+    );
+  }
+
+  /** The task statistics object's one write per ended episode (session/task-stats.ts), billed like a request. */
+  override async recordTaskOutcome(outcome: TaskOutcome): Promise<void> {
+    return this.#metered(
+      (b) => b.requests++,
+      "rows",
+      async () => super.recordTaskOutcome(outcome)
     );
   }
 
@@ -229,6 +239,13 @@ const benchRoute = async (
   // the proxy answers the next request on it with 503 "Your worker
   // restarted mid-request" (the bill's lost runs).
   await request.arrayBuffer();
+  // The task statistics object of environment `name` (session/task-stats.ts).
+  if (area === "stats-bill" && name !== undefined) {
+    const stub = env.SESSIONS.get(
+      env.SESSIONS.idFromName(`task-stats:${name}`)
+    ) as unknown as SessionStub;
+    return Response.json(await stub.bill());
+  }
   if (
     (area === "abort" ||
       area === "instance" ||

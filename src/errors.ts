@@ -23,6 +23,9 @@ export const ERROR_STATUS = {
   // A decision model failed (after retries) or kept choosing options that do
   // not exist; reported in a failed run's status, as the upstream's fault.
   model_error: 502,
+  // A protocol's request this environment cannot answer (OpenEnv's task
+  // API listing a generated, endless split, say), as OpenEnv answers it.
+  not_implemented: 501,
   unavailable: 503
 } as const;
 

@@ -20,6 +20,7 @@ import {
 } from "./fixtures/environments";
 import { graded } from "./fixtures/graded";
 import { graderModel, judged } from "./fixtures/judged";
+import { pupil, truant, tutee } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
 
 const roost = createRoost({
@@ -40,7 +41,10 @@ const roost = createRoost({
     tally,
     graded,
     regraded,
-    coder
+    coder,
+    pupil,
+    truant,
+    tutee
   ],
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,

@@ -125,6 +125,18 @@ export class Api {
     return { id: r.session_id, token: r.token, wsUrl: r.ws_url };
   }
 
+  /** A session of dataset task `taskIndex`: its ended episodes count in the server's task statistics. */
+  async createIndexed(
+    environment: string,
+    taskIndex: number
+  ): Promise<BenchSession> {
+    const r = (await this.post("/v1/sessions", {
+      environment,
+      task_index: taskIndex
+    })) as { session_id: string; token: string; ws_url: string };
+    return { id: r.session_id, token: r.token, wsUrl: r.ws_url };
+  }
+
   reset(s: BenchSession, task?: unknown): Promise<unknown> {
     return this.post(
       `/v1/sessions/${s.id}/reset`,

@@ -14,9 +14,13 @@ export const SAMPLING_OPTIONS = `  --sampler <how>       how each episode (with 
                         dataset; a generated split: seeds 0..999)
   --task-stats <file>   the curriculum's successes and attempts per task, as
                         JSON: read at the start if the file exists, written
-                        at the end, so a restarted run continues
+                        at the end, so a restarted run continues. Without
+                        it the curriculum draws from the server's statistics
+                        (POST /v1/environments/<env>/task-stats/sample),
+                        shared by every runner, successes counted at the
+                        environment's own success threshold
   --success-threshold <r>  a return of at least r counts as a success in the
-                        statistics (default 1)`;
+                        run's own statistics and its file (default 1)`;
 
 /** The sampling flags, checked against each other; `--task-count` comes parsed. */
 export const samplingOf = (

@@ -8,6 +8,14 @@ import {
   HealthResponseSchema
 } from "../protocol";
 import {
+  type TaskSampleRequest,
+  type TaskSampleResponse,
+  TaskSampleResponseSchema,
+  TaskStatsDeleteResponseSchema,
+  type TaskStatsResponse,
+  TaskStatsResponseSchema
+} from "../protocol/http-task-stats";
+import {
   createTransport,
   type Transport,
   type TransportOptions
@@ -79,6 +87,62 @@ export class RoostClient {
       created.ws_url,
       this.#apiKey
     );
+  }
+
+  /**
+   * A page of the server's task statistics of `environment`
+   * (`GET /v1/environments/:name/task-stats`); `next_cursor` continues.
+   */
+  taskStats(
+    environment: string,
+    query: {
+      split?: string;
+      group_size?: number;
+      cursor?: string;
+      limit?: number;
+    } = {}
+  ): Promise<TaskStatsResponse> {
+    return this.#send({
+      method: "GET",
+      path: `/v1/environments/${encodeURIComponent(environment)}/task-stats`,
+      query,
+      ...this.#keyed(),
+      schema: TaskStatsResponseSchema(),
+      retry: "idempotent"
+    });
+  }
+
+  /** Forgets the server's task statistics of `environment` (one split's, or all). */
+  resetTaskStats(environment: string, split?: string) {
+    return this.#send({
+      method: "DELETE",
+      path: `/v1/environments/${encodeURIComponent(environment)}/task-stats`,
+      query: { split },
+      ...this.#keyed(),
+      schema: TaskStatsDeleteResponseSchema(),
+      // Doing it twice is doing it once.
+      retry: "idempotent"
+    });
+  }
+
+  /** Dataset indexes drawn by the curriculum from the server's statistics. */
+  sampleTasks(
+    environment: string,
+    request: TaskSampleRequest
+  ): Promise<TaskSampleResponse> {
+    return this.#send({
+      method: "POST",
+      path: `/v1/environments/${encodeURIComponent(environment)}/task-stats/sample`,
+      body: request,
+      ...this.#keyed(),
+      schema: TaskSampleResponseSchema(),
+      // It reads and draws; it writes nothing.
+      retry: "idempotent"
+    });
+  }
+
+  #keyed() {
+    return this.#apiKey ? { credential: this.#apiKey } : {};
   }
 
   /** A handle on an existing session; `credential` is its token or an API key. */

@@ -1,6 +1,7 @@
 /** @module A random policy: a random tool with arguments sampled from its JSON schema, for contrast with scripted runs. */
 
 import type { JsonValue } from "../json";
+import { seededRandom } from "../protocol/task-signal";
 import { callTool, type Policy } from "./policy";
 
 interface Schema {
@@ -17,24 +18,10 @@ interface Schema {
   maximum?: number;
 }
 
-const WORDS = ["alpha", "frogs", "42", "3 + 4", "hello", "yes", "banana"];
+// Seeded with the sampler's generator (protocol/task-signal.ts), exported here as before.
+export { seededRandom };
 
-/**
- * mulberry32: a seeded generator, so a random run can be repeated.
- *
- * @example
- * const random = seededRandom(7); random(); // the same number every time
- */
-export const seededRandom = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+const WORDS = ["alpha", "frogs", "42", "3 + 4", "hello", "yes", "banana"];
 
 const pick = <T>(random: () => number, items: readonly T[]): T | undefined =>
   items[Math.floor(random() * items.length)];

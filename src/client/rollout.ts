@@ -5,7 +5,7 @@ import { MAX_FORK_COUNT } from "../protocol";
 import { RoostClientError } from "./client-error";
 import { type AdvantageOptions, groupAdvantages } from "./group-advantages";
 import { type GroupJudgeOptions, judgeGroup } from "./group-judge";
-import { createClient } from "./http";
+import { createClient, type RoostClient } from "./http";
 import type { Policy } from "./policy";
 import type { FetchLike } from "./request";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
@@ -75,9 +75,14 @@ export interface RolloutOptions {
    */
   taskCount?: number;
   /**
-   * The curriculum's per-task successes and attempts. Pass one to continue
-   * a previous run's statistics (`TaskStats.from(file)`); it is updated in
-   * place as groups end, and returned in the result either way.
+   * The curriculum's per-task successes and attempts, kept by this client.
+   * Pass one to continue a previous run's statistics
+   * (`TaskStats.from(file)`); it is updated in place as groups end, and
+   * returned in the result either way. Without it, `curriculum` draws from
+   * the server's statistics instead (`POST
+   * /v1/environments/:name/task-stats/sample`), which every runner of the
+   * environment shares and which count successes at the environment's
+   * own threshold, not `successThreshold`.
    */
   taskStats?: TaskStats;
   /** A return at or above this counts as a success in `taskStats` (default 1, the usual maximum). */
@@ -138,7 +143,7 @@ export const rollout = async (
   const dataset = datasetOf(info, options.split);
   const size = groupSizeOf(options);
   const taskStats = options.taskStats ?? new TaskStats();
-  const sampled = samplerFor(options, dataset, size, taskStats);
+  const sampled = samplerFor(options, dataset, size, taskStats, client);
   const started = now();
   const trajectories: Trajectory[] = new Array(options.episodes);
   const tally = {
@@ -170,7 +175,7 @@ export const rollout = async (
   const episode = {
     client,
     info,
-    options: sampled ? { ...options, taskIndex: sampled } : options,
+    options,
     maxSteps: options.maxSteps ?? info.max_steps ?? 100,
     onStep: () => {
       tally.steps++;
@@ -204,11 +209,19 @@ export const rollout = async (
       const unit = next++;
       const first = unit * size;
       const members = Math.min(size, options.episodes - first);
+      // Drawn when the unit starts: a group's members share the index.
+      const context =
+        sampled === undefined
+          ? episode
+          : {
+              ...episode,
+              options: { ...options, taskIndex: await sampled(unit) }
+            };
       tally.running += members;
       const done =
         size === 1
-          ? runEpisode(first, episode).then((t) => [t])
-          : runGroup(unit, first, members, episode);
+          ? runEpisode(first, context).then((t) => [t])
+          : runGroup(unit, first, members, context);
       const finished = await done;
       if (size > 1) await scoreGroup(finished, options);
       if (finished[0]?.group_judge_error) tally.judgeErrors++;
@@ -272,13 +285,14 @@ const scoreGroup = async (
 /** Seeds of a generated dataset a sampler draws from when `taskCount` does not say. */
 const GENERATED_SEEDS = 1000;
 
-/** The `taskIndex` function of a random or curriculum sampler, or undefined for today's order. */
+/** The index each unit plays under a random or curriculum sampler, or undefined for today's order. */
 const samplerFor = (
   options: RolloutOptions,
   dataset: ReturnType<typeof datasetOf>,
   groupSize: number,
-  stats: TaskStats
-): ((unit: number) => number) | undefined => {
+  stats: TaskStats,
+  client: RoostClient
+): ((unit: number) => number | Promise<number>) | undefined => {
   const kind = options.sampler ?? "sequential";
   const refuse = (message: string) => {
     throw new RoostClientError("invalid_request", message, 400);
@@ -305,15 +319,42 @@ const samplerFor = (
     refuse(
       `taskCount must be a whole number from 1 to ${available ?? "any size"}, got ${count}.`
     );
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+  if (kind === "curriculum" && options.taskStats === undefined)
+    return serverSampler(options, client, { seed, groupSize, count });
   return taskSampler({
     kind,
     count,
-    seed: options.seed ?? Math.floor(Math.random() * 2 ** 32),
+    seed,
     groupSize,
     stats,
     split: options.split ?? null
   });
 };
+
+/**
+ * The curriculum on the server's statistics: one drawn index per unit,
+ * asked for when the unit starts, so it sees every episode that ended
+ * before, this run's and every other runner's. Each draw's seed is the
+ * run's mixed with the unit's number: a run with the same seed against
+ * the same statistics draws the same indexes.
+ */
+const serverSampler =
+  (
+    options: RolloutOptions,
+    client: RoostClient,
+    draw: { seed: number; groupSize: number; count: number }
+  ) =>
+  async (unit: number): Promise<number> => {
+    const { task_indices } = await client.sampleTasks(options.environment, {
+      ...(options.split === undefined ? {} : { split: options.split }),
+      group_size: draw.groupSize,
+      count: 1,
+      seed: (draw.seed + Math.imul(unit + 1, 0x9e3779b1)) >>> 0,
+      task_count: draw.count
+    });
+    return task_indices[0]!;
+  };
 
 const groupSizeOf = (options: RolloutOptions): number => {
   const size = options.groupSize ?? 1;

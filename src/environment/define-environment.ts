@@ -226,6 +226,14 @@ export interface EnvironmentConfig<
   tree?: TreeConfig;
   /** The oracle `roost-edge validate` runs, or why there is none (validation.ts). */
   validation?: ValidationConfig<z.output<NoInfer<TaskSchema>>>;
+  /** A return at or above it is a success in the server's task statistics; default `validation.maxReturn`, else 1. */
+  successThreshold?: number;
+  /**
+   * `false` keeps this environment's episodes out of the server's task
+   * statistics: sessions send no outcomes (saving one Durable Object
+   * request per ended episode), and the statistics routes answer 404.
+   */
+  taskStats?: boolean;
 }
 
 /** `defineRubric()` or `defineEpisodeRubric()` with the state and task of one environment fixed. */

@@ -5,6 +5,33 @@ import { describeIssues } from "../issues";
 import type { Dataset } from "./dataset";
 import type { Environment } from "./define-environment";
 
+/**
+ * Which dataset task a task came from: `split` null is the environment's
+ * own `dataset`. Sessions keep it beside the task, so the outcome of an
+ * episode of it can be counted for that task.
+ */
+export interface TaskRef {
+  split: string | null;
+  index: number;
+}
+
+/** The dataset task a create or reset request names, if it names one by index. */
+export const taskRefOf = (request: {
+  task_index?: number;
+  split?: string;
+}): TaskRef | undefined =>
+  request.task_index === undefined
+    ? undefined
+    : { split: request.split ?? null, index: request.task_index };
+
+/**
+ * The return at or above which an episode counts as a success in the task
+ * statistics: the environment's `successThreshold`, else the maximum its
+ * validation declares (`validation.maxReturn`), else 1.
+ */
+export const successThresholdOf = (env: Environment): number =>
+  env.successThreshold ?? env.validation?.maxReturn ?? 1;
+
 /** The split names of an environment, for messages and listings. */
 export const splitNames = (env: Environment): string[] =>
   Object.keys(env.splits ?? {});

@@ -8,6 +8,7 @@
  */
 
 import type { Context } from "hono";
+import type { TaskRef } from "../environment/task";
 import { fromErrorBody, RoostError } from "../errors";
 import type { InitialState, Jurisdiction } from "../protocol";
 import { type Grant, SERVER_GRANT } from "../protocol/scopes";
@@ -240,6 +241,8 @@ export const startSession = async (
   init: {
     environment: string;
     task: unknown;
+    /** The dataset task `task` was picked from, when it was (for the task statistics). */
+    taskRef?: TaskRef;
     state?: InitialState;
     jurisdiction?: Jurisdiction;
     locationHint?: DurableObjectLocationHint;
@@ -255,6 +258,7 @@ export const startSession = async (
     sessionId,
     environment: init.environment,
     task: init.task,
+    ...(init.taskRef === undefined ? {} : { taskRef: init.taskRef }),
     ...(init.state === undefined ? {} : { state: init.state })
   });
   return { sessionId, token: await signToken(keys, sessionId), session };

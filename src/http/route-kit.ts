@@ -43,6 +43,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   422: "The Idempotency-Key was used with another body (idempotency_mismatch).",
   429: "Over the per-session rate (rate_limited).",
   500: "A bug (internal).",
+  501: "What this environment cannot answer in this protocol, e.g. listing an endless generated split (not_implemented).",
   502: "A decision model failed (model_error); only inside a failed run's status.",
   503: "Platform trouble or a missing ROOST_SECRETS (unavailable); see Retry-After."
 };

@@ -26,7 +26,10 @@ export const OpenEnvResetDataSchema = lazy(() =>
     seed: z.number().int().nullable().optional(),
     episode_id: z.string().max(256).nullable().optional(),
     task: JsonValueSchema().optional(),
-    task_index: z.number().int().nonnegative().optional()
+    task_index: z.number().int().nonnegative().optional(),
+    // OpenEnv's task API: reset(split=..., index=...), given together.
+    split: z.string().min(1).max(256).nullable().optional(),
+    index: z.number().int().nonnegative().nullable().optional()
   })
 );
 export type OpenEnvResetData = z.infer<

@@ -12,6 +12,7 @@ import {
   requireEpisode
 } from "../environment/episode-machine";
 import type { SessionParts } from "../environment/hook-calls";
+import { successThresholdOf } from "../environment/task";
 import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
@@ -256,7 +257,50 @@ export class Committer {
     shared.release(written);
     for (const fn of after) fn();
     await shared.schedule.arm();
+    if (kind !== "reset")
+      await this.#reportOutcome(committed, row, environment);
     return response;
+  }
+
+  /**
+   * Sends the outcome of an episode this commit ended, if it plays a
+   * dataset task, to the environment's task statistics. After the commit,
+   * so only a durable ending counts; before the answer, so a client that
+   * samples its next task once it has the answer sees this one. The step
+   * is committed whatever happens here: a failure is logged and counted,
+   * never answered (the statistics then lack this one episode).
+   */
+  async #reportOutcome(
+    before: SessionRow,
+    row: SessionRow,
+    environment: Environment
+  ): Promise<void> {
+    const shared = this.#shared;
+    const ref = row.episodeRef;
+    const report = shared.reportOutcome;
+    if (
+      report === undefined ||
+      ref == null ||
+      environment.taskStats === false ||
+      before.done ||
+      before.truncated ||
+      !(row.done || row.truncated)
+    )
+      return;
+    try {
+      await report(environment.name, {
+        split: ref.split,
+        index: ref.index,
+        return: row.total,
+        success: row.total >= successThresholdOf(environment)
+      });
+    } catch (error) {
+      shared.outcomesLost++;
+      console.error(
+        `Roost: task statistics of ${environment.name} missed an outcome (split ${ref.split ?? "(dataset)"}, index ${ref.index}, session ${row.sessionId}; ${shared.outcomesLost} missed by this object)`,
+        error
+      );
+    }
   }
 
   /** What every commit writes besides the mutation's own: row, key, timers, retention. */

@@ -111,6 +111,8 @@ export const endImport = async (shared: SessionShared): Promise<void> => {
         total: origin.total,
         done: origin.done,
         truncated: origin.truncated,
+        taskRef: origin.taskRef ?? null,
+        episodeRef: origin.episodeRef ?? null,
         createdAt: now,
         lastUsedAt: now,
         inflight: null

@@ -27,6 +27,10 @@ export const CHUNK_BYTES = 4 * 1024 * 1024;
 export const CHUNK_ROWS = 20_000;
 
 /** Where the source stood when it was copied: the copy's session row, but its id. */
+const TaskRefSchema = lazy(() =>
+  z.object({ split: z.string().nullable(), index: z.number().int().min(0) })
+);
+
 export const ForkOriginSchema = lazy(() =>
   z.object({
     source: z.string(),
@@ -42,6 +46,9 @@ export const ForkOriginSchema = lazy(() =>
     total: z.number(),
     done: z.boolean(),
     truncated: z.boolean(),
+    /** The dataset tasks of the creation and of the episode (session-row.ts): a copy's ended episode counts for its task too. */
+    taskRef: TaskRefSchema().nullable().optional(),
+    episodeRef: TaskRefSchema().nullable().optional(),
     /** Every table copied, by position: Roost's, then the environment's own (made again in the copy). */
     tables: z.array(
       z.object({
@@ -155,6 +162,8 @@ export const beginFork = (
           total: row.total,
           done: row.done,
           truncated: row.truncated,
+          taskRef: row.taskRef ?? null,
+          episodeRef: row.episodeRef ?? null,
           tables: info.tables
         }
       }

@@ -21,6 +21,17 @@ import { redeemOnce } from "./redeem-once";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
+import {
+  readStats,
+  recordOutcome,
+  resetStats,
+  type SampleRequest,
+  type SplitFilter,
+  sampleTasks,
+  type TaskOutcome,
+  type TaskStatRow,
+  taskStatsObject
+} from "./task-stats";
 
 /**
  * The session Durable Object. Every RPC method answers `{ ok, value | error }`
@@ -55,6 +66,11 @@ export class SessionObject extends DurableObject {
     this.runtime.shared.dev =
       (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
     this.runtime.shared.isolates = loaderIsolates(env, options.loader);
+    const namespace = (env as { SESSIONS?: DurableObjectNamespace } | undefined)
+      ?.SESSIONS;
+    if (namespace !== undefined)
+      this.runtime.shared.reportOutcome = (environment, outcome) =>
+        taskStatsObject(namespace, environment).recordTaskOutcome(outcome);
     this.sockets = new SocketHub(
       ctx,
       this.runtime,
@@ -147,6 +163,30 @@ export class SessionObject extends DurableObject {
    */
   redeemOnce(key: string, expiresAtMs: number): boolean {
     return redeemOnce(this.ctx.storage.sql, key, expiresAtMs, Date.now());
+  }
+
+  /**
+   * The task statistics (task-stats.ts): these four are called on the one
+   * object kept per environment, never on a session's.
+   */
+  recordTaskOutcome(outcome: TaskOutcome): void {
+    recordOutcome(this.ctx.storage.sql, outcome);
+  }
+
+  readTaskStats(
+    filter: SplitFilter,
+    after: { split: string | null; index: number } | undefined,
+    limit: number
+  ): { rows: TaskStatRow[]; more: boolean } {
+    return readStats(this.ctx.storage.sql, filter, after, limit);
+  }
+
+  resetTaskStats(filter: SplitFilter): number {
+    return resetStats(this.ctx.storage.sql, filter);
+  }
+
+  sampleTasks(request: SampleRequest): number[] {
+    return sampleTasks(this.ctx.storage.sql, request);
   }
 
   override async alarm(): Promise<void> {

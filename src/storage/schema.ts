@@ -1,6 +1,7 @@
 /** @module Every table of a session, by schema version: creation, migration and the version check. */
 
 import { RoostError } from "../errors";
+import { TASK_REF_COLUMNS } from "./session-row";
 import { hasTable } from "./tables";
 
 // Every data table carries `episode`, so a reset only bumps a number and the
@@ -246,7 +247,9 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       text TEXT NOT NULL,
       at INTEGER NOT NULL,
       PRIMARY KEY (episode, step, path, hash))`
-  ]
+  ],
+  // The dataset tasks of the creation and the episode (session-row.ts).
+  TASK_REF_COLUMNS
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,7 +8,19 @@
  */
 
 import type { EpisodeRecord } from "../environment/episode-machine";
+import type { TaskRef } from "../environment/task";
 import { hasTable } from "./tables";
+
+/**
+ * The columns of the dataset tasks (split, index) the creation's task and
+ * the running episode's came from, for the task statistics; NULL in
+ * sessions from before them, whose episodes count once a reset names an
+ * index. Their migration (schema.ts).
+ */
+export const TASK_REF_COLUMNS: readonly string[] = [
+  "ALTER TABLE session ADD COLUMN task_ref TEXT",
+  "ALTER TABLE session ADD COLUMN episode_ref TEXT"
+];
 
 /** Where the episode stands (the one record the episode's rules keep), and the session around it. */
 export interface SessionRow extends EpisodeRecord {
@@ -16,6 +28,10 @@ export interface SessionRow extends EpisodeRecord {
   environment: string;
   /** The task given at creation: the default of every reset. */
   task: unknown;
+  /** The dataset task the creation's task came from: the default of every reset (none if null or undefined). */
+  taskRef?: TaskRef | null;
+  /** The dataset task the running episode plays, when it came from one: its outcome goes to the task statistics. */
+  episodeRef?: TaskRef | null;
   /** The state given at creation: the default of every reset (none if undefined). */
   initialState?: Record<string, unknown>;
   createdAt: number;
@@ -81,6 +97,8 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
       : {}),
     episode: Number(raw.episode),
     episodeTask: parse(raw.episode_task),
+    taskRef: (parse(raw.task_ref) as TaskRef | undefined) ?? null,
+    episodeRef: (parse(raw.episode_ref) as TaskRef | undefined) ?? null,
     ...(typeof raw.episode_tools === "string"
       ? { episodeTools: JSON.parse(raw.episode_tools) as string[] }
       : {}),
@@ -135,8 +153,8 @@ export const insertSessionRow = (
   sql.exec(
     `INSERT INTO session (id, session_id, environment, task, initial_state, episode, episode_task,
        episode_tools, steps, reward, total, done, truncated, created_at, last_used_at, inflight,
-       ttl_due, schema_version)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+       ttl_due, schema_version, task_ref, episode_ref)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
     row.sessionId,
     row.environment,
     json(row.task),
@@ -152,7 +170,9 @@ export const insertSessionRow = (
     row.createdAt,
     row.lastUsedAt,
     ttlDue,
-    schemaVersion
+    schemaVersion,
+    json(row.taskRef ?? undefined),
+    json(row.episodeRef ?? undefined)
   );
 };
 
@@ -170,7 +190,7 @@ export const writeEpisode = (
   sql.exec(
     `UPDATE session SET episode = ?, episode_task = ?, episode_tools = ?, steps = ?,
        reward = ?, total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL,
-       as_of = ?
+       as_of = ?, episode_ref = ?
      WHERE id = 1`,
     row.episode,
     json(row.episodeTask),
@@ -181,7 +201,8 @@ export const writeEpisode = (
     row.done ? 1 : 0,
     row.truncated ? 1 : 0,
     row.lastUsedAt,
-    asOf
+    asOf,
+    json(row.episodeRef ?? undefined)
   );
 };
 

@@ -29,7 +29,9 @@ const LAYOUT: Record<string, readonly string[]> = {
       episode_tools TEXT,
       as_of INTEGER,
       schema_version INTEGER,
-      ttl_due INTEGER)`
+      ttl_due INTEGER,
+      task_ref TEXT,
+      episode_ref TEXT)`
   ],
   meta: [`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)`],
   events: [

@@ -7,6 +7,7 @@ import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
 import { graded } from "../fixtures/graded";
+import { pupil } from "../fixtures/pupil";
 import { fragile } from "./fragile";
 import { ledger } from "./ledger";
 import { nap } from "./nap";
@@ -28,7 +29,8 @@ const worker = createRoost({
     fragile,
     graded,
     framesAnswer,
-    forgetsOnFork
+    forgetsOnFork,
+    pupil
   ]
 });
 const RoostSession = worker.Session;

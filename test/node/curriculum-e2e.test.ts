@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import {
   rollout,
+  TaskStats,
   TaskStatsFileSchema,
   type Trajectory
 } from "../../src/client/index";
@@ -37,7 +38,10 @@ const run = (sampler: "uniform" | "curriculum", groups = GROUPS) =>
     concurrency: GROUP,
     sampler,
     seed: 7,
-    taskCount: 6
+    taskCount: 6,
+    // This client's own statistics: the run sees only its own outcomes,
+    // whatever other tests did to the server's (server-stats-e2e.test.ts).
+    taskStats: new TaskStats()
   });
 
 describe("curriculum task sampling", () => {

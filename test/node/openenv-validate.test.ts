@@ -152,6 +152,7 @@ describe("openenv validate against every OpenEnv base", () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/connect",
       "/health",
+      "/list_environments",
       "/mcp",
       "/metadata",
       "/openapi.json",
@@ -159,7 +160,19 @@ describe("openenv validate against every OpenEnv base", () => {
       "/schema",
       "/state",
       "/step",
-      "/ws"
+      "/ws",
+      // OpenEnv's task API, its {env_name} a parameter of the relative path.
+      "/{env_name}/num_tasks",
+      "/{env_name}/splits",
+      "/{env_name}/task",
+      "/{env_name}/task_range",
+      "/{env_name}/tasks"
+    ]);
+    const task = doc.paths["/{env_name}/task"] as {
+      post: { parameters: { name: string; in: string }[] };
+    };
+    expect(task.post.parameters).toEqual([
+      expect.objectContaining({ name: "env_name", in: "path" })
     ]);
   });
 });

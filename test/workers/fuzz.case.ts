@@ -120,7 +120,27 @@ const VALID: Record<string, unknown> = {
     jsonrpc: "2.0",
     id: 1,
     method: "tools/list"
-  }
+  },
+  // The curriculum's draw (lab has no dataset: always refused, never a 500).
+  "POST /v1/environments/{name}/task-stats/sample": {
+    group_size: 4,
+    count: 2,
+    seed: 1
+  },
+  // OpenEnv's task API under each base ({env_name} is lab).
+  ...Object.fromEntries(
+    ["", "/c/{credential}", "/s/{session}"].flatMap((base) =>
+      Object.entries({
+        tasks: { split: "default" },
+        num_tasks: { split: "default" },
+        task: { split: "default", index: 0 },
+        task_range: { split: "default", start: 0, stop: 2 }
+      }).map(([route, body]) => [
+        `POST /v1/environments/{name}/openenv${base}/{env_name}/${route}`,
+        body
+      ])
+    )
+  )
 };
 
 const hostile = fc.constantFrom(
@@ -192,6 +212,7 @@ const pathOf = (
     .replace("/environments/{name}", "/environments/lab")
     .replace("{name}", name)
     .replace("{index}", index)
+    .replace("{env_name}", "lab")
     // An OpenEnv base naming the session itself, so its routes reach it.
     .replace("{session}", `${s.session_id}.${s.token}`)
     // The environment named is lab, which has no splits: a 400, never a 500.

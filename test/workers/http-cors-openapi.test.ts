@@ -151,6 +151,10 @@ describe("GET /openapi.json", () => {
       "GET /health",
       "GET /v1/environments",
       "GET /openapi.json",
+      // The server's task statistics and the curriculum's draw from them.
+      "GET /v1/environments/{name}/task-stats",
+      "DELETE /v1/environments/{name}/task-stats",
+      "POST /v1/environments/{name}/task-stats/sample",
       "POST /v1/sessions",
       "GET /v1/sessions/{id}",
       "DELETE /v1/sessions/{id}",
@@ -215,6 +219,20 @@ describe("GET /openapi.json", () => {
           "GET state",
           "POST mcp",
           "GET openapi.json"
+        ].map((r) => {
+          const [method, route] = r.split(" ");
+          return `${method} /v1/environments/{name}/openenv${base}/${route}`;
+        })
+      ),
+      // OpenEnv's task API.
+      ...["", "/c/{credential}", "/s/{session}"].flatMap((base) =>
+        [
+          "GET list_environments",
+          "GET {env_name}/splits",
+          "POST {env_name}/tasks",
+          "POST {env_name}/num_tasks",
+          "POST {env_name}/task",
+          "POST {env_name}/task_range"
         ].map((r) => {
           const [method, route] = r.split(" ");
           return `${method} /v1/environments/{name}/openenv${base}/${route}`;

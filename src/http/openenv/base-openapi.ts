@@ -21,8 +21,11 @@ const withoutPathParameters = (
       const op = operation as { parameters?: { in?: string }[] };
       if (!Array.isArray(op.parameters)) return [method, operation];
       // The base's own parameters ({name}, {credential}, {session}) are
-      // part of the server URL here, not of the relative paths.
-      const parameters = op.parameters.filter((p) => p.in !== "path");
+      // part of the server URL here, not of the relative paths; the task
+      // API's {env_name} is one of its own.
+      const parameters = op.parameters.filter(
+        (p) => p.in !== "path" || (p as { name?: string }).name === "env_name"
+      );
       return [
         method,
         parameters.length === 0
@@ -43,7 +46,7 @@ export const baseDocument = (
     if (!path.startsWith(`${prefix}/`)) continue;
     const rest = path.slice(prefix.length);
     // Deeper bases (…/openenv/c/{credential}/…) are documents of their own.
-    if (rest.indexOf("/", 1) !== -1) continue;
+    if (rest.startsWith("/c/") || rest.startsWith("/s/")) continue;
     paths[rest] = withoutPathParameters(item);
   }
   return {

@@ -14,7 +14,7 @@ import type { Context } from "hono";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
-import type { JsonObject, JsonValue } from "../../json";
+import type { JsonObject } from "../../json";
 import {
   ActionSchema,
   OpenEnvCallToolSchema,
@@ -188,12 +188,11 @@ export class OpenEnvChannel {
     const env = this.#options.environment;
     const named = resetTask(env, data);
     if (this.#session === undefined) {
-      await this.#create(named === undefined ? resolveTask(env, {}) : named);
+      await this.#create(
+        named === undefined ? resolveTask(env, {}) : named.task
+      );
     }
-    const reset = await this.#op(
-      "reset",
-      named === undefined ? {} : { task: named as JsonValue }
-    );
+    const reset = await this.#op("reset", named?.request ?? {});
     const status = await this.#status();
     this.#episodeId =
       data.episode_id ?? `${this.#session!.sessionId}:${status.episode}`;

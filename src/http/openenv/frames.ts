@@ -3,7 +3,7 @@
 import type * as z from "zod";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
-import type { JsonObject } from "../../json";
+import type { JsonObject, JsonValue } from "../../json";
 import {
   JSONRPC_ERRORS,
   type JsonRpcMessage,
@@ -92,26 +92,82 @@ export const parseFrame = (
 };
 
 /**
- * The task a `reset` names: `task` or `task_index` (Roost's), else a seed
- * picks dataset task `seed mod size` reproducibly (a generated dataset's
- * task `seed`); undefined keeps the
- * session's own task. Roost environments are otherwise deterministic
- * given their task, so a seed means nothing without a dataset.
+ * The name OpenEnv's task API gives the environment's own `dataset`: its
+ * `split` is a required string, and Roost's default dataset has no name.
+ * A split of the environment really called "default" keeps the name (the
+ * own dataset is then not listed).
+ */
+export const DEFAULT_SPLIT = "default";
+
+/** The Roost split an OpenEnv split name means: undefined for the own dataset. */
+export const roostSplit = (
+  env: Environment,
+  name: string
+): string | undefined =>
+  name === DEFAULT_SPLIT &&
+  env.dataset !== undefined &&
+  !Object.hasOwn(env.splits ?? {}, name)
+    ? undefined
+    : name;
+
+/** What a `reset` asks of the session's reset operation, and the task it names (to create the session with). */
+export interface ResetChoice {
+  request: { task: JsonValue } | { task_index: number; split?: string };
+  task: unknown;
+}
+
+const byIndex = (
+  env: Environment,
+  index: number,
+  split?: string
+): ResetChoice => {
+  const request = {
+    task_index: index,
+    ...(split === undefined ? {} : { split })
+  };
+  return { request, task: resolveTask(env, request) };
+};
+
+/**
+ * The task a `reset` names: OpenEnv's task API's `split` and `index`
+ * (together), Roost's `task` or `task_index`, else a seed picks dataset
+ * task `seed mod size` reproducibly (a generated dataset's task `seed`);
+ * undefined keeps the session's own task. Roost environments are otherwise
+ * deterministic given their task, so a seed means nothing without a
+ * dataset. An index is handed to the reset as an index, so the episode
+ * counts in that task's statistics.
  */
 export const resetTask = (
   env: Environment,
   data: OpenEnvResetData
-): unknown => {
-  if (data.task !== undefined || data.task_index !== undefined)
-    return resolveTask(env, data);
+): ResetChoice | undefined => {
+  // Roost's own task_index takes a split too; without it, a split is OpenEnv's.
+  if (
+    data.index != null ||
+    (data.split != null && data.task_index === undefined)
+  ) {
+    if (data.split == null || data.index == null)
+      throw new Refused(
+        errorFrame(
+          "VALIDATION_ERROR",
+          "split and index must be provided together (OpenEnv's task API: reset(split=..., index=...))."
+        )
+      );
+    return byIndex(env, data.index, roostSplit(env, data.split));
+  }
+  if (data.task_index !== undefined)
+    return byIndex(env, data.task_index, data.split ?? undefined);
+  if (data.task !== undefined) {
+    const task = resolveTask(env, { task: data.task });
+    return { request: { task: data.task }, task };
+  }
   if (typeof data.seed !== "number" || env.dataset === undefined)
     return undefined;
   const size = env.dataset.size;
   // A generated dataset takes any non-negative seed as it is.
-  if (size === undefined)
-    return resolveTask(env, { task_index: Math.abs(Math.trunc(data.seed)) });
+  if (size === undefined) return byIndex(env, Math.abs(Math.trunc(data.seed)));
   if (size === 0) return undefined;
-  return resolveTask(env, { task_index: ((data.seed % size) + size) % size });
+  return byIndex(env, ((data.seed % size) + size) % size);
 };
 
 /** An `mcp` frame's JSON-RPC request, or the JSON-RPC error that answers anything else. */

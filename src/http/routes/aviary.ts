@@ -9,7 +9,12 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Environment } from "../../environment/define-environment";
-import { datasetOf, resolveTask } from "../../environment/task";
+import {
+  datasetOf,
+  resolveTask,
+  type TaskRef,
+  taskRefOf
+} from "../../environment/task";
 import { RoostError } from "../../errors";
 import type { JsonObject } from "../../json";
 import { lazy } from "../../lazy";
@@ -270,17 +275,13 @@ const startTask = (
   env: Environment,
   split: string | undefined,
   body: { task_idx?: number | null; task_kwargs?: JsonObject | null }
-): unknown => {
+): { task: unknown; taskRef?: TaskRef } => {
   // A split's server exists only for a split the environment has.
   if (split !== undefined) datasetOf(env, split);
   if (body.task_kwargs != null)
-    return resolveTask(env, { task: body.task_kwargs });
-  if (body.task_idx != null)
-    return resolveTask(env, {
-      task_index: body.task_idx,
-      ...(split === undefined ? {} : { split })
-    });
-  if (split === undefined) return resolveTask(env, {});
+    return { task: resolveTask(env, { task: body.task_kwargs }) };
+  if (body.task_idx != null) return byIndex(env, body.task_idx, split);
+  if (split === undefined) return { task: resolveTask(env, {}) };
   const size = datasetOf(env, split).size;
   if (size === 0) {
     throw new RoostError(
@@ -289,10 +290,20 @@ const startTask = (
       { field: "task_idx" }
     );
   }
-  return resolveTask(env, {
-    task_index: randomBelow(size ?? Number.MAX_SAFE_INTEGER),
-    split
-  });
+  return byIndex(env, randomBelow(size ?? Number.MAX_SAFE_INTEGER), split);
+};
+
+/** A dataset task, with where it came from: its episodes count in the task statistics. */
+const byIndex = (
+  env: Environment,
+  index: number,
+  split: string | undefined
+): { task: unknown; taskRef: TaskRef } => {
+  const request = {
+    task_index: index,
+    ...(split === undefined ? {} : { split })
+  };
+  return { task: resolveTask(env, request), taskRef: taskRefOf(request)! };
 };
 
 /** Aviary's /info: the size of the dataset (or split), null when it has none or no end. */
@@ -313,8 +324,10 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
   }),
   defineRoute(set.start, async (c) => {
     const env = c.get("registry").get(c.req.valid("param").name);
-    const task = startTask(env, splitOf(c), c.req.valid("json"));
-    const started = await startSession(c, { environment: env.name, task });
+    const started = await startSession(c, {
+      environment: env.name,
+      ...startTask(env, splitOf(c), c.req.valid("json"))
+    });
     // Every reset() of Aviary's client starts a new environment and never
     // closes the last: one that is never reset goes after the short
     // probation rather than the full idle TTL. Best effort, like MCP's.

@@ -8,6 +8,7 @@ import { mcpRoutes } from "./mcp";
 import { metaRoutes } from "./meta";
 import { openEnvRoutes } from "./openenv";
 import { openEnvHttpRoutes } from "./openenv-http";
+import { openEnvTaskRoutes } from "./openenv-tasks";
 import { rescoreRoutes } from "./rescore";
 import { episodeRoutes } from "./reset-step";
 import { runRoutes } from "./runs";
@@ -15,11 +16,13 @@ import { sessionRoutes } from "./sessions";
 import { stateRoutes } from "./state";
 import { storeEditRoutes } from "./store-edit";
 import { storeReadRoutes } from "./store-read";
+import { taskStatsRoutes } from "./task-stats";
 import { tokenRoutes } from "./tokens";
 import { toolRoutes } from "./tools";
 
 export const ROUTES: readonly RouteEntry[] = [
   ...metaRoutes,
+  ...taskStatsRoutes,
   ...sessionRoutes,
   ...tokenRoutes,
   ...episodeRoutes,
@@ -34,5 +37,6 @@ export const ROUTES: readonly RouteEntry[] = [
   ...mcpRoutes,
   ...aviaryRoutes,
   ...openEnvRoutes,
-  ...openEnvHttpRoutes
+  ...openEnvHttpRoutes,
+  ...openEnvTaskRoutes
 ];

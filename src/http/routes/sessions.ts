@@ -1,6 +1,6 @@
 /** @module Creating a session, reading its status, and deleting it with all its storage. */
 
-import { resolveTask } from "../../environment/task";
+import { resolveTask, taskRefOf } from "../../environment/task";
 import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
@@ -120,6 +120,7 @@ export const sessionRoutes: readonly RouteEntry[] = [
     const { sessionId, token } = await startSession(c, {
       environment: environment.name,
       task,
+      ...(body.task_index === undefined ? {} : { taskRef: taskRefOf(body)! }),
       ...(body.state === undefined ? {} : { state: body.state }),
       ...(body.jurisdiction ? { jurisdiction: body.jurisdiction } : {}),
       ...(body.location_hint ? { locationHint: body.location_hint } : {})

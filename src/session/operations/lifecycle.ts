@@ -83,6 +83,13 @@ export const create = defineOperation({
       sessionId: z.string(),
       environment: NameSchema(),
       task: z.unknown(),
+      // The dataset task `task` was picked from, when it was.
+      taskRef: z
+        .object({
+          split: z.string().nullable(),
+          index: z.number().int().min(0)
+        })
+        .optional(),
       state: InitialStateSchema().optional()
     }),
   output: SessionStatusSchema,
@@ -107,6 +114,7 @@ export const create = defineOperation({
           sessionId: init.sessionId,
           environment: init.environment,
           task: init.task,
+          taskRef: init.taskRef ?? null,
           ...(init.state === undefined ? {} : { initialState: init.state }),
           episode: 0,
           episodeTask: null,

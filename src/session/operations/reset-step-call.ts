@@ -7,7 +7,7 @@ import {
   stepEpisode
 } from "../../environment/episode-machine";
 import { episodeEnvironment } from "../../environment/episode-tools";
-import { resolveTask } from "../../environment/task";
+import { resolveTask, taskRefOf } from "../../environment/task";
 import {
   JsonObjectSchema,
   NameSchema,
@@ -51,6 +51,14 @@ export const reset = defineOperation({
           maxValueBytes: rt.shared.options.limits.stateValueBytes
         });
       }
+      // The dataset task it plays, for the task statistics: the one it
+      // names, none for a task given as it is, else the creation's.
+      m.row.episodeRef =
+        request.task_index !== undefined
+          ? taskRefOf(request)
+          : request.task === undefined
+            ? (m.row.taskRef ?? null)
+            : null;
       m.emit("reset", {});
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
