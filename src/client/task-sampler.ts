@@ -6,9 +6,9 @@
  */
 
 import {
-  pickWeighted,
   seededRandom,
-  taskWeight
+  taskWeight,
+  weightedDraw
 } from "../protocol/task-signal";
 import type { TaskStats } from "./task-stats";
 
@@ -55,14 +55,19 @@ export const taskSampler = (
   const random = seededRandom(options.seed);
   if (kind === "uniform") return () => Math.floor(random() * count);
   return () => {
-    const weights = new Array<number>(count);
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      const record = options.stats.get(options.split, i);
-      const w = taskWeight(record, options.groupSize);
-      weights[i] = w;
-      total += w;
-    }
-    return pickWeighted(weights, total, random);
+    // Read at every draw: the run's own outcomes change the weights.
+    const known = options.stats
+      .records(options.split)
+      .filter((r) => r.index < count)
+      .map((r) => ({
+        index: r.index,
+        weight: taskWeight(r, options.groupSize)
+      }));
+    const draw = weightedDraw(
+      count,
+      known,
+      taskWeight(undefined, options.groupSize)
+    );
+    return draw(random);
   };
 };

@@ -46,6 +46,13 @@ export class TaskStats {
     return this.#tasks.get(keyOf(split, index));
   }
 
+  /** The records of one split, ascending by index. */
+  records(split: string | null): TaskRecord[] {
+    return [...this.#tasks.values()]
+      .filter((t) => t.split === split)
+      .sort((a, b) => a.index - b.index);
+  }
+
   add(
     split: string | null,
     index: number,

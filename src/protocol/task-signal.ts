@@ -76,3 +76,66 @@ export const pickWeighted = (
   }
   return weights.length - 1;
 };
+
+/** A task with a record and its weight; tasks without one weigh the prior's weight. */
+export interface WeightedTask {
+  index: number;
+  weight: number;
+}
+
+/**
+ * A drawer over indexes 0 … taskCount − 1 where only the tasks in `known`
+ * (ascending by index, each below taskCount) have their own weight and
+ * every other weighs `untried`: a draw costs a binary search over the
+ * known tasks, never a pass over all the indexes, so a million-task split
+ * with a few hundred tried costs what those few hundred do. It names the
+ * index a pass over every weight in order would (`pickWeighted`).
+ *
+ * @example
+ * const draw = weightedDraw(1_000_000, [{ index: 3, weight: 0 }], 0.99);
+ * draw(seededRandom(1)); // any index but 3
+ */
+export const weightedDraw = (
+  taskCount: number,
+  known: readonly WeightedTask[],
+  untried: number
+): ((random: () => number) => number) => {
+  // before[j]: the weight of every index below known[j].index.
+  const before = new Array<number>(known.length);
+  let sum = 0;
+  let last = 0;
+  for (const [j, task] of known.entries()) {
+    sum += (task.index - last) * untried;
+    before[j] = sum;
+    sum += task.weight;
+    last = task.index + 1;
+  }
+  const total = sum + (taskCount - last) * untried;
+  /** The index `r` (in [0, total)) lands on in the gap of untried tasks starting at `from`, below `end`. */
+  const inGap = (r: number, from: number, end: number) =>
+    Math.min(end - 1, from + Math.floor(r / untried));
+  return (random) => {
+    if (!(total > 0)) return Math.floor(random() * taskCount);
+    const r = random() * total;
+    // The last known task starting at or below r.
+    let lo = 0;
+    let hi = known.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (before[mid]! <= r) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (at === -1) return inGap(r, 0, known[0]?.index ?? taskCount);
+    const task = known[at]!;
+    const past = r - before[at]!;
+    if (past < task.weight) return task.index;
+    return inGap(
+      past - task.weight,
+      task.index + 1,
+      known[at + 1]?.index ?? taskCount
+    );
+  };
+};

@@ -12,9 +12,10 @@
 import { RoostError } from "../errors";
 import {
   passRate,
-  pickWeighted,
   seededRandom,
-  taskWeight
+  taskWeight,
+  type WeightedTask,
+  weightedDraw
 } from "../protocol/task-signal";
 
 // `split` '' is the environment's own dataset: split names are never empty.
@@ -155,32 +156,31 @@ export const sampleTasks = (
       { field: "task_count" }
     );
   }
-  const known = new Map<number, { attempts: number; successes: number }>();
+  const known: WeightedTask[] = [];
   if (hasTable(sql)) {
-    for (const r of sql
-      .exec<{ task_index: number; attempts: number; successes: number }>(
-        "SELECT task_index, attempts, successes FROM task_stats WHERE split = ? AND task_index < ?",
-        stored(request.split),
-        request.taskCount
-      )
-      .toArray())
-      known.set(r.task_index, r);
+    for (const r of sql.exec<{
+      task_index: number;
+      attempts: number;
+      successes: number;
+    }>(
+      "SELECT task_index, attempts, successes FROM task_stats WHERE split = ? AND task_index < ? ORDER BY task_index",
+      stored(request.split),
+      request.taskCount
+    ))
+      known.push({
+        index: r.task_index,
+        weight: taskWeight(r, request.groupSize)
+      });
   }
-  // Untried tasks all weigh the prior's weight: computed once.
-  const untried = taskWeight(undefined, request.groupSize);
-  const weights = new Array<number>(request.taskCount);
-  let total = 0;
-  for (let i = 0; i < request.taskCount; i++) {
-    const record = known.get(i);
-    const w =
-      record === undefined ? untried : taskWeight(record, request.groupSize);
-    weights[i] = w;
-    total += w;
-  }
-  const random = seededRandom(request.seed);
-  return Array.from({ length: request.count }, () =>
-    pickWeighted(weights, total, random)
+  // Untried tasks all weigh the prior's weight: a draw searches the tried
+  // ones only, so a large split costs what its statistics hold.
+  const draw = weightedDraw(
+    request.taskCount,
+    known,
+    taskWeight(undefined, request.groupSize)
   );
+  const random = seededRandom(request.seed);
+  return Array.from({ length: request.count }, () => draw(random));
 };
 
 /** A record as the routes answer it, with its P(signal) for groups of `groupSize`. */

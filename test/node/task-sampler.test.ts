@@ -7,6 +7,11 @@ import {
   TaskStats,
   taskSampler
 } from "../../src/client/index";
+import {
+  pickWeighted,
+  seededRandom,
+  weightedDraw
+} from "../../src/protocol/task-signal";
 
 const draws = (next: (unit: number) => number, n: number): number[] =>
   Array.from({ length: n }, (_, unit) => next(unit));
@@ -24,6 +29,48 @@ describe("signal weights", () => {
     expect(passRate(0, 0)).toBe(0.5);
     expect(passRate(8, 8)).toBeCloseTo(0.9, 12);
     expect(passRate(8, 0)).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe("a draw over a large split", () => {
+  it("names the index a pass over every weight names, searching only the tried tasks", () => {
+    const random = seededRandom(11);
+    for (let round = 0; round < 40; round++) {
+      const taskCount = 1 + Math.floor(random() * 300);
+      const untried = round % 5 === 0 ? 0 : random();
+      const known = [...Array(taskCount).keys()]
+        .filter(() => random() < 0.3)
+        .map((index) => ({
+          index,
+          weight: random() < 0.3 ? 0 : random()
+        }));
+      const weights = [...Array(taskCount).keys()].map(
+        (i) => known.find((k) => k.index === i)?.weight ?? untried
+      );
+      const total = weights.reduce((a, b) => a + b, 0);
+      const draw = weightedDraw(taskCount, known, untried);
+      const a = seededRandom(round);
+      const b = seededRandom(round);
+      for (let i = 0; i < 50; i++) {
+        const picked = draw(a);
+        const expected = pickWeighted(weights, total, b);
+        // The sums differ in order of addition: only a draw on a boundary may part.
+        if (picked !== expected) expect(Math.abs(picked - expected)).toBe(1);
+        if (total > 0) expect(weights[picked]).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("draws from a million indexes without a pass over them, never a task weighed zero", () => {
+    const known = [
+      { index: 0, weight: 0 },
+      { index: 999_999, weight: 0 }
+    ];
+    const draw = weightedDraw(1_000_000, known, 0.99);
+    const random = seededRandom(3);
+    const picks = Array.from({ length: 1000 }, () => draw(random));
+    expect(picks.every((i) => i > 0 && i < 999_999)).toBe(true);
+    expect(new Set(picks).size).toBeGreaterThan(990);
   });
 });
 
