@@ -5,8 +5,8 @@
  * environment, its dataset and exact-answer reward, and an oracle.
  */
 
-import { dataset, defineEnvironment, toolCalls } from "roost-edge/core";
 import { codeTool } from "roost-edge/code";
+import { dataset, defineEnvironment, toolCalls } from "roost-edge/core";
 import * as z from "zod";
 import { PRODUCTS, type Product } from "../catalog/collections";
 
