@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { agentsSdkScenario } from "./agents-sdk";
 import { billScenario } from "./bill";
 import { bundle } from "./bundle";
+import { codeScenario } from "./code";
 import { curriculumScenario } from "./curriculum";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
@@ -67,6 +68,16 @@ const meteredScenarios: Record<
   rubric: (api, server) => rubricScenario(api, server.pgid)
 };
 
+/**
+ * Code tools (scenario 15): on a server of their own that meters every
+ * session object (ROOST_METER=1), for the bill of a code call, without the
+ * Agents SDK. Its code and plain calls are both metered, so their ratio
+ * is on equal terms.
+ */
+const codeScenarios: Record<string, (api: Api) => Promise<Row[]>> = {
+  code: (api) => codeScenario(api)
+};
+
 /** Serves the bench worker (with the Agents SDK, if asked) while `run` runs. */
 const serving = async (
   agents: boolean,
@@ -103,6 +114,7 @@ const main = async () => {
     ...Object.keys(scenarios),
     ...Object.keys(agentsScenarios),
     ...Object.keys(meteredScenarios),
+    ...Object.keys(codeScenarios),
     ...Object.keys(offline)
   ];
   const unknown = asked.filter((name) => !known.includes(name));
@@ -135,6 +147,17 @@ const main = async () => {
       async (api, server) => {
         for (const name of metered)
           rows.push(...(await meteredScenarios[name]!(api, server)));
+      },
+      ["--var", "ROOST_METER:1"]
+    );
+  }
+  const code = chosen.filter((name) => name in codeScenarios);
+  if (code.length > 0) {
+    await serving(
+      false,
+      async (api) => {
+        for (const name of code)
+          rows.push(...(await codeScenarios[name]!(api)));
       },
       ["--var", "ROOST_METER:1"]
     );

@@ -5,6 +5,7 @@
  */
 
 import { calculator } from "../examples/calculator/index";
+import { codeAnalyst } from "../examples/code-analyst/index";
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
 import type { Grant } from "../src/protocol/scopes";
@@ -14,6 +15,7 @@ import type { RowCount } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
 import { bench } from "./worker/bench-environment";
+import { benchCode } from "./worker/code-environment";
 import { type FrameStub, workerSocket } from "./worker/openenv-socket";
 import {
   benchEvaluate,
@@ -29,7 +31,10 @@ const roost = createRoost({
     calculator,
     benchEvaluate,
     benchRubric,
-    benchRescorable
+    benchRescorable,
+    // Scenario 15: code tools (the LOADER binding in bench/wrangler.toml).
+    benchCode,
+    codeAnalyst
   ],
   // The benchmarks measure the runtime, not the per-session rate limit.
   rateLimit: false
@@ -44,6 +49,35 @@ export class Session extends roost.Session {
   readonly #instance = crypto.randomUUID();
   /** Set at the first request: the constructor's own reads land in `rows`. */
   #bill: Bill | undefined;
+  /** Milliseconds of each code run, from `LOADER.load` to the entrypoint's reply (scenario 15). */
+  #isolateMs: number[] = [];
+
+  constructor(ctx: DurableObjectState, env: BenchBindings) {
+    super(ctx, env);
+    // Timed here, around the session's isolate starter, so the library
+    // carries no timing code: a run is `load`, `getEntrypoint` and `run`
+    // until the reply (src/session/isolates.ts). Wall time in the object,
+    // which advances across the RPC's I/O.
+    const starter = this.runtime.shared.isolates;
+    if (starter === undefined) return;
+    this.runtime.shared.isolates = {
+      run: async (...args) => {
+        const started = performance.now();
+        try {
+          return await starter.run(...args);
+        } finally {
+          this.#isolateMs.push(performance.now() - started);
+        }
+      }
+    };
+  }
+
+  /** The code runs' times since they were last read. */
+  isolateTimes(): number[] {
+    const times = this.#isolateMs;
+    this.#isolateMs = [];
+    return times;
+  }
 
   protected override meterRows(env: unknown): boolean {
     return (env as BenchBindings).ROOST_METER === "1";
@@ -165,6 +199,7 @@ interface AbortableStub {
 }
 interface SessionStub extends AbortableStub {
   instance(): Promise<string>;
+  isolateTimes(): Promise<number[]>;
   bill(): Promise<Bill>;
   storageBytes(): Promise<number>;
 }
@@ -249,6 +284,7 @@ const benchRoute = async (
   if (
     (area === "abort" ||
       area === "instance" ||
+      area === "isolates" ||
       area === "bill" ||
       area === "storage") &&
     name !== undefined
@@ -257,6 +293,7 @@ const benchRoute = async (
       env.SESSIONS.idFromString(name)
     ) as unknown as SessionStub;
     if (area === "bill") return Response.json(await stub.bill());
+    if (area === "isolates") return Response.json(await stub.isolateTimes());
     if (area === "storage")
       return Response.json({ bytes: await stub.storageBytes() });
     return area === "abort"

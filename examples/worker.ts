@@ -8,11 +8,15 @@
 import { createRoost, type RoostBindings } from "roost-edge";
 import { calculator } from "./calculator/index";
 import { catalog } from "./catalog/index";
+import { codeAnalyst } from "./code-analyst/index";
 import { counter } from "./counter/index";
 import { story } from "./story/index";
 
+// code-analyst's tool runs the model's code in isolates started by the
+// `LOADER` binding (wrangler.toml's [[worker_loaders]]); its parser, acorn,
+// is the price in bundle size (docs/13-performance.md).
 const roost = createRoost({
-  environments: [counter, story, calculator, catalog]
+  environments: [counter, story, calculator, catalog, codeAnalyst]
 });
 
 /** The session Durable Object; `wrangler.toml` binds `SESSIONS` to it. */

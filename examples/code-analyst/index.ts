@@ -1,8 +1,9 @@
 /**
  * @module The catalog's products answered with code: the model writes
  * JavaScript against a read-only `store` of the products (a code tool, in a
- * fresh isolate per call), then submits a number. A first slice: the
- * environment, its dataset and exact-answer reward, and an oracle.
+ * fresh isolate per call), then submits a number: the environment, its
+ * dataset and exact-answer reward, and an oracle. `npm start` serves it
+ * (examples/worker.ts); policy.ts plays it by running code.
  */
 
 import { codeTool } from "roost-edge/code";
@@ -64,8 +65,24 @@ const questions = dataset({
   get: (i) => QUESTIONS[i]!
 });
 
+type Asked = Pick<z.infer<typeof task>, "metric" | "animal" | "category">;
+
+/** What a question asks, read back from its words (the scripted policy's reading); undefined if it is none of the dataset's. */
+export const readQuestion = (text: string): Asked | undefined => {
+  for (const [metric, { words }] of Object.entries(METRICS)) {
+    const match = new RegExp(`${words} (\\w+) (\\w+) products`).exec(text);
+    if (match)
+      return {
+        metric: metric as Metric,
+        animal: match[1]!,
+        category: match[2]!
+      };
+  }
+  return undefined;
+};
+
 /** The JavaScript a careful model would write for a task (the oracle's). */
-export const oracleCode = (t: z.infer<typeof task>): string => {
+export const oracleCode = (t: Asked): string => {
   const pick = `const rows = (await store.find("catalog", "products")).flatMap((e) => e.objects).filter((p) => p.animal === ${JSON.stringify(t.animal)} && p.category === ${JSON.stringify(t.category)});`;
   const value = {
     count: "rows.length",

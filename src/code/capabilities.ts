@@ -233,9 +233,15 @@ export const grantCapabilities = (
           redirect: "manual",
           signal: ctx.signal
         });
+        // forEach, not the iterator: it typechecks under the DOM library
+        // too, for Node projects that import an environment with a code tool.
+        const headers: [string, string][] = [];
+        response.headers.forEach((value, name) => {
+          headers.push([name, value]);
+        });
         return {
           status: response.status,
-          headers: [...response.headers],
+          headers,
           body: await readBody(response, maxBytes)
         };
       })

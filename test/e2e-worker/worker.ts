@@ -2,6 +2,7 @@
 
 import { calculator } from "../../examples/calculator/index";
 import { catalog } from "../../examples/catalog/index";
+import { codeAnalyst } from "../../examples/code-analyst/index";
 import { counter } from "../../examples/counter/index";
 import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
@@ -13,8 +14,9 @@ import { ledger } from "./ledger";
 import { nap } from "./nap";
 import { forgetsOnFork, framesAnswer } from "./unfaithful";
 
-// The demo worker's environments, plus `nap`, whose step a test can abort
-// while it is in flight, `ledger`, which grows past a read's budget, and
+// The demo worker's environments (code-analyst's isolates come from the
+// LOADER binding in this folder's wrangler.toml), plus `nap`, whose step a
+// test can abort while it is in flight, `ledger`, which grows past a read's budget, and
 // `fragile`, whose tool throws, and `graded`, whose rubrics have a metric,
 // a gate, a component that always throws and an episode rubric; and two
 // that only `validate --url` can fail (unfaithful.ts).
@@ -24,6 +26,7 @@ const worker = createRoost({
     story,
     calculator,
     catalog,
+    codeAnalyst,
     nap,
     ledger,
     fragile,

@@ -119,6 +119,27 @@ describe("the dev server's wrangler config", () => {
     expect(text).not.toContain('directory = "./dist/inspector"');
     expect(text).not.toMatch(/^minify = true$/m);
   });
+
+  it("gives the generated worker a LOADER binding for code tools unless the project declares a Worker Loader", () => {
+    const options = {
+      baseDir: "/home/me/my-env",
+      main: "/home/me/my-env/.roost/8787/worker.ts",
+      assets: "/lib/roost-edge/dist/inspector"
+    };
+    // The scaffold has it commented out: the dev server adds it.
+    const scaffold = devConfig(wranglerToml("my-env"), options);
+    expect(scaffold.match(/^\[\[worker_loaders\]\]$/gm)).toHaveLength(1);
+    expect(scaffold).toMatch(/^\[\[worker_loaders\]\]\nbinding = "LOADER"$/m);
+    // A project's own binding (named for createRoost({ loader })) is kept alone.
+    for (const own of [
+      '[[worker_loaders]]\nbinding = "CODE"',
+      'worker_loaders = [{ binding = "CODE" }]'
+    ]) {
+      const text = devConfig(`name = "x"\nmain = "w.ts"\n${own}`, options);
+      expect(text).toContain('binding = "CODE"');
+      expect(text).not.toContain('"LOADER"');
+    }
+  });
 });
 
 describe("roost-edge dev where it cannot serve", () => {

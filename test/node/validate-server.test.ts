@@ -10,6 +10,7 @@ import type { Environment } from "roost-edge/core";
 import { describe, expect, inject, it } from "vitest";
 import { calculator } from "../../examples/calculator/index";
 import { catalog } from "../../examples/catalog/index";
+import { codeAnalyst } from "../../examples/code-analyst/index";
 import { counter } from "../../examples/counter/index";
 import { story } from "../../examples/story/index";
 import { parseArgs, UsageError } from "../../src/cli/args";
@@ -34,7 +35,8 @@ const one = async (env: Environment) => {
 };
 
 describe("validate --url: every example environment passes on the server", () => {
-  for (const env of [counter, story, calculator, catalog])
+  // code-analyst's oracle sends its code to the server's sandbox.
+  for (const env of [counter, story, calculator, catalog, codeAnalyst])
     it(env.name, async () => {
       const report = await one(env);
       expect(report.server).toBe(url);
@@ -197,5 +199,21 @@ describe("roost-edge validate --url", () => {
     ]).catch((e) => e);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/has no environment named "sound"/);
+  }, 120_000);
+
+  it("passes code-analyst, its oracle's code sent to the server's sandbox", async () => {
+    const { stdout } = await validateCli([
+      "--url",
+      url,
+      "--env",
+      "code-analyst",
+      "examples/code-analyst/index.ts",
+      "--tasks",
+      "2"
+    ]);
+    expect(stdout.split("\n")[0]).toBe(`code-analyst on ${url}`);
+    expect(stdout).toMatch(/ oracle +PASS 1\.000/);
+    expect(stdout).toMatch(/ determinism: fork +PASS/);
+    expect(stdout).not.toMatch(/FAIL/);
   }, 120_000);
 });

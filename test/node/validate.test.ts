@@ -9,6 +9,7 @@ import type { Environment } from "roost-edge/core";
 import { describe, expect, it } from "vitest";
 import { calculator } from "../../examples/calculator/index";
 import { catalog } from "../../examples/catalog/index";
+import { codeAnalyst } from "../../examples/code-analyst/index";
 import { counter } from "../../examples/counter/index";
 import { guess } from "../../examples/own-worker/guess";
 import { story } from "../../examples/story/index";
@@ -117,6 +118,8 @@ const EXAMPLES: [string, Environment][] = [
   ["examples/story/index.ts", story],
   ["examples/calculator/index.ts", calculator],
   ["examples/catalog/index.ts", catalog],
+  // Local sessions have no loader: its oracle's answer passes without running the code.
+  ["examples/code-analyst/index.ts", codeAnalyst],
   ["examples/own-worker/guess.ts", guess]
 ];
 

@@ -1,6 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { codeAnalyst, oracleCode } from "../../examples/code-analyst/index";
+import {
+  codeAnalyst,
+  oracleCode,
+  readQuestion
+} from "../../examples/code-analyst/index";
 import { createEpisodeSession } from "../../src/environment/episode-session";
 import { toolCalls } from "../../src/messages/build";
 import { loaderIsolates } from "../../src/session/isolates";
@@ -17,7 +21,16 @@ describe("examples/code-analyst", () => {
     for (let i = 0; i < size; i++) {
       const s = session();
       await s.reset({ task_index: i });
-      const task = s.task as Parameters<typeof oracleCode>[0];
+      const task = s.task as Parameters<typeof oracleCode>[0] & {
+        question: string;
+        answer: number;
+      };
+      // The scripted policy (policy.ts) reads each question back exactly.
+      expect(readQuestion(task.question)).toEqual({
+        metric: task.metric,
+        animal: task.animal,
+        category: task.category
+      });
       const out = await s.call("run_js", { code: oracleCode(task) });
       expect(out.message.is_error).toBe(false);
       expect(JSON.parse(out.message.content as string)).toEqual({
