@@ -76,15 +76,31 @@ const hostAllowed = (host: string, allow: readonly string[]): boolean =>
     entry.startsWith("*.") ? host.endsWith(entry.slice(1)) : host === entry
   );
 
+/**
+ * The body as text, read chunk by chunk and given up (the stream
+ * cancelled) the moment it passes `maxBytes`: an allowed host that answers
+ * a gigabyte costs the session no more than the cap.
+ */
 const readBody = async (
   response: Response,
   maxBytes: number
 ): Promise<string> => {
-  const body = await response.text();
-  if (new TextEncoder().encode(body).length > maxBytes) {
-    throw new RangeError(`the response body passed ${maxBytes} bytes.`);
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let body = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel();
+      throw new RangeError(`the response body passed ${maxBytes} bytes.`);
+    }
+    body += decoder.decode(value, { stream: true });
   }
-  return body;
+  return body + decoder.decode();
 };
 
 /** The capabilities `grants` names, over `ctx`, for one run. */
