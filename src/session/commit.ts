@@ -34,10 +34,14 @@ import {
   writeInflight
 } from "../storage/session-row";
 import { SqliteStoreBackend } from "../storage/store-backend";
+import { withinTime } from "../timeout";
 import type { ExecutionHooks } from "../tools/types";
 import { TokenBucket } from "./rate-limit";
 import type { SessionShared } from "./shared";
 import { exceptionLogLine, toolHooks } from "./tool-events";
+
+/** How long an episode's last answer waits for the task statistics to take its outcome. */
+const OUTCOME_WAIT_MS = 2_000;
 
 export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 
@@ -268,7 +272,10 @@ export class Committer {
    * so only a durable ending counts; before the answer, so a client that
    * samples its next task once it has the answer sees this one. The step
    * is committed whatever happens here: a failure is logged and counted,
-   * never answered (the statistics then lack this one episode).
+   * never answered (the statistics then lack this one episode). The
+   * answer waits at most OUTCOME_WAIT_MS: a statistics object that is
+   * slow must not hold every episode's last step (and the session's queue)
+   * behind it; a call still running then may yet land.
    */
   async #reportOutcome(
     before: SessionRow,
@@ -288,12 +295,16 @@ export class Committer {
     )
       return;
     try {
-      await report(environment.name, {
-        split: ref.split,
-        index: ref.index,
-        return: row.total,
-        success: row.total >= successThresholdOf(environment)
-      });
+      await withinTime(
+        () =>
+          report(environment.name, {
+            split: ref.split,
+            index: ref.index,
+            return: row.total,
+            success: row.total >= successThresholdOf(environment)
+          }),
+        OUTCOME_WAIT_MS
+      );
     } catch (error) {
       shared.outcomesLost++;
       console.error(
