@@ -6,7 +6,6 @@ import { error, type Result, type Update } from "../store/result";
 import { type Tool, tool } from "../tools/define-tool";
 import type { ToolContext } from "../tools/types";
 import { type CodeCapabilities, grantCapabilities } from "./capabilities";
-import { prepareCode } from "./instrument";
 import { type CodeLimits, resolveCodeLimits } from "./limits";
 import { type CodeAnswer, readReply } from "./reply";
 import { sandboxModules } from "./sandbox-source";
@@ -122,6 +121,9 @@ export const codeTool = (config: CodeToolConfig = {}): Tool => {
       // Never eval or new Function here: without a loader, code does not run.
       if (isolates === undefined) throw new RoostError("internal", NO_LOADER);
       const tick = randomName();
+      // Loaded on the first call: the parser's tables are built then, not
+      // at every cold start of a worker that merely has a code tool.
+      const { prepareCode } = await import("./instrument");
       const prepared = prepareCode(code, tick);
       if (!prepared.ok) {
         yield failure(ctx, prepared.message);

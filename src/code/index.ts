@@ -2,7 +2,6 @@
 
 export type { CodeCapabilities } from "./capabilities";
 export { type CodeToolConfig, codeTool } from "./code-tool";
-export { prepareCode } from "./instrument";
 export {
   type CodeLimits,
   DEFAULT_CODE_LIMITS,
