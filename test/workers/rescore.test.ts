@@ -193,7 +193,7 @@ describe("POST /v1/sessions/:id/rescore", () => {
     expect(body.code).toBe("not_found");
     expect(body.details).toEqual({
       rubric: "nope",
-      rubrics: ["rubric", "episodeRubric", "within_one", "brevity"]
+      rubrics: ["rubric", "episodeRubric", "within_one", "brevity", "verbose"]
     });
     for (const bad of [
       {},
@@ -236,7 +236,8 @@ describe("POST /v1/sessions/:id/rescore", () => {
       "rubric",
       "episodeRubric",
       "within_one",
-      "brevity"
+      "brevity",
+      "verbose"
     ]);
     expect(described.get("counter")).toBeUndefined();
   });
@@ -336,5 +337,24 @@ describe("POST /v1/sessions/:id/rescore", () => {
       near: answered.reward_components!.near,
       tries: answered.reward_components!.tries
     });
+  });
+
+  it("ends a page once its answer passes about 4 MiB, however few episodes it holds, and the cursor reads on", async () => {
+    const { grader } = await play();
+    const first = await rescore(grader, { rubric: "verbose" });
+    // Episodes 1 and 2 answer about 2.3 and 3.5 MiB: the page ends after 2.
+    expect(first.episodes.map((e) => e.episode)).toEqual([1, 2]);
+    expect(first.next_cursor).toBe("3");
+    const size = new TextEncoder().encode(JSON.stringify(first)).length;
+    expect(size).toBeGreaterThan(4 * 1024 * 1024);
+    expect(size).toBeLessThan(7 * 1024 * 1024);
+    const component = first.episodes[0]!.steps[0]!.rescored!.components.c0;
+    expect(component).toMatchObject({ value: 0 });
+    const rest = await rescore(grader, {
+      rubric: "verbose",
+      cursor: first.next_cursor
+    });
+    expect(rest.episodes.map((e) => e.episode)).toEqual([3]);
+    expect(rest.next_cursor).toBeUndefined();
   });
 });
