@@ -143,6 +143,9 @@ describe("task statistics", () => {
     });
     const sock = await openSocket(s.session_id, s.token);
     sock.send({ type: "reset", id: "r" });
+    // The step after the reset's reply: this test is about the count, and
+    // one CI run saw the pipelined step refused without saying why.
+    await sock.until((f) => f.some((x) => x.type === "reply" && x.id === "r"));
     sock.send({
       type: "step",
       id: "s",
@@ -159,7 +162,9 @@ describe("task statistics", () => {
     const frames = await sock.until(
       (f) => f.filter((x) => x.type === "reply").length >= 2
     );
-    expect(frames.find((f) => f.id === "s")).toMatchObject({
+    const stepped = frames.find((f) => f.id === "s");
+    // The whole reply in the message: a refusal says why.
+    expect(stepped, JSON.stringify(stepped)).toMatchObject({
       ok: true,
       value: { done: true, reward: 2 }
     });
