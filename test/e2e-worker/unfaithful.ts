@@ -6,27 +6,8 @@
  */
 
 import * as z from "zod";
-import { dataset, defineEnvironment, type OraclePolicy } from "../../src/core";
-
-const WORDS = ["apple", "pear", "plum", "peach", "mango", "lemon"];
-const reversed = (word: string) => [...word].reverse().join("");
-
-/** Answers the word the first observation shows reversed. */
-const unscrambler: OraclePolicy = (observations, _tools, history) => {
-  const shown = /Unscramble: (\w+)/.exec(
-    [...history, ...observations].map((m) => String(m.content)).join("\n")
-  )?.[1];
-  return {
-    role: "assistant",
-    tool_calls: [
-      {
-        id: "oracle",
-        type: "function",
-        function: { name: "answer", arguments: { text: reversed(shown ?? "") } }
-      }
-    ]
-  };
-};
+import { dataset, defineEnvironment } from "../../src/core";
+import { reversed, unscrambler, WORDS } from "../fixtures/unscramble";
 
 const common = {
   description: "Unscramble a reversed word.",

@@ -3,34 +3,15 @@
  * must catch: unscramble a reversed word and answer it. Each has a working
  * oracle, so only its own defect fails a check.
  */
-import { dataset, defineEnvironment, type OraclePolicy } from "roost-edge/core";
+import { dataset, defineEnvironment } from "roost-edge/core";
 import * as z from "zod";
-
-const WORDS = ["apple", "pear", "plum", "peach", "mango", "lemon"];
-const reversed = (word: string) => [...word].reverse().join("");
+import { reversed, unscrambler, WORDS } from "../../../fixtures/unscramble";
 
 const task = z.object({ word: z.string() }).default({ word: "apple" });
 const words = dataset({
   size: WORDS.length,
   get: (i) => ({ word: WORDS[i]! })
 });
-
-/** Answers the word the first observation shows reversed: right whatever the task said. */
-const unscrambler: OraclePolicy = (observations, _tools, history) => {
-  const shown = /Unscramble: (\w+)/.exec(
-    [...history, ...observations].map((m) => String(m.content)).join("\n")
-  )?.[1];
-  return {
-    role: "assistant",
-    tool_calls: [
-      {
-        id: "oracle",
-        type: "function",
-        function: { name: "answer", arguments: { text: reversed(shown ?? "") } }
-      }
-    ]
-  };
-};
 
 type Hidden = {
   get<T>(key: string): T | undefined;
