@@ -19,6 +19,7 @@ import {
   type TestSession,
   withEnv
 } from "./helpers";
+import { inside, stubOf } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
 
 const STATS = "/v1/environments/pupil/task-stats";
@@ -363,5 +364,17 @@ describe("the server's curriculum sampler", () => {
       await sample({ group_size: 8, count: 400, seed: 1, task_count: 3 })
     );
     expect(fresh.task_indices).not.toEqual(task_indices);
+  });
+
+  it("answer an episode's last step after at most the statistics' wait when they never answer, the step committed", async () => {
+    const s = await createSession({ environment: "pupil", task_index: 3 });
+    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+    // A statistics object that never answers: the session must not wait on it forever.
+    await inside(stubOf(s.session_id), (o) => {
+      o.runtime.shared.reportOutcome = () => new Promise<void>(() => {});
+    });
+    const out = await step(s, "answer", { value: 3 });
+    expect(out).toMatchObject({ done: true, reward: 2 });
+    expect((await stats()).tasks).toEqual([]);
   });
 });
