@@ -17,7 +17,15 @@ const resolve = {
       find: /^roost-edge\/react$/,
       replacement: source("./src/react/index.ts")
     },
-    { find: /^roost-edge\/code$/, replacement: source("./src/code/index.ts") }
+    { find: /^roost-edge\/code$/, replacement: source("./src/code/index.ts") },
+    {
+      find: /^roost-edge\/layers$/,
+      replacement: source("./src/layers/index.ts")
+    },
+    {
+      find: /^roost-edge\/layers\/([a-z-]+)$/,
+      replacement: `${source("./src/layers/")}$1/index.ts`
+    }
   ]
 };
 

@@ -8,9 +8,12 @@ import { calculator } from "../examples/calculator/index";
 import { codeAnalyst } from "../examples/code-analyst/index";
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
+import { allLayers } from "../src/layers";
+import type { TaskStatsMethods } from "../src/layers/task-stats";
+import type { TaskOutcome } from "../src/layers/task-stats/statistics";
 import type { Grant } from "../src/protocol/scopes";
 import type { OperationInput, OperationName } from "../src/session/operations";
-import type { TaskOutcome } from "../src/session/task-stats";
+import type { SessionObject } from "../src/session/session-object";
 import type { RowCount } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
@@ -36,6 +39,7 @@ const roost = createRoost({
     benchCode,
     codeAnalyst
   ],
+  layers: allLayers(),
   // The benchmarks measure the runtime, not the per-session rate limit.
   rateLimit: false
 });
@@ -44,7 +48,10 @@ const roost = createRoost({
  * The session class with bench-only methods: drop the instance, as an
  * eviction would; and, with ROOST_METER=1, count what each request bills.
  */
-export class Session extends roost.Session {
+export class Session extends (roost.Session as new (
+  ctx: DurableObjectState,
+  env: unknown
+) => SessionObject & TaskStatsMethods) {
   /** Tells instances apart, so the harness can check that an abort took. */
   readonly #instance = crypto.randomUUID();
   /** Set at the first request: the constructor's own reads land in `rows`. */

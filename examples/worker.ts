@@ -6,6 +6,7 @@
  */
 
 import { createRoost, type RoostBindings } from "roost-edge";
+import { allLayers } from "roost-edge/layers";
 import { calculator } from "./calculator/index";
 import { catalog } from "./catalog/index";
 import { codeAnalyst } from "./code-analyst/index";
@@ -16,7 +17,11 @@ import { story } from "./story/index";
 // `LOADER` binding (wrangler.toml's [[worker_loaders]]); its parser, acorn,
 // is the price in bundle size (docs/13-performance.md).
 const roost = createRoost({
-  environments: [counter, story, calculator, catalog, codeAnalyst]
+  environments: [counter, story, calculator, catalog, codeAnalyst],
+  // Every protocol and capability: MCP, OAuth, OpenEnv, Aviary, chat,
+  // re-scoring, task statistics. A worker of your own names only the ones
+  // it serves (docs/16-layers.md).
+  layers: allLayers()
 });
 
 /** The session Durable Object; `wrangler.toml` binds `SESSIONS` to it. */

@@ -20,6 +20,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const types = join(dist, "types");
 
+/** Each folder of src/layers is a layer with an export of its own (`roost-edge/layers/mcp`). */
+const LAYERS = readdirSync(join(root, "src", "layers"), {
+  withFileTypes: true
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
 for (const old of [
   "index.js",
   "core.js",
@@ -28,6 +35,8 @@ for (const old of [
   "zod-lean.js",
   "validate.js",
   "code.js",
+  "layers.js",
+  "layers",
   "chunks",
   "types"
 ]) {
@@ -46,6 +55,14 @@ await build({
     code: join(root, "src", "code", "index.ts"),
     // For a worker's wrangler.toml: `[alias] zod = "roost-edge/zod-lean"`.
     "zod-lean": join(root, "src", "zod-lean.ts"),
+    // The layers, each apart, so a worker carries only those it imports.
+    layers: join(root, "src", "layers", "index.ts"),
+    ...Object.fromEntries(
+      LAYERS.map((name) => [
+        `layers/${name}`,
+        join(root, "src", "layers", name, "index.ts")
+      ])
+    ),
     // Checks an environment before training: Node or a test, never a worker.
     validate: join(root, "src", "validate", "index.ts")
   },
@@ -74,7 +91,9 @@ for (const project of [
   });
 }
 
-const specifier = /(\bfrom\s*|\bimport\(\s*)(["'])(\.\.?\/[^"']*)\2/g;
+// A layer's `declare module "…"` (its operations, by declaration merging) too.
+const specifier =
+  /(\bfrom\s*|\bimport\(\s*|\bdeclare module\s*)(["'])(\.\.?\/[^"']*)\2/g;
 const withExtension = (file, spec) => {
   if (spec.endsWith(".js")) return spec;
   const target = resolve(dirname(file), spec);

@@ -48,6 +48,7 @@ process.exitCode = await runDev({
     "roost-edge/client": src("client/index.ts"),
     "roost-edge/react": src("react/index.ts"),
     "roost-edge/code": src("code/index.ts"),
+    "roost-edge/layers": src("layers/index.ts"),
     "roost-edge/zod-lean": src("zod-lean.ts"),
     // The files served may import `{ z }` from zod: they get zod-lean's
     // whole `z`, not the ZodType-only one of Roost's own worker (zod-slim).

@@ -5,6 +5,7 @@ import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { story } from "../examples/story/index";
 import { tally } from "../src/environment/fixtures.case";
+import { allLayers } from "../src/layers";
 import { createRoost } from "../src/roost";
 import { coder } from "./fixtures/code";
 import {
@@ -46,6 +47,7 @@ const roost = createRoost({
     truant,
     tutee
   ],
+  layers: allLayers(),
   // Small, so the slow-reader test needs few events.
   socketBacklog: 30,
   // Off except in the test about it, which turns it on inside one object.
@@ -61,5 +63,6 @@ export default { fetch: roost.fetch };
 export const JudgedSession = createRoost({
   environments: [judged],
   models: { grader: () => graderModel },
+  layers: allLayers(),
   rateLimit: false
 }).Session;

@@ -32,7 +32,10 @@ export const devWorkerSource = (
     "// clone); rewritten on every start and deleted on exit.",
     'import { DurableObject } from "cloudflare:workers";',
     ...(source.kind === "files"
-      ? ['import { createRoost } from "roost-edge";']
+      ? [
+          'import { createRoost } from "roost-edge";',
+          'import { allLayers } from "roost-edge/layers";'
+        ]
       : []),
     "",
     source.kind === "files"
@@ -76,7 +79,8 @@ const load = async () => {
     );
   try {
     // Two files exporting one name, say.
-    const roost = createRoost({ environments: environments as never });
+    // A development server serves every protocol, so any client can try it.
+    const roost = createRoost({ environments: environments as never, layers: allLayers() });
     return { fetch: roost.fetch, Session: roost.Session };
   } catch (error) {
     throw new LoadError(${JSON.stringify(source.files.map((f) => f.label).join(", "))}, error);

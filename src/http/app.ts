@@ -1,4 +1,4 @@
-/** @module The Hono app: CORS, auth, the routes, and the one error shape. */
+/** @module The Hono app: CORS, auth, the core's routes and the worker's layers', and the one error shape. */
 
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { TrieRouter } from "hono/router/trie-router";
@@ -10,30 +10,34 @@ import { cors } from "./cors";
 import { registerRoute } from "./define-route";
 import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
-import { oauthChallenge } from "./oauth/challenge";
+import type { Layer } from "./layer";
 import { openapiDocument, registerSecurity } from "./openapi";
 import { originGuard } from "./origin-guard";
 import type { RoostApp } from "./route-kit";
-import { ROUTES } from "./routes";
+import { routeTable } from "./route-table";
+import { CORE_ROUTES } from "./routes";
 import { webSocketGate } from "./routes/events";
-import { registerOAuthRoutes } from "./routes/oauth";
 import { throwOnInvalid } from "./validation";
 
 export interface AppOptions {
   registry: Registry;
   limits: Limits;
   models: Record<string, ModelFactory>;
+  /** The capabilities this worker opts into, each adding routes and middleware. */
+  layers?: readonly Layer[];
 }
 
 /**
  * Builds the API. Middleware order matters: CORS first (preflights carry
- * no credentials), then session auth, so a bad token is refused before
- * any body is read or any Durable Object is woken.
+ * no credentials), then the layers' middleware around the credential
+ * checks, then session auth, so a bad token is refused before any body is
+ * read or any Durable Object is woken.
  */
 export const createApp = ({
   registry,
   limits,
-  models
+  models,
+  layers = []
 }: AppOptions): RoostApp => {
   // Hono's default router compiles one regular expression for every route
   // on the first request: a fifth of a cold isolate's startup here. The
@@ -46,25 +50,32 @@ export const createApp = ({
   app.notFound(notFound);
   app.use("*", originGuard);
   app.use("*", cors);
+  const routes = [...CORE_ROUTES, ...layers.flatMap((l) => l.routes ?? [])];
+  const table = routeTable(routes);
+  const accessTokens = layers.flatMap((l) =>
+    l.accessTokens === undefined ? [] : [l.accessTokens]
+  );
   const document = openapiDocument(app);
   app.use("*", async (c, next) => {
     c.set("limits", limits);
     c.set("registry", registry);
     c.set("models", models);
     c.set("openapi", document);
+    c.set("routes", table);
+    c.set("accessTokens", accessTokens);
     c.set("oauth", false);
     await next();
   });
-  // Outside the bearer checks, so it sees (and marks) the 401s they answer.
-  app.use("/v1/sessions/:id/mcp", oauthChallenge);
-  app.use("/v1/environments/:name/mcp", oauthChallenge);
+  // Outside the bearer checks, so they see (and may mark) what those answer.
+  for (const layer of layers)
+    for (const [path, handler] of layer.around ?? []) app.use(path, handler);
   // The socket carries its token in the subprotocol and answers refusals
   // in band (4401/4403), so it is checked before the bearer middleware.
   app.use("/v1/sessions/:id/ws", webSocketGate);
   app.use("/v1/sessions/:id", sessionAuth);
   app.use("/v1/sessions/:id/*", sessionAuth);
   registerSecurity(app);
-  for (const entry of ROUTES) registerRoute(app, entry);
-  registerOAuthRoutes(app);
+  for (const entry of routes) registerRoute(app, entry);
+  for (const layer of layers) layer.install?.(app);
   return app;
 };

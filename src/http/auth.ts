@@ -7,7 +7,6 @@ import type { Grant } from "../protocol/scopes";
 import { staleError } from "../session/operations/check-grant";
 import { apiKeysConfigured, isApiKey } from "./api-keys";
 import type { AppEnv } from "./env";
-import { oauthAccess } from "./oauth/access";
 import { isExpired, isSessionToken, verifySessionToken } from "./scoped-token";
 import { signingKeys } from "./secrets";
 
@@ -46,6 +45,24 @@ const requireCredential = (c: Context<AppEnv>): string => {
   return credential;
 };
 
+/**
+ * What a layer's access token grants (the worker's layers' checks, in
+ * order), marking the request `oauth`; `undefined` when it is none.
+ */
+const layerAccess = async (
+  c: Context<AppEnv>,
+  credential: string
+): Promise<Grant | undefined> => {
+  for (const check of c.get("accessTokens")) {
+    const grant = await check(c, credential);
+    if (grant !== undefined) {
+      c.set("oauth", true);
+      return grant;
+    }
+  }
+  return undefined;
+};
+
 /** What an API key grants: everything a session's first token does, on any session. */
 const API_KEY_GRANT: Grant = { scope: "control", issuedAt: 0, apiKey: true };
 
@@ -77,15 +94,15 @@ export const admit = async (
 > => {
   const keys = await signingKeys(c.env);
   const sessionId = c.req.param("id") ?? "";
-  // Bound to one MCP endpoint's URL, which names the session: checked
-  // against the request's own URL, so no other session or route admits it.
-  const oauth = await oauthAccess(c, credential);
-  if (oauth !== undefined) {
-    c.set("oauth", true);
+  // A layer's access token (OAuth's is bound to one MCP endpoint's URL,
+  // which names the session): checked against the request's own URL, so
+  // no other session or route admits it.
+  const layered = await layerAccess(c, credential);
+  if (layered !== undefined) {
     return {
       sessionId,
       durableId: c.env.SESSIONS.idFromString(sessionId),
-      grant: oauth.grant
+      grant: layered
     };
   }
   // An API key may happen to look like a token, so a failed token check
@@ -118,10 +135,7 @@ export const createAuth = createMiddleware<AppEnv>(async (c, next) => {
   // only to the environment MCP endpoint it was issued for, and the
   // session made there is handed to it with act alone (oauth/mcp-session.ts).
   const sent = bearer(c.req.header("Authorization"));
-  if (sent && (await oauthAccess(c, sent)) !== undefined) {
-    c.set("oauth", true);
-    return await next();
-  }
+  if (sent && (await layerAccess(c, sent)) !== undefined) return await next();
   if (apiKeysConfigured(c.env)) {
     if (!(await isApiKey(c.env, requireCredential(c)))) throw forbidden();
   }

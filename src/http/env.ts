@@ -5,6 +5,8 @@ import type { Limits } from "../protocol";
 import type { Grant } from "../protocol/scopes";
 import type { ModelFactory } from "../session/models";
 import type { SessionObject } from "../session/session-object";
+import type { AccessTokenCheck } from "./layer";
+import type { RouteTable } from "./route-table";
 
 /** What `wrangler.toml`, `.dev.vars` and secrets give the worker. */
 export interface RoostBindings {
@@ -39,6 +41,10 @@ export interface RoostVariables {
   oauth: boolean;
   /** The OpenAPI document, built on first use. */
   openapi: () => Record<string, unknown>;
+  /** The worker's routes: the 405s' Allow header and the route table (route-table.ts). */
+  routes: RouteTable;
+  /** The access-token checks of the worker's layers (layer.ts), in order. */
+  accessTokens: readonly AccessTokenCheck[];
 }
 
 export type AppEnv = { Bindings: RoostBindings; Variables: RoostVariables };

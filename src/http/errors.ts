@@ -4,7 +4,6 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { type ErrorCode, RoostError } from "../errors";
 import type { AppEnv } from "./env";
-import { allowedMethods } from "./route-table";
 
 // Hono and its validators raise HTTPException with a bare status; give each
 // the code a client of this API expects for that status.
@@ -81,7 +80,8 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
 /** 405 with `Allow` on a known path with another method; 404 otherwise. */
 export const notFound: NotFoundHandler<AppEnv> = (c) => {
   const path = new URL(c.req.url).pathname;
-  const allow = allowedMethods(path);
+  // Unset when a middleware before the app's own refused the request.
+  const allow = c.get("routes")?.allowedMethods(path) ?? [];
   if (allow.length > 0 && !allow.includes(c.req.method)) {
     return errorResponse(
       c,

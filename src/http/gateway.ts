@@ -15,7 +15,7 @@ import { type Grant, SERVER_GRANT } from "../protocol/scopes";
 import { withGrant } from "../session/grant-header";
 import {
   IDEMPOTENCY_HEADER,
-  OPERATIONS,
+  knownOperation,
   type OperationInput,
   type OperationName,
   type OperationOutput
@@ -82,11 +82,13 @@ const pause = (ms: number) =>
  * says how a second attempt is made safe.
  */
 const mayRepeat = (name: OperationName, key: string | undefined): boolean => {
-  const op = OPERATIONS[name];
+  const op = knownOperation(name);
+  // An operation this worker never learned is refused by the object: once.
   return (
-    !op.mutates ||
-    op.again !== undefined ||
-    (key !== undefined && "idempotency" in op)
+    op !== undefined &&
+    (!op.mutates ||
+      op.again !== undefined ||
+      (key !== undefined && "idempotency" in op))
   );
 };
 
@@ -103,7 +105,7 @@ const send = async <N extends OperationName>(
   grant: Grant,
   key: string | undefined
 ): Promise<OperationOutput<N>> => {
-  const again = OPERATIONS[name].again;
+  const again = knownOperation(name)?.again;
   for (let attempt = 1; ; attempt++) {
     let result: RpcResult<OperationOutput<N>>;
     try {
@@ -203,7 +205,7 @@ export const runOperation = <N extends OperationName>(
   sessionOf(c).op(
     name,
     input,
-    "idempotency" in OPERATIONS[name]
+    knownOperation(name)?.idempotency !== undefined
       ? c.req.header(IDEMPOTENCY_HEADER)
       : undefined
   );

@@ -2,10 +2,11 @@
 
 export { type AppOptions, createApp } from "./app";
 export type { AppEnv, RoostBindings, RoostVariables } from "./env";
+export type { AccessTokenCheck, Layer } from "./layer";
 export type { RoostApp } from "./route-kit";
 export {
-  allowedMethods,
-  ROUTE_TABLE,
   type RouteAuth,
-  type RouteInfo
+  type RouteInfo,
+  type RouteTable,
+  routeTable
 } from "./route-table";

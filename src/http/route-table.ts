@@ -1,8 +1,8 @@
-/** @module Every route of the API with its method, path and credentials, derived from the route list: for 405 answers and auth-matrix tests. */
+/** @module A worker's routes with their method, path and credentials, derived from its route list: for 405 answers and auth-matrix tests. */
 
 import { lazy } from "../lazy";
+import type { RouteEntry } from "./define-route";
 import { CREATE_SECURITY, SESSION_SECURITY } from "./route-kit";
-import { ROUTES } from "./routes";
 
 /**
  * `public`: no credentials. `create`: an API key when ROOST_API_KEYS is
@@ -19,6 +19,13 @@ export interface RouteInfo {
   body: boolean;
 }
 
+export interface RouteTable {
+  /** Every route; whether one reads a body is known once its schemas are built, so this is built on first use. */
+  readonly info: () => readonly RouteInfo[];
+  /** The methods the worker serves on `path` (empty for an unknown path). */
+  allowedMethods(path: string): string[];
+}
+
 const authOf = (security: unknown): RouteAuth =>
   security === SESSION_SECURITY
     ? "session"
@@ -26,28 +33,29 @@ const authOf = (security: unknown): RouteAuth =>
       ? "create"
       : "public";
 
-/** Whether a route reads a body is known once its schemas are built, so the table is built on first use. */
-export const ROUTE_TABLE = lazy((): readonly RouteInfo[] =>
-  ROUTES.map(({ route, readsBody }) => ({
-    method: route.method.toUpperCase() as RouteInfo["method"],
-    path: route.path,
-    auth: authOf(route.security),
-    body: readsBody
-  }))
-);
-
-const PATTERNS = lazy(() =>
-  ROUTES.map(({ route }) => ({
-    method: route.method.toUpperCase(),
-    pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`)
-  }))
-);
-
-/** The methods the API serves on `path` (empty for an unknown path). */
-export const allowedMethods = (path: string): string[] => [
-  ...new Set(
-    PATTERNS()
-      .filter((p) => p.pattern.test(path))
-      .map((p) => p.method)
-  )
-];
+/** The table of a worker's route list: the core's and its layers'. */
+export const routeTable = (routes: readonly RouteEntry[]): RouteTable => {
+  const patterns = lazy(() =>
+    routes.map(({ route }) => ({
+      method: route.method.toUpperCase(),
+      pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`)
+    }))
+  );
+  return {
+    info: lazy((): readonly RouteInfo[] =>
+      routes.map(({ route, readsBody }) => ({
+        method: route.method.toUpperCase() as RouteInfo["method"],
+        path: route.path,
+        auth: authOf(route.security),
+        body: readsBody
+      }))
+    ),
+    allowedMethods: (path) => [
+      ...new Set(
+        patterns()
+          .filter((p) => p.pattern.test(path))
+          .map((p) => p.method)
+      )
+    ]
+  };
+};

@@ -2,30 +2,15 @@
 
 import * as idempotency from "../storage/idempotency";
 import { purgeEpisodesBefore } from "../storage/purge";
-import type { SessionRow } from "../storage/session-row";
-import type { CallTasks } from "./call-tasks";
 import { closeSession } from "./close";
 import { expireImport } from "./fork-import";
 import { expireSnapshots } from "./fork-source";
+import type { AlarmHandler } from "./layer";
+import type { SessionRuntime } from "./runtime";
 import type { TimerKind } from "./schedule";
-import type { SessionShared } from "./shared";
-import type { TreeRuns } from "./tree-runs";
 
-interface AlarmContext {
-  shared: SessionShared;
-  runs: TreeRuns;
-  tasks: CallTasks;
-  row: SessionRow;
-  now: number;
-  /** Sockets still open: someone watching keeps the session alive. */
-  openSockets: number;
-}
-
-/** "deleted" when the handler deleted the session: nothing else may run. */
-type AlarmHandler = (a: AlarmContext) => Promise<"deleted" | undefined>;
-
-/** A due timer of a kind without a handler here is dropped. */
-const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
+/** The core's timers; a layer's come with it (layer.ts). A due timer of a kind without a handler is dropped. */
+export const CORE_ALARMS: Readonly<Partial<Record<TimerKind, AlarmHandler>>> = {
   ttl: async ({ shared, row, now, openSockets }) => {
     const idleSince = shared.lastUsed(row);
     const ttl = shared.isAwaitingUse()
@@ -49,19 +34,8 @@ const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
     return undefined;
   },
   // Drives the run to its end (or failure); passes commit one by one.
-  run: async ({ runs }) => {
-    await runs.drive();
-    return undefined;
-  },
-  // Drives pending task calls; while this instance drives them already,
-  // the lease only moves on (an alarm left due would fire again at once).
-  task: async ({ tasks, now }) => {
-    if (tasks.driving) tasks.renewLease(now);
-    else await tasks.drive();
-    return undefined;
-  },
-  taskExpiry: async ({ shared, tasks, now }) => {
-    shared.storage.transactionSync(() => tasks.expire(now));
+  run: async ({ runtime }) => {
+    await runtime.runs.drive();
     return undefined;
   },
   fork: async ({ shared, now }) => {
@@ -79,11 +53,11 @@ const HANDLERS: Partial<Record<TimerKind, AlarmHandler>> = {
 
 /** Runs every due timer's handler, then points the alarm at the next one. */
 export const runAlarm = async (
-  shared: SessionShared,
-  runs: TreeRuns,
-  tasks: CallTasks,
+  runtime: SessionRuntime,
+  handlers: Readonly<Partial<Record<TimerKind, AlarmHandler>>>,
   openSockets: number
 ): Promise<void> => {
+  const shared = runtime.shared;
   // The alarm that fired is gone; whatever comes next must be set anew.
   shared.schedule.forget();
   const row = shared.loadRow();
@@ -91,11 +65,10 @@ export const runAlarm = async (
   // No session row: nothing, or a copy being imported (or abandoned) by a fork.
   if (row === undefined) return expireImport(shared, now);
   for (const kind of shared.schedule.due(now)) {
-    const handler = HANDLERS[kind];
+    const handler = handlers[kind];
     if (handler === undefined) shared.schedule.clear(kind);
     else if (
-      (await handler({ shared, runs, tasks, row, now, openSockets })) ===
-      "deleted"
+      (await handler({ shared, runtime, row, now, openSockets })) === "deleted"
     )
       return;
   }

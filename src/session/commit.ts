@@ -12,7 +12,6 @@ import {
   requireEpisode
 } from "../environment/episode-machine";
 import type { SessionParts } from "../environment/hook-calls";
-import { successThresholdOf } from "../environment/task";
 import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
 import type { StateDefinition } from "../state/define-state";
@@ -20,11 +19,7 @@ import { stagedParts } from "../storage/episode-parts";
 import type { PendingEvent } from "../storage/event-log";
 import type { IdempotencyKey } from "../storage/idempotency";
 import * as idempotency from "../storage/idempotency";
-import {
-  type RescoreStep,
-  rescoreItems,
-  writeRescoreItems
-} from "../storage/rescore-rows";
+import type { RescoreStep } from "../storage/rescore-rows";
 import { dropTreeRowsBefore } from "../storage/run-rows";
 import {
   foldOf,
@@ -34,14 +29,10 @@ import {
   writeInflight
 } from "../storage/session-row";
 import { SqliteStoreBackend } from "../storage/store-backend";
-import { withinTime } from "../timeout";
 import type { ExecutionHooks } from "../tools/types";
 import { TokenBucket } from "./rate-limit";
 import type { SessionShared } from "./shared";
 import { exceptionLogLine, toolHooks } from "./tool-events";
-
-/** How long an episode's last answer waits for the task statistics to take its outcome. */
-const OUTCOME_WAIT_MS = 2_000;
 
 export type MutationKind = "reset" | "step" | "call" | "edit" | "run" | "pass";
 
@@ -60,6 +51,47 @@ export interface MutationContext {
   /** Records a step's place for re-scoring (kept only where it is needed). */
   recordStep(step: RescoreStep): void;
 }
+
+/**
+ * What a capture sees of a mutation about to commit: a layer records what
+ * it needs of it (re-scoring keeps each step's place) in the same
+ * transaction, so it is durable exactly when the mutation is.
+ */
+export interface CommitCapture {
+  kind: MutationKind;
+  environment: Environment;
+  /** The session row as the mutation commits it. */
+  row: SessionRow;
+  /** The first seq of the mutation's events. */
+  firstSeq: number;
+  /** The hidden store's changes, read on demand (before the flush). */
+  hiddenChanges(): ReturnType<ReturnType<typeof stagedParts>["hiddenChanges"]>;
+  /** The step's place, when the mutation recorded one. */
+  step: RescoreStep | undefined;
+}
+
+/**
+ * Called before the transaction with each mutation about to commit; the
+ * write it answers, if any, runs inside the transaction.
+ */
+export type Capture = (c: CommitCapture) => (() => void) | undefined;
+
+/** What an observer learns of a durable commit. */
+export interface CommitOutcome {
+  kind: MutationKind;
+  environment: Environment;
+  /** The session row before the mutation, and as it committed it. */
+  before: SessionRow;
+  row: SessionRow;
+}
+
+/**
+ * Called once a commit is durable, outside the session's queue: what it
+ * answers is awaited before the mutation's caller gets its answer (so a
+ * client that acts on the answer sees the observer's work), never by the
+ * mutations queued behind it. It bounds its own wait and never throws.
+ */
+export type CommitObserver = (c: CommitOutcome) => Promise<void> | undefined;
 
 /** What each kind needs of the committed episode before it may run. */
 const NEEDS: Record<MutationKind, EpisodeNeed> = {
@@ -89,9 +121,21 @@ export class Committer {
     { hash: string; done: Promise<unknown> }
   >();
   #bucket: TokenBucket | undefined;
+  readonly #captures: Capture[] = [];
+  readonly #observers: CommitObserver[] = [];
 
   constructor(shared: SessionShared) {
     this.#shared = shared;
+  }
+
+  /** Adds a capture (a layer's, when its object starts). */
+  capture(capture: Capture): void {
+    this.#captures.push(capture);
+  }
+
+  /** Adds an observer of every durable commit (a layer's, when its object starts). */
+  observe(observer: CommitObserver): void {
+    this.#observers.push(observer);
   }
 
   /** Sets (or, with `undefined`, removes) the per-session rate of mutating calls. */
@@ -113,9 +157,14 @@ export class Committer {
   ): Promise<T> {
     const shared = this.#shared;
     shared.requireRow();
+    const sent: Promise<void>[] = [];
     if (idem === undefined) {
       this.throttle();
-      return shared.queue.run(() => this.commit(kind, undefined, body));
+      const value = await shared.queue.run(() =>
+        this.commit(kind, undefined, body, sent)
+      );
+      await settled(sent);
+      return value;
     }
     const stored = idempotency.lookup(shared.sql, idem, shared.now());
     if (stored !== undefined) return stored as T;
@@ -131,7 +180,12 @@ export class Committer {
       return running.done as Promise<T>;
     }
     this.throttle();
-    const done = shared.queue.run(() => this.commit(kind, idem, body));
+    const done = shared.queue
+      .run(() => this.commit(kind, idem, body, sent))
+      .then(async (value) => {
+        await settled(sent);
+        return value;
+      });
     this.#running.set(id, { hash: idem.hash, done });
     try {
       return await done;
@@ -140,11 +194,16 @@ export class Committer {
     }
   }
 
-  /** One mutation, staged and committed whole or not at all. Call it inside the queue. */
+  /**
+   * One mutation, staged and committed whole or not at all. Call it inside
+   * the queue. What observers answer goes into `sent`, for the caller to
+   * await once the queue moved on (unawaited without it).
+   */
   async commit<T>(
     kind: MutationKind,
     idem: IdempotencyKey | undefined,
-    body: (m: MutationContext) => Promise<T>
+    body: (m: MutationContext) => Promise<T>,
+    sent?: Promise<void>[]
   ): Promise<T> {
     const shared = this.#shared;
     const committed = shared.requireRow();
@@ -221,14 +280,21 @@ export class Committer {
       // A tool may have caught the refusal; the mutation is refused anyway.
       if (staged.meter.exceeded !== undefined) throw staged.meter.exceeded;
       row.lastUsedAt = shared.now();
-      // Read before the flush, which forgets what it applies.
-      const recorded = rescoreItems(environment, {
-        ...(kind === "reset" ? { task: row.episodeTask } : {}),
-        hidden: staged.hiddenChanges(),
-        ...(stepRecord === undefined ? {} : { step: stepRecord })
-      });
+      // Before the flush, which forgets what it applies.
+      const captured: (() => void)[] = [];
+      for (const capture of this.#captures) {
+        const write = capture({
+          kind,
+          environment,
+          row,
+          firstSeq: inflight.firstSeq,
+          hiddenChanges: () => staged.hiddenChanges(),
+          step: stepRecord
+        });
+        if (write !== undefined) captured.push(write);
+      }
       shared.storage.transactionSync(() => {
-        writeRescoreItems(shared.sql, row.episode, inflight.firstSeq, recorded);
+        for (const write of captured) write();
         staged.flush();
         for (const write of commits) write();
         // The mutation's events, as one row (or what is left of them),
@@ -261,57 +327,11 @@ export class Committer {
     shared.release(written);
     for (const fn of after) fn();
     await shared.schedule.arm();
-    if (kind !== "reset")
-      await this.#reportOutcome(committed, row, environment);
-    return response;
-  }
-
-  /**
-   * Sends the outcome of an episode this commit ended, if it plays a
-   * dataset task, to the environment's task statistics. After the commit,
-   * so only a durable ending counts; before the answer, so a client that
-   * samples its next task once it has the answer sees this one. The step
-   * is committed whatever happens here: a failure is logged and counted,
-   * never answered (the statistics then lack this one episode). The
-   * answer waits at most OUTCOME_WAIT_MS: a statistics object that is
-   * slow must not hold every episode's last step (and the session's queue)
-   * behind it; a call still running then may yet land.
-   */
-  async #reportOutcome(
-    before: SessionRow,
-    row: SessionRow,
-    environment: Environment
-  ): Promise<void> {
-    const shared = this.#shared;
-    const ref = row.episodeRef;
-    const report = shared.reportOutcome;
-    if (
-      report === undefined ||
-      ref == null ||
-      environment.taskStats === false ||
-      before.done ||
-      before.truncated ||
-      !(row.done || row.truncated)
-    )
-      return;
-    try {
-      await withinTime(
-        () =>
-          report(environment.name, {
-            split: ref.split,
-            index: ref.index,
-            return: row.total,
-            success: row.total >= successThresholdOf(environment)
-          }),
-        OUTCOME_WAIT_MS
-      );
-    } catch (error) {
-      shared.outcomesLost++;
-      console.error(
-        `Roost: task statistics of ${environment.name} missed an outcome (split ${ref.split ?? "(dataset)"}, index ${ref.index}, session ${row.sessionId}; ${shared.outcomesLost} missed by this object)`,
-        error
-      );
+    for (const observer of this.#observers) {
+      const done = observer({ kind, environment, before: committed, row });
+      if (done !== undefined) sent?.push(done);
     }
+    return response;
   }
 
   /** What every commit writes besides the mutation's own: row, key, timers, retention. */
@@ -388,3 +408,8 @@ export class Committer {
     }
   }
 }
+
+/** Waits for what observers answered; each bounds its own wait and never throws. */
+const settled = async (sent: readonly Promise<void>[]): Promise<void> => {
+  if (sent.length > 0) await Promise.allSettled(sent);
+};

@@ -16,11 +16,12 @@ import type { EventLog, EventText } from "../storage/event-log";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import { readSessionRow, type SessionRow } from "../storage/session-row";
 import { SqliteTranscriptBackend } from "../storage/state-backend";
-import { runAlarm } from "./alarm";
-import { CallTasks } from "./call-tasks";
+import { CORE_ALARMS, runAlarm } from "./alarm";
 import { Committer } from "./commit";
+import type { AlarmHandler, SessionLayer } from "./layer";
 import { createModelResolver, type ModelResolver } from "./models";
 import type { ResolvedOptions } from "./options";
+import type { TimerKind } from "./schedule";
 import { SessionShared } from "./shared";
 import { TreeRuns } from "./tree-runs";
 
@@ -29,8 +30,8 @@ export class SessionRuntime {
   readonly shared: SessionShared;
   readonly commits: Committer;
   readonly runs: TreeRuns;
-  /** Tool calls run as tasks (MCP's tasks). */
-  readonly tasks: CallTasks;
+  /** The alarm's handlers: the core's and the layers'. */
+  readonly #alarms: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
   /** The deployment's models: tree runs decide with them, judges grade with them. */
   readonly models: ModelResolver;
   /** The socket layer's listener (one), then any number of chat streams'. */
@@ -41,13 +42,23 @@ export class SessionRuntime {
     storage: DurableObjectStorage,
     registry: Registry,
     options: ResolvedOptions,
-    models: ModelResolver = createModelResolver({})
+    models: ModelResolver = createModelResolver({}),
+    layers: readonly SessionLayer[] = []
   ) {
     this.shared = new SessionShared(storage, registry, options);
+    this.shared.operations = Object.assign(
+      {},
+      this.shared.operations,
+      ...layers.map((layer) => layer.operations ?? {})
+    );
+    this.#alarms = Object.assign(
+      {},
+      CORE_ALARMS,
+      ...layers.map((layer) => layer.alarms ?? {})
+    );
     this.models = models;
     this.commits = new Committer(this.shared);
     this.runs = new TreeRuns(this.shared, this.commits, models);
-    this.tasks = new CallTasks(this.shared, this.commits);
     this.shared.onEvent = (event) => {
       this.#onEvent(event);
       for (const listener of this.#listeners) listener(event);
@@ -151,6 +162,6 @@ export class SessionRuntime {
   }
 
   alarm(openSockets: number): Promise<void> {
-    return runAlarm(this.shared, this.runs, this.tasks, openSockets);
+    return runAlarm(this, this.#alarms, openSockets);
   }
 }

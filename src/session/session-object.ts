@@ -6,9 +6,9 @@ import { toErrorBody } from "../errors";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
 import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
-import { CHAT_STREAM_PATH, serveChatStream } from "./chat-stream";
 import { grantOf } from "./grant-header";
 import { loaderIsolates } from "./isolates";
+import type { ObjectRequest, SessionLayer } from "./layer";
 import { createModelResolver } from "./models";
 import {
   dispatch,
@@ -17,21 +17,9 @@ import {
 } from "./operations";
 import { staleError, staleGrant } from "./operations/check-grant";
 import type { ResolvedOptions } from "./options";
-import { redeemOnce } from "./redeem-once";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
-import {
-  readStats,
-  recordOutcome,
-  resetStats,
-  type SampleRequest,
-  type SplitFilter,
-  sampleTasks,
-  type TaskOutcome,
-  type TaskStatRow,
-  taskStatsObject
-} from "./task-stats";
 
 /**
  * The session Durable Object. Every RPC method answers `{ ok, value | error }`
@@ -44,13 +32,16 @@ export class SessionObject extends DurableObject {
   readonly sockets: SocketHub;
   /** Counts the rows this object's storage bills, when `meterRows` says so (row-meter.ts). */
   readonly meter: RowMeter | undefined;
+  /** Requests the object answers itself, by internal path (the layers'). */
+  readonly #requests: Readonly<Record<string, ObjectRequest>>;
 
   constructor(
     ctx: DurableObjectState,
     env: unknown,
     registry: Registry,
     options: ResolvedOptions,
-    fork?: ForkDriver
+    fork?: ForkDriver,
+    layers: readonly SessionLayer[] = []
   ) {
     super(ctx, env as never);
     // Before anything touches storage, so waking (recover) is counted too.
@@ -59,18 +50,19 @@ export class SessionObject extends DurableObject {
       ctx.storage,
       registry,
       options,
-      createModelResolver(env as Record<string, unknown>, options.models)
+      createModelResolver(env as Record<string, unknown>, options.models),
+      layers
     );
     // Read here, not from the worker's route: the object's env is the same
     // deployment's, and what it emits is decided where it is emitted.
     this.runtime.shared.dev =
       (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
     this.runtime.shared.isolates = loaderIsolates(env, options.loader);
-    const namespace = (env as { SESSIONS?: DurableObjectNamespace } | undefined)
-      ?.SESSIONS;
-    if (namespace !== undefined)
-      this.runtime.shared.reportOutcome = (environment, outcome) =>
-        taskStatsObject(namespace, environment).recordTaskOutcome(outcome);
+    this.#requests = Object.assign(
+      {},
+      ...layers.map((layer) => layer.objectRequests ?? {})
+    );
+    for (const layer of layers) layer.attach?.({ runtime: this.runtime, env });
     this.sockets = new SocketHub(
       ctx,
       this.runtime,
@@ -97,8 +89,8 @@ export class SessionObject extends DurableObject {
   }
 
   /**
-   * WebSocket upgrades and chat streams, forwarded by the worker after it
-   * checked the credentials.
+   * WebSocket upgrades and the layers' requests (a chat stream), forwarded
+   * by the worker after it checked the credentials.
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -108,13 +100,16 @@ export class SessionObject extends DurableObject {
         { error: { code: "unauthorized", message: "No credentials." } },
         { status: 401 }
       );
-    if (url.pathname === CHAT_STREAM_PATH) {
+    const answer = Object.hasOwn(this.#requests, url.pathname)
+      ? this.#requests[url.pathname]
+      : undefined;
+    if (answer !== undefined) {
       const stale = staleGrant(this.runtime.shared, grant);
       if (stale !== undefined) {
         const error = staleError(stale);
         return Response.json(toErrorBody(error), { status: error.status });
       }
-      return serveChatStream(this.runtime, url);
+      return answer(this.runtime, url, grant);
     }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return Response.json(
@@ -157,38 +152,6 @@ export class SessionObject extends DurableObject {
     return settle(() => dispatch(this.runtime, name, input, grant, key));
   }
 
-  /**
-   * OAuth's single-use ledger (redeem-once.ts): called on one object kept
-   * for it, never on a session's. Whether `key` was unused until now.
-   */
-  redeemOnce(key: string, expiresAtMs: number): boolean {
-    return redeemOnce(this.ctx.storage.sql, key, expiresAtMs, Date.now());
-  }
-
-  /**
-   * The task statistics (task-stats.ts): these four are called on the one
-   * object kept per environment, never on a session's.
-   */
-  recordTaskOutcome(outcome: TaskOutcome): void {
-    recordOutcome(this.ctx.storage.sql, outcome);
-  }
-
-  readTaskStats(
-    filter: SplitFilter,
-    after: { split: string | null; index: number } | undefined,
-    limit: number
-  ): { rows: TaskStatRow[]; more: boolean } {
-    return readStats(this.ctx.storage.sql, filter, after, limit);
-  }
-
-  resetTaskStats(filter: SplitFilter): number {
-    return resetStats(this.ctx.storage.sql, filter);
-  }
-
-  sampleTasks(request: SampleRequest): number[] {
-    return sampleTasks(this.ctx.storage.sql, request);
-  }
-
   override async alarm(): Promise<void> {
     await this.runtime.alarm(this.ctx.getWebSockets().length);
   }
@@ -214,14 +177,23 @@ export type SessionClass = new (
   env: unknown
 ) => SessionObject;
 
-/** Binds a registry and options into the class the platform constructs. */
+/**
+ * Binds a registry, options and layers into the class the platform
+ * constructs; each layer's `extendClass` then adds its RPC methods.
+ */
 export const createSessionClass = (
   registry: Registry,
   options: ResolvedOptions,
-  fork?: ForkDriver
-): SessionClass =>
-  class Session extends SessionObject {
+  fork?: ForkDriver,
+  layers: readonly SessionLayer[] = []
+): SessionClass => {
+  const Session: SessionClass = class Session extends SessionObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env, registry, options, fork);
+      super(ctx, env, registry, options, fork, layers);
     }
   };
+  return layers.reduce<SessionClass>(
+    (Base, layer) => layer.extendClass?.(Base) ?? Base,
+    Session
+  );
+};

@@ -21,11 +21,12 @@ import {
 import { makeTablesOnFirstUse } from "../storage/tables";
 import type { ExecuteOptions } from "../tools/execute";
 import type { ExecutionHooks, IsolateStarter } from "../tools/types";
+import type { OperationTable } from "./layer";
+import { CORE_OPERATIONS } from "./operations";
 import type { ResolvedOptions } from "./options";
 import { MutationQueue } from "./queue";
 import { Schedule } from "./schedule";
 import { splitResult } from "./split-result";
-import type { TaskOutcome } from "./task-stats";
 
 export class SessionShared {
   /** Injectable clock: tests move time instead of waiting. */
@@ -44,16 +45,8 @@ export class SessionShared {
   dev = false;
   /** The worker's Worker Loader, as code tools use it (isolates.ts); undefined without one. */
   isolates: IsolateStarter | undefined;
-  /**
-   * Sends an ended episode's outcome to the environment's task statistics
-   * (task-stats.ts); set by the Durable Object, which can reach that
-   * object. Unset (a local session, a test's runtime), nothing is sent.
-   */
-  reportOutcome:
-    | ((environment: string, outcome: TaskOutcome) => Promise<void>)
-    | undefined;
-  /** Outcomes this object failed to send (logged each time): the statistics lack that many episodes. */
-  outcomesLost = 0;
+  /** The operations this session runs: the core's and its worker's layers' (operations/index.ts). */
+  operations: OperationTable = CORE_OPERATIONS;
   readonly queue = new MutationQueue();
   readonly events: EventLog;
   readonly schedule: Schedule;

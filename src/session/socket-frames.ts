@@ -9,7 +9,6 @@ import type { ClientFrame } from "../protocol";
 import type { Grant } from "../protocol/scopes";
 import {
   dispatch,
-  OPERATIONS,
   type OperationInput,
   type OperationName
 } from "./operations";
@@ -61,7 +60,8 @@ export const runFrame = async (
       return dispatch(rt, "cancelRun", { run_id: frame.run_id }, grant);
     case "op": {
       const name = frame.op as OperationName;
-      if (!Object.hasOwn(OPERATIONS, name) || OPERATIONS[name].internal) {
+      const table = rt.shared.operations;
+      if (!Object.hasOwn(table, name) || table[name]?.internal) {
         throw new RoostError(
           "invalid_request",
           `No operation "${frame.op}" is open to clients.`,

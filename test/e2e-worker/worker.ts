@@ -7,6 +7,7 @@ import { counter } from "../../examples/counter/index";
 import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
+import { allLayers } from "../../src/layers";
 import { graded } from "../fixtures/graded";
 import { pupil } from "../fixtures/pupil";
 import { fragile } from "./fragile";
@@ -21,6 +22,7 @@ import { forgetsOnFork, framesAnswer } from "./unfaithful";
 // a gate, a component that always throws and an episode rubric; and two
 // that only `validate --url` can fail (unfaithful.ts).
 const worker = createRoost({
+  layers: allLayers(),
   environments: [
     counter,
     story,

@@ -50,6 +50,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   storage: CORE,
   session: [...CORE, "runner", "storage"],
   http: [...CORE, "runner", "session"],
+  // The optional capabilities a worker opts into (src/layers/*): above the
+  // session and the HTTP core, which import none of them. A layer may build
+  // on another (OpenEnv serves MCP under its bases).
+  layers: [...CORE, "runner", "storage", "session", "http"],
   client: [],
   // The validator plays environments on local sessions with the client's policies.
   validate: [...CORE, "runner", "client"],

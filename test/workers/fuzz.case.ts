@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../src/errors";
-import { ROUTE_TABLE } from "../../src/http/route-table";
 import {
   action,
   call,
@@ -10,6 +9,7 @@ import {
   readable as snapshot,
   type TestSession
 } from "./helpers";
+import { ROUTE_TABLE } from "./tables";
 import { type Frame, hasType, openSocket } from "./ws-helpers";
 
 // Random and mutated input against every route of the table and every

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ROUTE_TABLE } from "../../src/http/route-table";
 import {
   type CallInit,
   call,
@@ -9,6 +8,7 @@ import {
   fetchWorker,
   withEnv
 } from "./helpers";
+import { ROUTE_TABLE } from "./tables";
 
 /** A concrete URL for a route of the table. */
 const urlOf = (path: string, sessionId: string): string =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ROUTE_TABLE } from "../../src/http/route-table";
 import { call, createSession, json, withEnv } from "./helpers";
+import { ROUTE_TABLE } from "./tables";
 
 const preflight = (origin: string, via = call) =>
   via("/v1/sessions", {
@@ -145,16 +145,12 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("lists every route in order, the store's key list included", () => {
+  it("lists every route in order, the store's key list included: the core's, then each layer's", () => {
     const routes = ROUTE_TABLE().map((r) => `${r.method} ${r.path}`);
     expect(routes).toEqual([
       "GET /health",
       "GET /v1/environments",
       "GET /openapi.json",
-      // The server's task statistics and the curriculum's draw from them.
-      "GET /v1/environments/{name}/task-stats",
-      "DELETE /v1/environments/{name}/task-stats",
-      "POST /v1/environments/{name}/task-stats/sample",
       "POST /v1/sessions",
       "GET /v1/sessions/{id}",
       "DELETE /v1/sessions/{id}",
@@ -165,8 +161,6 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}/hidden",
       "POST /v1/sessions/{id}/reset",
       "POST /v1/sessions/{id}/step",
-      // A registered rubric applied again to the retained episodes (grade).
-      "POST /v1/sessions/{id}/rescore",
       // Beyond DESIGN: what reset answered, for a client that lost it.
       "GET /v1/sessions/{id}/tools",
       "POST /v1/sessions/{id}/tools/{tool}",
@@ -186,6 +180,13 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions/{id}/runs",
       "GET /v1/sessions/{id}/runs/{run_id}",
       "POST /v1/sessions/{id}/runs/{run_id}/cancel",
+      // The layers' routes after the core's, in allLayers()'s order.
+      // The server's task statistics and the curriculum's draw from them.
+      "GET /v1/environments/{name}/task-stats",
+      "DELETE /v1/environments/{name}/task-stats",
+      "POST /v1/environments/{name}/task-stats/sample",
+      // A registered rubric applied again to the retained episodes (grade).
+      "POST /v1/sessions/{id}/rescore",
       "POST /v1/sessions/{id}/chat",
       "GET /v1/sessions/{id}/chat/{chat_id}/stream",
       "POST /v1/sessions/{id}/mcp",

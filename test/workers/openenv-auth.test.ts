@@ -2,8 +2,8 @@
 // needs a connect URL minted with a key, and is otherwise refused in band
 // (an error frame answering its first request, then a 44xx close).
 import { describe, expect, it } from "vitest";
-import { signConnect, verifyConnect } from "../../src/http/openenv/connect";
 import { signingKeys } from "../../src/http/secrets";
+import { signConnect, verifyConnect } from "../../src/layers/openenv/connect";
 import { createSignal } from "../shared/signal";
 import { withEnv } from "./helpers";
 

@@ -8,11 +8,10 @@ import { describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type { ForkCursor, ForkStart } from "../../src/session/fork-source";
-import {
-  OPERATIONS,
-  type OperationInput,
-  type OperationName,
-  type OperationOutput
+import type {
+  OperationInput,
+  OperationName,
+  OperationOutput
 } from "../../src/session/operations";
 import { gate as labGate } from "../fixtures/environments";
 import {
@@ -23,6 +22,7 @@ import {
   ok,
   type SessionApi
 } from "./session-helpers";
+import { OPERATIONS } from "./tables";
 
 interface Session {
   id: DurableObjectId;

@@ -16,7 +16,7 @@ import {
   type Scope,
   SERVER_GRANT
 } from "../../src/protocol/scopes";
-import { OPERATIONS, type OperationName } from "../../src/session/operations";
+import type { OperationName } from "../../src/session/operations";
 import { call, json, send, type TestSession } from "./helpers";
 import {
   INTERNAL,
@@ -27,6 +27,7 @@ import {
   releaseHeldTasks
 } from "./op-reaches.case";
 import { events, ok } from "./session-helpers";
+import { OPERATIONS } from "./tables";
 import { type Frame, openSocket } from "./ws-helpers";
 
 type Credential = Scope | "expired" | "revoked";

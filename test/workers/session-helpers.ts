@@ -3,14 +3,14 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { toolCalls } from "../../src/messages/build";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
-import {
-  OPERATIONS,
-  type OperationInput,
-  type OperationName,
-  type OperationOutput
+import type {
+  OperationInput,
+  OperationName,
+  OperationOutput
 } from "../../src/session/operations";
 import type { RpcResult } from "../../src/session/rpc";
 import type { SessionObject } from "../../src/session/session-object";
+import { OPERATIONS } from "./tables";
 
 export const ok = <T>(r: RpcResult<T>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);

@@ -4,6 +4,7 @@
 // POST …/task-stats/sample. Real session objects and the real statistics
 // object, in workerd.
 import { beforeEach, describe, expect, it } from "vitest";
+import { replaceOutcomeSender } from "../../src/layers/task-stats/report";
 import type {
   TaskSampleResponse,
   TaskStatsResponse
@@ -371,7 +372,7 @@ describe("the server's curriculum sampler", () => {
     expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
     // A statistics object that never answers: the session must not wait on it forever.
     await inside(stubOf(s.session_id), (o) => {
-      o.runtime.shared.reportOutcome = () => new Promise<void>(() => {});
+      replaceOutcomeSender(o.runtime, () => new Promise<void>(() => {}));
     });
     const out = await step(s, "answer", { value: 3 });
     expect(out).toMatchObject({ done: true, reward: 2 });

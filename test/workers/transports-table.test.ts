@@ -5,7 +5,7 @@
 // transport reaches each operation, or why it does not).
 import { afterAll, describe, expect, it } from "vitest";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
-import { OPERATIONS, type OperationName } from "../../src/session/operations";
+import type { OperationName } from "../../src/session/operations";
 import { json, send } from "./helpers";
 import {
   INTERNAL,
@@ -18,6 +18,7 @@ import {
   releaseHeldTasks
 } from "./op-reaches.case";
 import { events, ok } from "./session-helpers";
+import { OPERATIONS } from "./tables";
 import { type Frame, openSocket } from "./ws-helpers";
 
 /** What differs between two sessions prepared alike: ids, clocks, run ids. */

@@ -9,6 +9,7 @@ import { fromErrorBody, RoostError } from "../../errors";
 import { issuesToErrorBody } from "../../protocol/error-body";
 import type { Grant } from "../../protocol/scopes";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
+import type { AnyOperation, OperationTable } from "../layer";
 import type { SessionRuntime } from "../runtime";
 import { checkGrant } from "./check-grant";
 import { issueToken, readHidden, revokeTokens } from "./credentials";
@@ -23,9 +24,8 @@ import {
   importEnd
 } from "./fork-steps";
 import { create, destroy, events, expectUse, status } from "./lifecycle";
-import { rescore } from "./rescore";
 import { call, reset, step, tools } from "./reset-step-call";
-import { cancelRun, readRun, startChat, startRun } from "./runs";
+import { cancelRun, readRun, startRun } from "./runs";
 import { frame, messages, patchState, readState } from "./state";
 import {
   addEntry,
@@ -34,9 +34,9 @@ import {
   replaceEntry,
   storeKeys
 } from "./store";
-import { cancelTask, listTasks, readTask, startTask } from "./tasks";
 
-export const OPERATIONS = {
+/** The session core's operations; layers add theirs (session/layer.ts). */
+export const CORE_OPERATIONS = {
   create,
   status,
   expectUse,
@@ -54,19 +54,13 @@ export const OPERATIONS = {
   readState,
   patchState,
   readHidden,
-  rescore,
   issueToken,
   revokeTokens,
   messages,
   frame,
   startRun,
-  startChat,
   readRun,
   cancelRun,
-  startTask,
-  readTask,
-  listTasks,
-  cancelTask,
   forkBegin,
   forkChunk,
   forkEnd,
@@ -76,8 +70,17 @@ export const OPERATIONS = {
   importAbort
 } as const;
 
-export type OperationName = keyof typeof OPERATIONS;
-type Table = typeof OPERATIONS;
+/**
+ * The operations a layer adds, by name, for the types of every transport
+ * and stub: each layer declares its own here by declaration merging (as
+ * Hono's ContextVariableMap), so the table's types follow the layers a
+ * program imports, and the core imports none of them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the layers' declaration merging.
+export interface LayerOperations {}
+
+type Table = typeof CORE_OPERATIONS & LayerOperations;
+export type OperationName = keyof Table;
 export type OperationInput<N extends OperationName> = Parameters<
   Table[N]["handle"]
 >[1];
@@ -118,6 +121,22 @@ export const bindKey = async <I>(
 };
 
 /**
+ * Every operation this worker's layers declared, for the worker's side of
+ * a call (the gateway's retry rules): the core's, and each layer's once
+ * `createRoost` is given it. A session runs only its own class's table.
+ */
+const known: Record<string, AnyOperation> = { ...CORE_OPERATIONS };
+
+/** Makes a layer's operations known to the worker's side of calls. */
+export const learnOperations = (table: OperationTable): void => {
+  Object.assign(known, table);
+};
+
+/** An operation by name, if the core or a chosen layer declares it. */
+export const knownOperation = (name: string): AnyOperation | undefined =>
+  Object.hasOwn(known, name) ? known[name] : undefined;
+
+/**
  * Runs operation `name` on a session for a credential that holds `grant`;
  * `key` is the client's Idempotency-Key, if it sent one. The input is parsed with the
  * operation's schema here, whatever checked it before: an RPC caller, a
@@ -131,8 +150,9 @@ export const dispatch = async <N extends OperationName>(
   grant: Grant,
   key?: string
 ): Promise<OperationOutput<N>> => {
-  const op = OPERATIONS[name] as Operation<unknown, unknown>;
-  if (op === undefined || !Object.hasOwn(OPERATIONS, name)) {
+  const table = rt.shared.operations;
+  const op = table[name] as Operation<unknown, unknown> | undefined;
+  if (op === undefined || !Object.hasOwn(table, name)) {
     throw new RoostError("invalid_request", `Unknown operation "${name}".`);
   }
   checkGrant(rt.shared, name, op.scope, grant);

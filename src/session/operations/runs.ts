@@ -2,7 +2,6 @@
 
 import * as z from "zod";
 import {
-  ChatIdSchema,
   RunCreatedSchema,
   RunRequestSchema,
   RunStatusSchema
@@ -13,7 +12,7 @@ import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
  * A run's events, emitted after its start answered, pass by pass: the
  * prompt's message, the tree's choices, the tools it runs and their writes.
  */
-const RUN_EVENTS = [
+export const RUN_EVENTS = [
   "tree.node",
   "tree.decision",
   "tree.completed",
@@ -29,18 +28,6 @@ export const startRun = defineOperation({
   idempotency: { scope: () => "runs", hashed: (input) => input },
   events: RUN_EVENTS,
   handle: (rt, request, idem) => rt.runs.start(request, idem)
-});
-
-/** A run started by the chat endpoint: a run like any, that remembers its chat. */
-export const startChat = defineOperation({
-  input: () => RunRequestSchema().extend({ chat_id: ChatIdSchema() }),
-  output: RunCreatedSchema,
-  scope: "act",
-  mutates: true,
-  idempotency: { scope: () => "runs", hashed: (input) => input },
-  events: RUN_EVENTS,
-  handle: (rt, { chat_id, ...request }, idem) =>
-    rt.runs.start({ ...request, chatId: chat_id }, idem)
 });
 
 export const readRun = defineOperation({

@@ -1,0 +1,15 @@
+/** @module The chat layer: the AI SDK's `useChat` on a session, a decision-tree run answered as its UI message stream. */
+
+import type { Layer } from "../../http/layer";
+import { startChat } from "./operation";
+import { chatRoutes } from "./routes";
+import { CHAT_STREAM_PATH, serveChatStream } from "./stream";
+
+export const chat = (): Layer => ({
+  name: "chat",
+  routes: chatRoutes,
+  operations: { startChat },
+  objectRequests: {
+    [CHAT_STREAM_PATH]: async (runtime, url) => serveChatStream(runtime, url)
+  }
+});

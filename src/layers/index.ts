@@ -1,0 +1,27 @@
+/**
+ * @module Every layer, for a worker that serves everything (the demo
+ * worker, `npm start`). A worker of its own names the layers it wants
+ * from their own modules instead, and carries no other.
+ */
+
+import type { Layer } from "../http/layer";
+import { aviary } from "./aviary";
+import { chat } from "./chat";
+import { mcp } from "./mcp";
+import { oauth } from "./oauth";
+import { openenv } from "./openenv";
+import { rescore } from "./rescore";
+import { taskStats } from "./task-stats";
+
+export { aviary, chat, mcp, oauth, openenv, rescore, taskStats };
+
+/** Every capability Roost has, in the order the OpenAPI document lists their routes. */
+export const allLayers = (): Layer[] => [
+  taskStats(),
+  rescore(),
+  chat(),
+  mcp(),
+  oauth(),
+  aviary(),
+  openenv()
+];

@@ -1,0 +1,18 @@
+/**
+ * @module The MCP layer: every session, and every environment, as an MCP
+ * server over Streamable HTTP (revisions 2024-11-05 to 2026-07-28), with
+ * tool calls run as tasks. `oauth()` adds the authorization server its
+ * hosted clients need.
+ */
+
+import type { Layer } from "../../http/layer";
+import { TASK_ALARMS } from "./alarms";
+import { TASK_OPERATIONS } from "./operations";
+import { mcpRoutes } from "./routes";
+
+export const mcp = (): Layer => ({
+  name: "mcp",
+  routes: mcpRoutes,
+  operations: TASK_OPERATIONS,
+  alarms: TASK_ALARMS
+});

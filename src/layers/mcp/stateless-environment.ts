@@ -1,0 +1,148 @@
+/**
+ * @module An environment's MCP endpoint for stateless clients (2026-07-28).
+ * There is no initialize to make a session at and no session header to
+ * carry it, so a session travels in `_meta["dev.roost/session"]`: a
+ * tools/call that names none starts one and answers its credential there,
+ * and a request that sends it back continues that session. A client that
+ * never sends it back gets a fresh episode per call, which is exactly
+ * right for stateless tools; for a stateful environment it sends the
+ * credential back, or talks to the session's own endpoint, whose URL
+ * names it. Anything else (server/discover, tools/list, resources) is
+ * answered from the environment itself, without making a session. A task
+ * started here is polled with its id alone (task-capability.ts).
+ */
+
+import type { Context } from "hono";
+import type { Environment } from "../../environment/define-environment";
+import type { AppEnv } from "../../http/env";
+import { gatewayTo } from "../../http/gateway";
+import { signingKeys } from "../../http/secrets";
+import {
+  provenSession,
+  sessionCredential
+} from "../../http/session-credential";
+import { JSONRPC_ERRORS, MCP_META } from "../../protocol";
+import { isSessionGone } from "./failure";
+import { mcpSessionToken } from "./session-token";
+import { expectUse, startMcpSession } from "./start-session";
+import { type McpRequest, rpcError } from "./streamable-http";
+import { carriedTasks, environmentTarget, sessionTarget } from "./target";
+import { carryTask, provenTask } from "./task-capability";
+
+const toolNamed = (params: unknown): string | undefined => {
+  const name = (params as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : undefined;
+};
+
+/** 200, not 404: a stateless client reads 404 as "this method is not served". */
+const noSession = (id: string | number, message: string) =>
+  rpcError(200, JSONRPC_ERRORS.invalidParams, message, id, {
+    meta: MCP_META.session
+  });
+
+/** Carries the ids of tasks a session starts here (task-capability.ts). */
+const carrier = async (c: Context<AppEnv>, sessionId: string) => {
+  const keys = await signingKeys(c.env);
+  const issuedAt = Date.now();
+  return (taskId: string) => carryTask(keys, sessionId, taskId, issuedAt);
+};
+
+/** tasks/*: the id alone leads to its task, and to nothing else. */
+const answerTask = async (
+  c: Context<AppEnv>,
+  environment: Environment,
+  request: McpRequest
+): Promise<Response> => {
+  const taskId = (request.params as { taskId?: unknown } | undefined)?.taskId;
+  const keys = await signingKeys(c.env);
+  const proven =
+    typeof taskId === "string" ? await provenTask(keys, taskId) : undefined;
+  let durableId: DurableObjectId | undefined;
+  try {
+    durableId =
+      proven === undefined
+        ? undefined
+        : c.env.SESSIONS.idFromString(proven.sessionId);
+  } catch {
+    durableId = undefined;
+  }
+  if (proven === undefined || durableId === undefined) {
+    return await request.answer(environmentTarget(environment));
+  }
+  const session = gatewayTo(c.env.SESSIONS, durableId, proven.grant);
+  const carry = (id: string) =>
+    carryTask(keys, proven.sessionId, id, proven.grant.issuedAt);
+  return await request.answer(
+    carriedTasks(sessionTarget(c.get("registry"), session), carry, {
+      carried: taskId as string,
+      taskId: proven.taskId
+    })
+  );
+};
+
+export const answerStateless = async (
+  c: Context<AppEnv>,
+  environment: Environment,
+  request: McpRequest
+): Promise<Response> => {
+  const registry = c.get("registry");
+  if (request.method.startsWith("tasks/")) {
+    return await answerTask(c, environment, request);
+  }
+  const named = request.meta?.[MCP_META.session];
+  if (named !== undefined) {
+    const proven =
+      typeof named === "string" ? await provenSession(c, named) : undefined;
+    if (proven === undefined) {
+      return noSession(
+        request.id,
+        `Unknown _meta["${MCP_META.session}"]: send the value a tools/call answered, or leave it out to start a new session.`
+      );
+    }
+    const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
+    try {
+      return await request.answer(
+        carriedTasks(
+          sessionTarget(registry, session),
+          await carrier(c, proven.sessionId)
+        )
+      );
+    } catch (error) {
+      if (!isSessionGone(error)) throw error;
+      return noSession(
+        request.id,
+        `The session _meta["${MCP_META.session}"] names has ended: leave it out to start a new one.`
+      );
+    }
+  }
+  const tool = toolNamed(request.params);
+  const known = environment.toolSchemas.some((t) => t.function.name === tool);
+  // Only a call of a tool the environment has makes a session; a bad call
+  // is refused without one.
+  if (request.method !== "tools/call" || !known) {
+    return await request.answer(environmentTarget(environment));
+  }
+  const started = await startMcpSession(c, environment, request.id);
+  if (started instanceof Response) return started;
+  const credential = sessionCredential(
+    started.sessionId,
+    await mcpSessionToken(c, started)
+  );
+  const answered = await request.answer(
+    carriedTasks(
+      sessionTarget(registry, started.session),
+      await carrier(c, started.sessionId)
+    )
+  );
+  await expectUse(started);
+  const body = (await answered.json()) as {
+    result?: { _meta?: Record<string, unknown> };
+  };
+  if (body.result !== undefined) {
+    body.result._meta = {
+      ...body.result._meta,
+      [MCP_META.session]: credential
+    };
+  }
+  return Response.json(body, { status: answered.status });
+};

@@ -1,0 +1,74 @@
+/**
+ * @module Sends each ended episode of a dataset task to its environment's
+ * statistics: an observer of the session's commits, so the send happens
+ * after the commit and outside the session's queue.
+ */
+
+import { successThresholdOf } from "../../environment/task";
+import type { SessionAttach } from "../../session/layer";
+import { withinTime } from "../../timeout";
+import { type TaskOutcome, taskStatsObject } from "./statistics";
+
+/** How long an episode's last answer waits for the statistics to take its outcome. */
+const OUTCOME_WAIT_MS = 2_000;
+
+type Send = (environment: string, outcome: TaskOutcome) => Promise<void>;
+
+/** What a session object's sends have missed (logged each time): the statistics lack that many episodes. */
+const lost = new WeakMap<object, number>();
+
+/** Each session object's way to the statistics, by its runtime. */
+const senders = new WeakMap<object, Send>();
+
+/** Replaces a session object's way to the statistics (a test's that never answers). */
+export const replaceOutcomeSender = (runtime: object, send: Send): void => {
+  senders.set(runtime, send);
+};
+
+/** The outcomes this session object failed to send, for tests and logs. */
+export const outcomesLost = (runtime: object): number => lost.get(runtime) ?? 0;
+
+/**
+ * Sends, after each commit that ended an episode of a dataset task, its
+ * outcome. The step is committed whatever happens here: a failure is
+ * logged and counted, never answered. The step's answer waits at most
+ * OUTCOME_WAIT_MS (so a client that samples its next task once it has the
+ * answer sees this one); the session's queue never does.
+ */
+export const reportOutcomes = ({ runtime, env }: SessionAttach): void => {
+  const namespace = (env as { SESSIONS?: DurableObjectNamespace } | undefined)
+    ?.SESSIONS;
+  if (namespace === undefined) return;
+  senders.set(runtime, (environment, outcome) =>
+    taskStatsObject(namespace, environment).recordTaskOutcome(outcome)
+  );
+  runtime.commits.observe(({ kind, environment, before, row }) => {
+    const ref = row.episodeRef;
+    if (
+      kind === "reset" ||
+      ref == null ||
+      environment.taskStats === false ||
+      before.done ||
+      before.truncated ||
+      !(row.done || row.truncated)
+    )
+      return undefined;
+    const outcome: TaskOutcome = {
+      split: ref.split,
+      index: ref.index,
+      return: row.total,
+      success: row.total >= successThresholdOf(environment)
+    };
+    return withinTime(
+      () => senders.get(runtime)!(environment.name, outcome),
+      OUTCOME_WAIT_MS
+    ).catch((error: unknown) => {
+      const missed = outcomesLost(runtime) + 1;
+      lost.set(runtime, missed);
+      console.error(
+        `Roost: task statistics of ${environment.name} missed an outcome (split ${ref.split ?? "(dataset)"}, index ${ref.index}, session ${row.sessionId}; ${missed} missed by this object)`,
+        error
+      );
+    });
+  });
+};

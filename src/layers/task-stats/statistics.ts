@@ -1,0 +1,222 @@
+/**
+ * @module Task statistics of one environment: attempts, successes and the
+ * sum of returns per (split, dataset index). One object of the session
+ * class per environment keeps them (http/task-stats.ts names it
+ * `task-stats:<environment>`), as the OAuth ledger is kept: no binding or
+ * migration of its own, and a Durable Object answers one call at a time,
+ * so concurrent episodes' outcomes never overwrite each other. Sessions
+ * send each ended episode's outcome here (commit.ts); the HTTP routes read,
+ * reset and sample from them.
+ */
+
+import { RoostError } from "../../errors";
+import {
+  passRate,
+  seededRandom,
+  taskWeight,
+  type WeightedTask,
+  weightedDraw
+} from "../../protocol/task-signal";
+
+// `split` '' is the environment's own dataset: split names are never empty.
+const TABLE = `CREATE TABLE IF NOT EXISTS task_stats (
+  split TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  successes INTEGER NOT NULL,
+  return_sum REAL NOT NULL,
+  PRIMARY KEY (split, task_index)) WITHOUT ROWID`;
+
+/** One ended episode of a dataset task. `split` null is the own dataset. */
+export interface TaskOutcome {
+  split: string | null;
+  index: number;
+  return: number;
+  success: boolean;
+}
+
+export interface TaskStatRow {
+  split: string | null;
+  index: number;
+  attempts: number;
+  successes: number;
+  return_sum: number;
+}
+
+const stored = (split: string | null): string => split ?? "";
+const shown = (split: string): string | null => (split === "" ? null : split);
+
+/** Adds one outcome: one row written (an upsert of its task's row). */
+export const recordOutcome = (sql: SqlStorage, outcome: TaskOutcome): void => {
+  sql.exec(TABLE);
+  sql.exec(
+    `INSERT INTO task_stats (split, task_index, attempts, successes, return_sum)
+     VALUES (?, ?, 1, ?, ?)
+     ON CONFLICT (split, task_index) DO UPDATE SET
+       attempts = attempts + 1,
+       successes = successes + excluded.successes,
+       return_sum = return_sum + excluded.return_sum`,
+    stored(outcome.split),
+    outcome.index,
+    outcome.success ? 1 : 0,
+    // A non-finite return would poison the sum for good.
+    Number.isFinite(outcome.return) ? outcome.return : 0
+  );
+};
+
+const hasTable = (sql: SqlStorage): boolean =>
+  sql
+    .exec(
+      "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'task_stats'"
+    )
+    .toArray().length > 0;
+
+/** Which records a read or a reset covers: every split, or one (null: the own dataset). */
+export type SplitFilter = { all: true } | { all: false; split: string | null };
+
+const where = (filter: SplitFilter): [string, string[]] =>
+  filter.all ? ["", []] : [" AND split = ?", [stored(filter.split)]];
+
+/**
+ * A page of records in (split, index) order, after `after` (the last one
+ * of the previous page), at most `limit`; and whether there are more.
+ */
+export const readStats = (
+  sql: SqlStorage,
+  filter: SplitFilter,
+  after: { split: string | null; index: number } | undefined,
+  limit: number
+): { rows: TaskStatRow[]; more: boolean } => {
+  if (!hasTable(sql)) return { rows: [], more: false };
+  const [clause, params] = where(filter);
+  const cursor = after ?? { split: "", index: -1 };
+  const raw = sql
+    .exec<{
+      split: string;
+      task_index: number;
+      attempts: number;
+      successes: number;
+      return_sum: number;
+    }>(
+      `SELECT split, task_index, attempts, successes, return_sum FROM task_stats
+       WHERE (split, task_index) > (?, ?)${clause}
+       ORDER BY split, task_index LIMIT ?`,
+      after === undefined ? "" : stored(cursor.split),
+      after === undefined ? -1 : cursor.index,
+      ...params,
+      limit + 1
+    )
+    .toArray();
+  return {
+    rows: raw.slice(0, limit).map((r) => ({
+      split: shown(r.split),
+      index: r.task_index,
+      attempts: r.attempts,
+      successes: r.successes,
+      return_sum: r.return_sum
+    })),
+    more: raw.length > limit
+  };
+};
+
+/** Forgets the records `filter` covers; how many tasks' records went. */
+export const resetStats = (sql: SqlStorage, filter: SplitFilter): number => {
+  if (!hasTable(sql)) return 0;
+  const [clause, params] = where(filter);
+  return sql.exec(`DELETE FROM task_stats WHERE 1 = 1${clause}`, ...params)
+    .rowsWritten;
+};
+
+export interface SampleRequest {
+  split: string | null;
+  /** Indexes 0 … taskCount − 1 are drawn from. */
+  taskCount: number;
+  groupSize: number;
+  count: number;
+  seed: number;
+}
+
+/** Indexes the server draws at most per request, and the pool it draws them from at most. */
+export const SAMPLE_LIMITS = { count: 1024, taskCount: 1_000_000 } as const;
+
+/**
+ * `count` indexes drawn (with replacement) from 0 … taskCount − 1, each in
+ * proportion to its P(signal) for groups of `groupSize`, with the prior
+ * of protocol/task-signal.ts for tasks without a record; the client's
+ * curriculum draws the same way.
+ */
+export const sampleTasks = (
+  sql: SqlStorage,
+  request: SampleRequest
+): number[] => {
+  if (request.taskCount > SAMPLE_LIMITS.taskCount) {
+    throw new RoostError(
+      "invalid_request",
+      `task_count may be at most ${SAMPLE_LIMITS.taskCount}.`,
+      { field: "task_count" }
+    );
+  }
+  const known: WeightedTask[] = [];
+  if (hasTable(sql)) {
+    for (const r of sql.exec<{
+      task_index: number;
+      attempts: number;
+      successes: number;
+    }>(
+      "SELECT task_index, attempts, successes FROM task_stats WHERE split = ? AND task_index < ? ORDER BY task_index",
+      stored(request.split),
+      request.taskCount
+    ))
+      known.push({
+        index: r.task_index,
+        weight: taskWeight(r, request.groupSize)
+      });
+  }
+  // Untried tasks all weigh the prior's weight: a draw searches the tried
+  // ones only, so a large split costs what its statistics hold.
+  const draw = weightedDraw(
+    request.taskCount,
+    known,
+    taskWeight(undefined, request.groupSize)
+  );
+  const random = seededRandom(request.seed);
+  return Array.from({ length: request.count }, () => draw(random));
+};
+
+/** A record as the routes answer it, with its P(signal) for groups of `groupSize`. */
+export const describeRow = (row: TaskStatRow, groupSize: number) => ({
+  split: row.split,
+  index: row.index,
+  attempts: row.attempts,
+  successes: row.successes,
+  mean_return: row.attempts > 0 ? row.return_sum / row.attempts : null,
+  pass_rate: passRate(row.attempts, row.successes),
+  p_signal: taskWeight(row, groupSize)
+});
+
+/** The methods of the statistics object, as a stub of it offers them. */
+export interface TaskStatsObject {
+  recordTaskOutcome(outcome: TaskOutcome): Promise<void>;
+  readTaskStats(
+    filter: SplitFilter,
+    after: { split: string | null; index: number } | undefined,
+    limit: number
+  ): Promise<{ rows: TaskStatRow[]; more: boolean }>;
+  resetTaskStats(filter: SplitFilter): Promise<number>;
+  sampleTasks(request: SampleRequest): Promise<number[]>;
+}
+
+/**
+ * The statistics object of `environment`, by name in the session
+ * namespace: the same object whichever worker or session asks. Not a
+ * session: no session id is a name's id, and its storage holds only the
+ * statistics' table.
+ */
+export const taskStatsObject = (
+  // Any namespace's stub: the worker's is typed, the object's own is not.
+  namespace: Pick<DurableObjectNamespace, "get" | "idFromName">,
+  environment: string
+): TaskStatsObject =>
+  (namespace as DurableObjectNamespace).get(
+    namespace.idFromName(`task-stats:${environment}`)
+  ) as unknown as TaskStatsObject;

@@ -1,0 +1,72 @@
+/**
+ * @module What a layer may add to a session: operations, requests the
+ * object answers itself, alarm timers, commit hooks and RPC methods. The
+ * session core knows none of the layers; a worker's class is built from
+ * the ones it chose (session-object.ts), so a layer it did not choose is
+ * neither bundled nor run.
+ */
+
+import type { Grant } from "../protocol/scopes";
+import type { SessionRow } from "../storage/session-row";
+import type { Operation } from "./operations/define";
+import type { SessionRuntime } from "./runtime";
+import type { TimerKind } from "./schedule";
+import type { SessionClass } from "./session-object";
+import type { SessionShared } from "./shared";
+
+/**
+ * An operation of any input and output, as a table holds it: the table's
+ * types come from each operation's own declaration (operations/index.ts).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a table holds operations of every input type; each is typed where it is declared.
+export type AnyOperation = Operation<any, unknown>;
+
+/** Operations by name, as the table and the layers declare them. */
+export type OperationTable = Readonly<Record<string, AnyOperation>>;
+
+/** What an alarm timer's handler gets. */
+export interface AlarmContext {
+  shared: SessionShared;
+  runtime: SessionRuntime;
+  row: SessionRow;
+  now: number;
+  /** Sockets still open: someone watching keeps the session alive. */
+  openSockets: number;
+}
+
+/** "deleted" when the handler deleted the session: nothing else may run. */
+export type AlarmHandler = (a: AlarmContext) => Promise<"deleted" | undefined>;
+
+/**
+ * A request the object answers itself (a stream), forwarded by the worker
+ * after it checked the credentials, on the object's internal `path`.
+ */
+export type ObjectRequest = (
+  runtime: SessionRuntime,
+  url: URL,
+  grant: Grant
+) => Promise<Response>;
+
+/** What a layer's `attach` gets, once per object, when the object starts. */
+export interface SessionAttach {
+  runtime: SessionRuntime;
+  /** The worker's bindings, as the object got them. */
+  env: unknown;
+}
+
+export interface SessionLayer {
+  /** Operations added to each session's table, reached by every transport. */
+  readonly operations?: OperationTable;
+  /** Requests the object answers itself, by internal path. */
+  readonly objectRequests?: Readonly<Record<string, ObjectRequest>>;
+  /** Handlers of the alarm timers this layer sets. */
+  readonly alarms?: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
+  /** Runs when an object starts: registers commit captures and observers. */
+  readonly attach?: (session: SessionAttach) => void;
+  /**
+   * Adds RPC methods to the session class, for the objects the layer keeps
+   * of its own (a ledger, statistics): called on objects of the same class,
+   * so they need no binding or migration of their own.
+   */
+  readonly extendClass?: (Base: SessionClass) => SessionClass;
+}
