@@ -7,7 +7,12 @@
  */
 
 import { workerdCpuMs } from "./lib/cpu";
-import { type Outcome, runSession } from "./lib/openenv-client";
+import {
+  type Outcome,
+  type PhasedWave,
+  runPhasedWave,
+  runSession
+} from "./lib/openenv-client";
 import { interleave, median, percentile, progress } from "./lib/stats";
 import { ms, type Row, times } from "./lib/table";
 
@@ -24,6 +29,8 @@ const WARMUP = 64;
 const TARGET_AT = 1024;
 const STEPS_TARGET = 0.8;
 const CONNECT_TARGET = 1.5;
+/** Issue 48: the step phase's step p50 at most this many times the bare DO's (its socket in the object). */
+const STEP_P50_TARGET = 1.3;
 
 const CONTENDERS = {
   roost: "/v1/environments/counter/openenv/ws",
@@ -175,6 +182,81 @@ const rows = (sessions: number, f: Record<Contender, Figures>): Row[] => {
   ];
 };
 
+/** The step phases of one contender's phased waves. */
+const phaseFigures = (waves: PhasedWave[]) => {
+  const steps = waves.flatMap((w) => w.steps);
+  const cpu = waves.flatMap((w) =>
+    w.stepCpuMs === undefined ? [] : [w.stepCpuMs / Math.max(1, w.steps.length)]
+  );
+  return {
+    sessions: waves.reduce((n, w) => n + w.ok, 0),
+    failures: waves.flatMap((w) => w.failures),
+    rate: median(waves.map((w) => (w.steps.length * 1000) / w.stepWallMs)),
+    step: { p50: percentile(steps, 50), p99: percentile(steps, 99) },
+    connect: percentile(
+      waves.flatMap((w) => w.connect),
+      50
+    ),
+    cpuPerStep: cpu.length === 0 ? Number.NaN : median(cpu)
+  };
+};
+type PhaseFigures = ReturnType<typeof phaseFigures>;
+
+const phaseRows = (
+  sessions: number,
+  f: Record<Contender, PhaseFigures>
+): Row[] => {
+  const scenario = "12 OpenEnv sockets";
+  const each = `${sessions.toLocaleString("en")} sockets, step phase (all connected and reset first, then ${STEPS} steps each timed alone)`;
+  const targeted = sessions === TARGET_AT;
+  const rate = f.roost.rate / f.object.rate;
+  const p50 = f.roost.step.p50 / f.object.step.p50;
+  const failed = (x: PhaseFigures) =>
+    x.failures.length === 0
+      ? ""
+      : `; ${x.failures.length} failed (${x.failures[0]?.slice(0, 80)})`;
+  return [
+    {
+      scenario,
+      measure: `${each}: steps/s, median of ${ROUNDS} waves; ratio ÷ the bare DO with its socket in the object`,
+      roost: `${f.roost.rate.toFixed(0)} steps/s${failed(f.roost)}`,
+      reference: `in the object: ${f.object.rate.toFixed(0)}/s${failed(f.object)}; in the worker: ${f.worker.rate.toFixed(0)}/s${failed(f.worker)}`,
+      ratio: times(rate),
+      target: targeted ? `≥ ${STEPS_TARGET}× (issue 48)` : "—",
+      met: targeted ? rate >= STEPS_TARGET : null
+    },
+    {
+      scenario,
+      measure: `${each}: step p50 / p99; ratio of the p50s ÷ the bare DO with its socket in the object`,
+      roost: p50p99(f.roost.step),
+      reference: `in the object: ${p50p99(f.object.step)}; in the worker: ${p50p99(f.worker.step)}`,
+      ratio: times(p50),
+      target: targeted ? `≤ ${STEP_P50_TARGET}× (issue 48)` : "—",
+      met: targeted ? p50 <= STEP_P50_TARGET : null
+    },
+    {
+      scenario,
+      measure: `${each}: workerd CPU per step (all its processes, over the step phase); ratio ÷ the bare DO with its socket in the object`,
+      roost: ms(f.roost.cpuPerStep),
+      reference: `in the object: ${ms(f.object.cpuPerStep)}; in the worker: ${ms(f.worker.cpuPerStep)}`,
+      ratio: times(f.roost.cpuPerStep / f.object.cpuPerStep),
+      target: "—",
+      met: null
+    },
+    {
+      scenario,
+      measure: `${each}: connect p50 with every socket opening at once; ratio ÷ the bare DO reached through the worker`,
+      roost: ms(f.roost.connect),
+      reference: `through the worker: ${ms(f.worker.connect)}; in the object: ${ms(f.object.connect)}`,
+      ratio: times(f.roost.connect / f.worker.connect),
+      target: targeted ? `≤ ${CONNECT_TARGET}× (issue 48)` : "—",
+      met: targeted
+        ? f.roost.connect / f.worker.connect <= CONNECT_TARGET
+        : null
+    }
+  ];
+};
+
 export const openEnvScenario = async (
   baseUrl: string,
   pgid: number
@@ -207,6 +289,39 @@ export const openEnvScenario = async (
         `12 OpenEnv ${sessions} ${k}: ${f[k].rate.toFixed(0)} steps/s, ${f[k].ok}/${f[k].total} ok, connect p50 ${ms(f[k].connect.p50)}, workerd CPU ${ms(f[k].cpu)} per session`
       );
     out.push(...rows(sessions, f));
+    const phased = Object.fromEntries(
+      keys.map((k) => [k, [] as PhasedWave[]])
+    ) as Record<Contender, PhasedWave[]>;
+    await interleave(
+      Object.fromEntries(
+        keys.map((k) => [
+          k,
+          async () => {
+            const w = await runPhasedWave(
+              `${base}${CONTENDERS[k]}`,
+              sessions,
+              STEPS,
+              () => workerdCpuMs(pgid)
+            );
+            phased[k].push(w);
+            return w.stepWallMs;
+          }
+        ])
+      ) as Record<Contender, () => Promise<number>>,
+      {
+        rounds: ROUNDS,
+        warmup: 0,
+        label: `12 OpenEnv step phase, ${sessions} sessions`
+      }
+    );
+    const pf = Object.fromEntries(
+      keys.map((k) => [k, phaseFigures(phased[k])])
+    ) as Record<Contender, PhaseFigures>;
+    for (const k of keys)
+      progress(
+        `12 OpenEnv step phase ${sessions} ${k}: ${pf[k].rate.toFixed(0)} steps/s, step p50 ${ms(pf[k].step.p50)}, CPU ${ms(pf[k].cpuPerStep)} per step, connect p50 ${ms(pf[k].connect)}`
+      );
+    out.push(...phaseRows(sessions, pf));
   }
   return out;
 };

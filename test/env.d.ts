@@ -8,6 +8,10 @@ declare namespace Cloudflare {
     JUDGED: DurableObjectNamespace<
       import("../src/session/session-object").SessionObject
     >;
+    /** Sessions of a worker with no layer (test/worker.ts's CoreSession). */
+    CORE: DurableObjectNamespace<
+      import("../src/session/session-object").SessionObject
+    >;
     /** Dynamic Workers: the isolates code tools start (test/fixtures/code.ts). */
     LOADER: WorkerLoader;
     ROOST_DEV?: string;

@@ -66,3 +66,9 @@ export const JudgedSession = createRoost({
   layers: allLayers(),
   rateLimit: false
 }).Session;
+
+// A third, bound as CORE: the session core alone, no layer (layers.test.ts).
+export const CoreSession = createRoost({
+  environments: [counter, regraded],
+  rateLimit: false
+}).Session;

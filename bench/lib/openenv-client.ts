@@ -139,3 +139,97 @@ export const runSession = async (
     };
   }
 };
+
+/** What a phased wave measured: each phase alone, every session through it before the next starts. */
+export interface PhasedWave {
+  /** Sessions that got through every phase. */
+  ok: number;
+  failures: string[];
+  connect: number[];
+  /** Step latencies of the step phase, every session's. */
+  steps: number[];
+  /** The step phase's wall time, from its first step sent to its last answer. */
+  stepWallMs: number;
+  /** workerd CPU over the step phase (undefined without /proc). */
+  stepCpuMs: number | undefined;
+}
+
+/**
+ * N sessions, phase by phase, as a trainer's episodes run once they are
+ * going: every socket connected, then every session reset, then the steps
+ * (each session's in turn, all sessions at once) timed alone, then every
+ * socket closed. `cpu` reads workerd's CPU time around the step phase.
+ */
+export const runPhasedWave = async (
+  url: string,
+  sessions: number,
+  steps: number,
+  cpu: () => number | undefined
+): Promise<PhasedWave> => {
+  const failures: string[] = [];
+  const connect: number[] = [];
+  const opened = await Promise.all(
+    Array.from({ length: sessions }, async () => {
+      const started = performance.now();
+      try {
+        const socket = await openSocket(url);
+        connect.push(performance.now() - started);
+        return socket;
+      } catch (error) {
+        failures.push(`connect: ${(error as Error).message}`);
+        return undefined;
+      }
+    })
+  );
+  const ask = async (socket: OpenEnvSocket, text: string, at: string) => {
+    const answer = await socket.request(text);
+    const refused = refusal(answer);
+    if (refused !== undefined) throw new Error(`${at}: ${refused}`);
+  };
+  const live = (
+    await Promise.all(
+      opened.map(async (socket) => {
+        if (socket === undefined) return undefined;
+        try {
+          await ask(socket, RESET, "reset");
+          return socket;
+        } catch (error) {
+          failures.push((error as Error).message);
+          return undefined;
+        }
+      })
+    )
+  ).filter((s): s is OpenEnvSocket => s !== undefined);
+  const latencies: number[] = [];
+  const cpuBefore = cpu();
+  const started = performance.now();
+  const finished = await Promise.all(
+    live.map(async (socket) => {
+      try {
+        for (let i = 0; i < steps; i++) {
+          const sent = performance.now();
+          await ask(socket, STEP, "step");
+          latencies.push(performance.now() - sent);
+        }
+        return true;
+      } catch (error) {
+        failures.push((error as Error).message);
+        return false;
+      }
+    })
+  );
+  const stepWallMs = performance.now() - started;
+  const cpuAfter = cpu();
+  await Promise.all(live.map((socket) => socket.close().catch(() => {})));
+  return {
+    ok: finished.filter(Boolean).length,
+    failures,
+    connect,
+    steps: latencies,
+    stepWallMs,
+    stepCpuMs:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? undefined
+        : cpuAfter - cpuBefore
+  };
+};

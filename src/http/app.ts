@@ -1,6 +1,6 @@
 /** @module The Hono app: CORS, auth, the core's routes and the worker's layers', and the one error shape. */
 
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import type { Registry } from "../environment/registry";
 import type { Limits } from "../protocol";
@@ -11,13 +11,11 @@ import { registerRoute } from "./define-route";
 import type { AppEnv } from "./env";
 import { notFound, onError } from "./errors";
 import type { Layer } from "./layer";
-import { openapiDocument, registerSecurity } from "./openapi";
 import { originGuard } from "./origin-guard";
 import type { RoostApp } from "./route-kit";
 import { routeTable } from "./route-table";
 import { CORE_ROUTES } from "./routes";
 import { webSocketGate } from "./routes/events";
-import { throwOnInvalid } from "./validation";
 
 export interface AppOptions {
   registry: Registry;
@@ -42,10 +40,7 @@ export const createApp = ({
   // Hono's default router compiles one regular expression for every route
   // on the first request: a fifth of a cold isolate's startup here. The
   // trie matches as it was built; per step, no difference could be measured.
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: throwOnInvalid,
-    router: new TrieRouter()
-  });
+  const app = new Hono<AppEnv>({ router: new TrieRouter() });
   app.onError(onError);
   app.notFound(notFound);
   app.use("*", originGuard);
@@ -55,12 +50,10 @@ export const createApp = ({
   const accessTokens = layers.flatMap((l) =>
     l.accessTokens === undefined ? [] : [l.accessTokens]
   );
-  const document = openapiDocument(app);
   app.use("*", async (c, next) => {
     c.set("limits", limits);
     c.set("registry", registry);
     c.set("models", models);
-    c.set("openapi", document);
     c.set("routes", table);
     c.set("accessTokens", accessTokens);
     c.set("oauth", false);
@@ -74,7 +67,6 @@ export const createApp = ({
   app.use("/v1/sessions/:id/ws", webSocketGate);
   app.use("/v1/sessions/:id", sessionAuth);
   app.use("/v1/sessions/:id/*", sessionAuth);
-  registerSecurity(app);
   for (const entry of routes) registerRoute(app, entry);
   for (const layer of layers) layer.install?.(app);
   return app;

@@ -1,11 +1,9 @@
 /** @module A route as one value: its OpenAPI definition and its handler, from which registration, the route table and the document all derive. */
 
-import {
-  OpenAPIHono,
-  type RouteConfig,
-  type RouteHandler
-} from "@hono/zod-openapi";
-import type { MiddlewareHandler, Next } from "hono";
+// Types only: the core registers its routes on a plain Hono app, and only
+// the OpenAPI layer (layers/openapi) loads the library that documents them.
+import type { RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import * as z from "zod";
@@ -147,32 +145,92 @@ const fusedJsonBody = (route: RouteConfig) => {
   });
 };
 
-/**
- * The validators `app.openapi` would put between a route's middleware and
- * its handler, as @hono/zod-openapi builds them: it registers through
- * `on`, which a scratch app records instead.
- */
-const libraryValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
-  const scratch = new OpenAPIHono<AppEnv>({ defaultHook: throwOnInvalid });
-  let handlers: MiddlewareHandler<AppEnv>[] = [];
-  scratch.on = ((
-    _method: unknown,
-    _path: unknown,
-    ...h: MiddlewareHandler<AppEnv>[]
-  ) => {
-    handlers = h;
-    return scratch;
-  }) as unknown as typeof scratch.on;
-  // Validators come from the request alone; the responses stay unbuilt.
-  const { method, path, request } = route;
-  // Never called: `on` above keeps the handlers instead of registering them.
-  scratch.openapi(
-    { method, path, request, responses: {}, hide: true },
-    async () => {
-      throw new Error("unreachable");
-    }
+/** What Hono's validator reads for a query: one value per key, or the list of a repeated one. */
+const queryOf = (c: Context<AppEnv>): Record<string, string | string[]> =>
+  Object.fromEntries(
+    Object.entries(c.req.queries()).map(([k, v]) => [
+      k,
+      v.length === 1 ? v[0]! : v
+    ])
   );
-  return handlers.slice(0, -1);
+
+/** Validates one part of the request and records it for `c.req.valid`. */
+const validate =
+  (
+    target: "query" | "param",
+    schema: z.ZodType,
+    read: (c: Context<AppEnv>) => unknown
+  ): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    c.req.addValidatedData(target, check(schema, read(c), target) as object);
+    await next();
+  };
+
+/** Whether the request has a body, read from Hono's cache when a middleware read it already. */
+const hasBody = async (c: Context<AppEnv>): Promise<boolean> => {
+  const raw = c.req.raw;
+  if (raw.body === null) return false;
+  const bytes = raw.bodyUsed
+    ? await c.req.arrayBuffer()
+    : await raw.clone().arrayBuffer();
+  return bytes.byteLength > 0;
+};
+
+/** A JSON body's media-type gate, as the OpenAPI library sets it: another type, or a body without one, is a 415. */
+const jsonGate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const contentType = c.req.header("Content-Type");
+  if (contentType ? !JSON_REQUEST.test(contentType) : await hasBody(c))
+    throw new HTTPException(415, { message: "Unsupported Media Type" });
+  await next();
+};
+
+const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
+
+/** Reads and checks a JSON body (an absent or other media type reads as `{}`, then fails its schema). */
+const jsonValidator =
+  (schema: z.ZodType): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const media = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
+    let value: unknown = {};
+    if (JSON_MEDIA.test(media)) {
+      try {
+        value = await c.req.json();
+      } catch {
+        throw new HTTPException(400, {
+          message: "Malformed JSON in request body"
+        });
+      }
+    }
+    c.req.addValidatedData("json", check(schema, value, "json") as object);
+    await next();
+  };
+
+/**
+ * The validators @hono/zod-openapi would put between a route's middleware
+ * and its handler, in its order (query, path parameters, the media-type
+ * gate, the JSON body), written here so the core does not load the
+ * library: the routes declare no header, cookie or form inputs.
+ */
+const requestValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
+  const { params, query, headers, cookies, body } = route.request ?? {};
+  if (headers !== undefined || cookies !== undefined)
+    throw new TypeError(
+      `${route.method} ${route.path}: header and cookie inputs are not validated; read them in the handler.`
+    );
+  const list: MiddlewareHandler<AppEnv>[] = [];
+  if (query instanceof z.ZodType) list.push(validate("query", query, queryOf));
+  if (params instanceof z.ZodType)
+    list.push(validate("param", params, (c) => c.req.param()));
+  const content = body?.content ?? {};
+  const media = content[JSON_CONTENT];
+  const schema =
+    media !== undefined && "schema" in media ? media.schema : undefined;
+  if (Object.keys(content).some((type) => type !== JSON_CONTENT))
+    throw new TypeError(
+      `${route.method} ${route.path}: a body other than JSON is not validated.`
+    );
+  if (schema instanceof z.ZodType) list.push(jsonGate, jsonValidator(schema));
+  return list;
 };
 
 /** Runs `handlers` as one middleware, each one's `next` the one after it. */
@@ -187,7 +245,8 @@ const inSequence =
   };
 
 /**
- * Registers a route as `app.openapi` would, except that its request
+ * Registers a route as @hono/zod-openapi's `app.openapi` would (without
+ * documenting it: the OpenAPI layer does that), except that its request
  * validation is built on the route's first request (the schemas with it),
  * and that a route whose last middleware is `jsonBody` reads and validates
  * its request in one step when it can (the same checks in the same order,
@@ -209,10 +268,9 @@ export const registerRoute = (app: RoostApp, entry: RouteEntry): void => {
       (readsJson ? fusedJsonBody(route) : undefined) ??
       inSequence([
         ...(readsJson ? [jsonBody] : []),
-        ...(route.request === undefined ? [] : libraryValidators(route))
+        ...requestValidators(route)
       ])
   );
-  if (!route.hide) app.openAPIRegistry.registerPath(route);
   app.on(
     [route.method],
     [route.path.replaceAll(/\/{(.+?)}/g, "/:$1")],

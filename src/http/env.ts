@@ -39,8 +39,6 @@ export interface RoostVariables {
   models: Record<string, ModelFactory>;
   /** Set when the request's credential is an OAuth access token: it may act, never control. */
   oauth: boolean;
-  /** The OpenAPI document, built on first use. */
-  openapi: () => Record<string, unknown>;
   /** The worker's routes: the 405s' Allow header and the route table (route-table.ts). */
   routes: RouteTable;
   /** The access-token checks of the worker's layers (layer.ts), in order. */

@@ -1,12 +1,12 @@
 /** @module The pieces every route definition is built from: JSON content, error responses, security, the app type. */
 
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import type * as z from "zod";
 import type { ErrorStatus } from "../errors";
 import { ErrorResponseSchema } from "../protocol";
 import type { AppEnv } from "./env";
 
-export type RoostApp = OpenAPIHono<AppEnv>;
+export type RoostApp = Hono<AppEnv>;
 
 /** The name of the bearer security scheme in `/openapi.json`. */
 export const BEARER_SCHEME = "bearer";

@@ -20,6 +20,8 @@ export interface RouteInfo {
 }
 
 export interface RouteTable {
+  /** The route entries themselves (the OpenAPI layer documents them). */
+  readonly entries: readonly RouteEntry[];
   /** Every route; whether one reads a body is known once its schemas are built, so this is built on first use. */
   readonly info: () => readonly RouteInfo[];
   /** The methods the worker serves on `path` (empty for an unknown path). */
@@ -42,6 +44,7 @@ export const routeTable = (routes: readonly RouteEntry[]): RouteTable => {
     }))
   );
   return {
+    entries: routes,
     info: lazy((): readonly RouteInfo[] =>
       routes.map(({ route, readsBody }) => ({
         method: route.method.toUpperCase() as RouteInfo["method"],

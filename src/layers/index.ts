@@ -9,14 +9,16 @@ import { aviary } from "./aviary";
 import { chat } from "./chat";
 import { mcp } from "./mcp";
 import { oauth } from "./oauth";
+import { openapi } from "./openapi";
 import { openenv } from "./openenv";
 import { rescore } from "./rescore";
 import { taskStats } from "./task-stats";
 
-export { aviary, chat, mcp, oauth, openenv, rescore, taskStats };
+export { aviary, chat, mcp, oauth, openapi, openenv, rescore, taskStats };
 
 /** Every capability Roost has, in the order the OpenAPI document lists their routes. */
 export const allLayers = (): Layer[] => [
+  openapi(),
   taskStats(),
   rescore(),
   chat(),

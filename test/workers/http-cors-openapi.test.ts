@@ -150,7 +150,6 @@ describe("GET /openapi.json", () => {
     expect(routes).toEqual([
       "GET /health",
       "GET /v1/environments",
-      "GET /openapi.json",
       "POST /v1/sessions",
       "GET /v1/sessions/{id}",
       "DELETE /v1/sessions/{id}",
@@ -181,6 +180,7 @@ describe("GET /openapi.json", () => {
       "GET /v1/sessions/{id}/runs/{run_id}",
       "POST /v1/sessions/{id}/runs/{run_id}/cancel",
       // The layers' routes after the core's, in allLayers()'s order.
+      "GET /openapi.json",
       // The server's task statistics and the curriculum's draw from them.
       "GET /v1/environments/{name}/task-stats",
       "DELETE /v1/environments/{name}/task-stats",

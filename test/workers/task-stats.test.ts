@@ -378,4 +378,38 @@ describe("the server's curriculum sampler", () => {
     expect(out).toMatchObject({ done: true, reward: 2 });
     expect((await stats()).tasks).toEqual([]);
   });
+
+  it("hold no mutation queued behind an episode's last step while the statistics take its outcome", async () => {
+    const s = await createSession({ environment: "pupil", task_index: 3 });
+    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+    await inside(stubOf(s.session_id), (o) => {
+      replaceOutcomeSender(o.runtime, () => new Promise<void>(() => {}));
+    });
+    const sock = await openSocket(s.session_id, s.token);
+    sock.send({
+      type: "step",
+      id: "s",
+      action: {
+        tool_calls: [
+          {
+            id: "c",
+            type: "function",
+            function: { name: "answer", arguments: { value: 3 } }
+          }
+        ]
+      }
+    });
+    // Committed: its event is out. Its reply waits for the statistics
+    // (at most 2 s); a mutation sent now runs at once.
+    await sock.until((f) => f.some((x) => x.type === "step"));
+    expect((await s.call("/reset", send("POST", {}))).status).toBe(200);
+    const replied = (f: { type: unknown; id?: unknown }[]) =>
+      f.some((x) => x.type === "reply" && x.id === "s");
+    expect(replied(sock.frames)).toBe(false);
+    const frames = await sock.until(replied);
+    expect(frames.find((f) => f.id === "s")).toMatchObject({
+      ok: true,
+      value: { done: true, reward: 2 }
+    });
+  });
 });

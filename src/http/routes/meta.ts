@@ -45,23 +45,6 @@ export const environmentsRoute = route(
   }
 );
 
-export const openapiRoute = route(
-  {
-    method: "get",
-    path: "/openapi.json",
-    tags: ["meta"],
-    summary: "This document (OpenAPI 3.1)"
-  },
-  {
-    responses: () => ({
-      200: jsonContent(
-        z.record(z.string(), z.unknown()),
-        "The OpenAPI 3.1 document of this API."
-      )
-    })
-  }
-);
-
 /**
  * The environments, each with a tree naming the models its runs may ask
  * for here, so a client can say which one answers (a scripted stand-in or
@@ -103,6 +86,5 @@ export const metaRoutes: readonly RouteEntry[] = [
       },
       200
     )
-  ),
-  defineRoute(openapiRoute, (c) => c.json(c.get("openapi")(), 200))
+  )
 ];

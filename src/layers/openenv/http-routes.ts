@@ -36,6 +36,7 @@ import {
   OpenEnvResetDataSchema
 } from "../../protocol";
 import { answerEnvironmentMcp, answerSessionMcp } from "../mcp/routes";
+import { apiDocument } from "../openapi/document";
 import { baseDocument } from "./base-openapi";
 import { admitRequest, BASES, type Base, type Params } from "./bases";
 import { OpenEnvChannel } from "./channel";
@@ -280,7 +281,7 @@ export const openEnvHttpRoutes: readonly RouteEntry[] = BASES.flatMap(
     defineRawRoute(openapiRoute(base), (c) => {
       const env = c.get("registry").get((c.req.param() as Params).name);
       return c.json(
-        baseDocument(c.get("openapi")() as never, base.prefix, env),
+        baseDocument(apiDocument(c) as never, base.prefix, env),
         200
       );
     })
