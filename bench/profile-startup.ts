@@ -1,6 +1,7 @@
 /**
- * @module `npx tsx bench/profile-startup.ts [loads] [out]`: a CPU profile
- * of the worker's startup, what scenario 9 times. The production worker is
+ * @module `npx tsx bench/profile-startup.ts [loads] [out] [config]`: a CPU
+ * profile of the worker's startup, what scenario 9 times. The production
+ * worker (or `config`'s, e.g. bench/core/wrangler.toml for the core) is
  * built as a deploy builds it but unminified (so each sampled line is
  * traced to its module through esbuild's `// path` comments), loaded into a
  * fresh workerd with the inspector on, and the isolate's V8 profiler runs
@@ -27,18 +28,22 @@ import {
 import { devtools, workerTarget } from "./lib/devtools";
 
 const main = async () => {
-  const [loadsArg = "10", out = "startup.cpuprofile"] = process.argv.slice(2);
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const [
+    loadsArg = "10",
+    out = "startup.cpuprofile",
+    config = join(root, "wrangler.toml")
+  ] = process.argv.slice(2);
   const dir = mkdtempSync(join(tmpdir(), "roost-profile-startup-"));
   try {
     await promisify(execFile)(
       join(root, "node_modules", ".bin", "wrangler"),
-      ["deploy", "--dry-run", "--no-minify", "--outdir", dir],
+      ["deploy", "--dry-run", "--no-minify", "-c", config, "--outdir", dir],
       { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } }
     );
     const source = readFileSync(join(dir, "worker.js"), "utf8");
     const moduleOf = moduleOfLine(source);
-    const date = readFileSync(join(root, "wrangler.toml"), "utf8").match(
+    const date = readFileSync(config, "utf8").match(
       /^compatibility_date = "([^"]+)"/m
     )![1]!;
     const profiles: Profile[] = [];

@@ -9,12 +9,11 @@ import { codeAnalyst } from "../examples/code-analyst/index";
 import { counter } from "../examples/counter/index";
 import { createRoost, type RoostBindings } from "../src/index";
 import { allLayers } from "../src/layers";
-import type { TaskStatsMethods } from "../src/layers/task-stats";
+import { TaskStats as LayerTaskStats } from "../src/layers/task-stats";
 import type { TaskOutcome } from "../src/layers/task-stats/statistics";
 import type { Grant } from "../src/protocol/scopes";
 import type { OperationInput, OperationName } from "../src/session/operations";
-import type { SessionObject } from "../src/session/session-object";
-import type { RowCount } from "../src/storage/row-meter";
+import { type RowCount, RowMeter } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
 import { bench } from "./worker/bench-environment";
@@ -48,10 +47,7 @@ const roost = createRoost({
  * The session class with bench-only methods: drop the instance, as an
  * eviction would; and, with ROOST_METER=1, count what each request bills.
  */
-export class Session extends (roost.Session as new (
-  ctx: DurableObjectState,
-  env: unknown
-) => SessionObject & TaskStatsMethods) {
+export class Session extends roost.Session {
   /** Tells instances apart, so the harness can check that an abort took. */
   readonly #instance = crypto.randomUUID();
   /** Set at the first request: the constructor's own reads land in `rows`. */
@@ -139,15 +135,6 @@ export class Session extends (roost.Session as new (
     );
   }
 
-  /** The task statistics object's one write per ended episode (session/task-stats.ts), billed like a request. */
-  override async recordTaskOutcome(outcome: TaskOutcome): Promise<void> {
-    return this.#metered(
-      (b) => b.requests++,
-      "rows",
-      async () => super.recordTaskOutcome(outcome)
-    );
-  }
-
   override fetch(request: Request): Promise<Response> {
     return this.#metered(
       (b) => b.requests++,
@@ -190,10 +177,42 @@ export class Session extends (roost.Session as new (
   }
 }
 
+export { OAuthLedger } from "../src/layers/oauth";
 export { Baseline };
+
+/**
+ * The task statistics' class, its one write per ended episode billed like
+ * a request when ROOST_METER=1 (the bill's scenario reads it at
+ * /bench/stats-bill/<environment>).
+ */
+export class TaskStats extends LayerTaskStats {
+  readonly #meter: RowMeter | undefined;
+  #bill = emptyBill();
+
+  constructor(ctx: DurableObjectState, env: BenchBindings) {
+    super(ctx, env as never);
+    this.#meter =
+      env.ROOST_METER === "1" ? new RowMeter(ctx.storage) : undefined;
+  }
+
+  override recordTaskOutcome(outcome: TaskOutcome): void {
+    super.recordTaskOutcome(outcome);
+    if (this.#meter === undefined) return;
+    this.#bill.requests++;
+    this.#bill.rows = addRows(this.#bill.rows, this.#meter.take());
+  }
+
+  /** The bill since it was last read, and a fresh one. */
+  bill(): Bill {
+    const bill = this.#bill;
+    this.#bill = emptyBill();
+    return bill;
+  }
+}
 
 interface BenchBindings extends RoostBindings {
   BASELINE: DurableObjectNamespace<Baseline>;
+  TASK_STATS: DurableObjectNamespace;
   /** "1" turns the /bench/ routes on; the harness passes it with --var. */
   ROOST_BENCH?: string;
   /** "1" meters every session object's rows and requests (the bill scenario's server only). */
@@ -281,11 +300,11 @@ const benchRoute = async (
   // the proxy answers the next request on it with 503 "Your worker
   // restarted mid-request" (the bill's lost runs).
   await request.arrayBuffer();
-  // The task statistics object of environment `name` (session/task-stats.ts).
+  // The task statistics object of environment `name` (layers/task-stats).
   if (area === "stats-bill" && name !== undefined) {
-    const stub = env.SESSIONS.get(
-      env.SESSIONS.idFromName(`task-stats:${name}`)
-    ) as unknown as SessionStub;
+    const stub = env.TASK_STATS.get(
+      env.TASK_STATS.idFromName(name)
+    ) as unknown as { bill(): Promise<Bill> };
     return Response.json(await stub.bill());
   }
   if (

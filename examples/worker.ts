@@ -27,4 +27,7 @@ const roost = createRoost({
 /** The session Durable Object; `wrangler.toml` binds `SESSIONS` to it. */
 export const Session = roost.Session;
 
+/** What `taskStats()` and `oauth()` keep: bound as TASK_STATS and OAUTH_LEDGER. */
+export { OAuthLedger, TaskStats } from "roost-edge/layers";
+
 export default { fetch: roost.fetch } satisfies ExportedHandler<RoostBindings>;

@@ -12,6 +12,13 @@ declare namespace Cloudflare {
     CORE: DurableObjectNamespace<
       import("../src/session/session-object").SessionObject
     >;
+    /** Sessions of a worker with a layer written in a test (hello-layer.ts). */
+    HELLO: DurableObjectNamespace<
+      import("../src/session/session-object").SessionObject
+    >;
+    /** The task statistics' objects and OAuth's ledger (src/layers). */
+    TASK_STATS: DurableObjectNamespace;
+    OAUTH_LEDGER: DurableObjectNamespace;
     /** Dynamic Workers: the isolates code tools start (test/fixtures/code.ts). */
     LOADER: WorkerLoader;
     ROOST_DEV?: string;

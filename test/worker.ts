@@ -20,6 +20,7 @@ import {
   wide
 } from "./fixtures/environments";
 import { graded } from "./fixtures/graded";
+import { hello } from "./fixtures/hello-layer";
 import { graderModel, judged } from "./fixtures/judged";
 import { pupil, truant, tutee } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
@@ -55,6 +56,7 @@ const roost = createRoost({
 });
 
 export const Session = roost.Session;
+export { OAuthLedger, TaskStats } from "../src/layers";
 export default { fetch: roost.fetch };
 
 // A second deployment, bound as JUDGED: one configured model, the scripted
@@ -70,5 +72,13 @@ export const JudgedSession = createRoost({
 // A third, bound as CORE: the session core alone, no layer (layers.test.ts).
 export const CoreSession = createRoost({
   environments: [counter, regraded],
+  rateLimit: false
+}).Session;
+
+// A fourth, bound as HELLO: the core and a layer written in a test
+// (test/fixtures/hello-layer.ts), as docs/16-layers.md says.
+export const HelloSession = createRoost({
+  environments: [counter],
+  layers: [hello()],
   rateLimit: false
 }).Session;

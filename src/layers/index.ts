@@ -1,7 +1,9 @@
 /**
  * @module Every layer, for a worker that serves everything (the demo
- * worker, `npm start`). A worker of its own names the layers it wants
- * from their own modules instead, and carries no other.
+ * worker, `npm start`), and the Durable Object classes two of them keep
+ * (`TaskStats`, `OAuthLedger`: export them, bind them as TASK_STATS and
+ * OAUTH_LEDGER). A worker of its own names the layers it wants from their
+ * own modules instead, and carries no other.
  */
 
 import type { Layer } from "../http/layer";
@@ -14,6 +16,8 @@ import { openenv } from "./openenv";
 import { rescore } from "./rescore";
 import { taskStats } from "./task-stats";
 
+export { OAuthLedger } from "./oauth";
+export { TaskStats } from "./task-stats";
 export { aviary, chat, mcp, oauth, openapi, openenv, rescore, taskStats };
 
 /** Every capability Roost has, in the order the OpenAPI document lists their routes. */

@@ -1,6 +1,6 @@
 /**
  * @module What a layer may add to a session: operations, requests the
- * object answers itself, alarm timers, commit hooks and RPC methods. The
+ * object answers itself, alarm timers and commit hooks. The
  * session core knows none of the layers; a worker's class is built from
  * the ones it chose (session-object.ts), so a layer it did not choose is
  * neither bundled nor run.
@@ -11,7 +11,6 @@ import type { SessionRow } from "../storage/session-row";
 import type { Operation } from "./operations/define";
 import type { SessionRuntime } from "./runtime";
 import type { TimerKind } from "./schedule";
-import type { SessionClass } from "./session-object";
 import type { SessionShared } from "./shared";
 
 /**
@@ -63,10 +62,4 @@ export interface SessionLayer {
   readonly alarms?: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
   /** Runs when an object starts: registers commit captures and observers. */
   readonly attach?: (session: SessionAttach) => void;
-  /**
-   * Adds RPC methods to the session class, for the objects the layer keeps
-   * of its own (a ledger, statistics): called on objects of the same class,
-   * so they need no binding or migration of their own.
-   */
-  readonly extendClass?: (Base: SessionClass) => SessionClass;
 }

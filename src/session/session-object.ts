@@ -177,23 +177,15 @@ export type SessionClass = new (
   env: unknown
 ) => SessionObject;
 
-/**
- * Binds a registry, options and layers into the class the platform
- * constructs; each layer's `extendClass` then adds its RPC methods.
- */
+/** Binds a registry, options and layers into the class the platform constructs. */
 export const createSessionClass = (
   registry: Registry,
   options: ResolvedOptions,
   fork?: ForkDriver,
   layers: readonly SessionLayer[] = []
-): SessionClass => {
-  const Session: SessionClass = class Session extends SessionObject {
+): SessionClass =>
+  class Session extends SessionObject {
     constructor(ctx: DurableObjectState, env: unknown) {
       super(ctx, env, registry, options, fork, layers);
     }
   };
-  return layers.reduce<SessionClass>(
-    (Base, layer) => layer.extendClass?.(Base) ?? Base,
-    Session
-  );
-};

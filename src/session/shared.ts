@@ -73,9 +73,13 @@ export class SessionShared {
     this.schedule = new Schedule(storage);
   }
 
+  /** The committed transcript's message count per episode (episode-parts.ts), kept across mutations. */
+  readonly transcriptCounts = new Map<number, number>();
+
   get storageOptions(): StorageOptions {
     const l = this.options.limits;
     return {
+      transcriptCounts: this.transcriptCounts,
       maxStateValueBytes: l.stateValueBytes,
       llmViewBytes: l.llmViewBytes,
       maxObjectsPerResult: l.objectsPerResult,
@@ -137,6 +141,7 @@ export class SessionShared {
     this.#row = undefined;
     this.#revocations = undefined;
     this.#awaitingUse = undefined;
+    this.transcriptCounts.clear();
     this.events.reset();
     this.schedule.forget();
   }

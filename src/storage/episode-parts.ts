@@ -26,6 +26,12 @@ export interface StorageOptions {
   maxStagedBytes: number;
   /** Per episode: entries its environment store may hold. */
   maxEntries: number;
+  /**
+   * The transcript's message count per episode, as committed: a session
+   * object's cache, so a step does not probe it again (state-backend.ts).
+   * Cleared by the commit when a transaction rolls back.
+   */
+  transcriptCounts?: Map<number, number>;
 }
 
 /** A mutation's view: reads see its own writes; nothing reaches SQLite before `flush`. */
@@ -60,7 +66,7 @@ export const committedParts = (
   state: new State(
     definition,
     new SqliteStateBackend(sql, episode),
-    new SqliteTranscriptBackend(sql, episode),
+    new SqliteTranscriptBackend(sql, episode, options.transcriptCounts),
     { maxValueBytes: options.maxStateValueBytes }
   ),
   sql: sqlExec(sql)
@@ -95,7 +101,7 @@ export const stagedParts = (
     watch.state
   );
   const transcript = new OverlayTranscriptBackend(
-    new SqliteTranscriptBackend(sql, episode),
+    new SqliteTranscriptBackend(sql, episode, options.transcriptCounts),
     watch.transcript
   );
   const all = [store, hidden, state, transcript];

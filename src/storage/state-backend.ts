@@ -51,7 +51,10 @@ const IN_EPISODE = "id >= ?1 * 4294967296 AND id < (?1 + 1) * 4294967296";
  * count is the last run's last index + 1 (one probe from the end), and a
  * page starts at the run that holds its first message, never an OFFSET
  * walk. An instance lives for one mutation or read and is the only writer
- * meanwhile, so it probes the count once and keeps it.
+ * meanwhile, so it probes the count once and keeps it; given a session
+ * object's `counts`, it reads the count there and keeps it there, so the
+ * next step does not probe it at all (the commit clears them when its
+ * transaction rolls back).
  *
  * @example
  * const transcript = new SqliteTranscriptBackend(ctx.storage.sql, episode);
@@ -61,10 +64,13 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
   readonly #sql: SqlStorage;
   readonly #episode: number;
   #count: number | undefined;
+  readonly #counts: Map<number, number> | undefined;
 
-  constructor(sql: SqlStorage, episode: number) {
+  constructor(sql: SqlStorage, episode: number, counts?: Map<number, number>) {
     this.#sql = sql;
     this.#episode = episode;
+    this.#counts = counts;
+    this.#count = counts?.get(episode);
   }
 
   append(messages: Message[]): void {
@@ -82,6 +88,7 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
       );
     }
     this.#count = first + texts.length;
+    this.#counts?.set(this.#episode, this.#count);
   }
 
   count(): number {
@@ -92,6 +99,7 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
           this.#episode
         )
         .toArray()[0]?.last ?? -1) + 1;
+    this.#counts?.set(this.#episode, this.#count);
     return this.#count;
   }
 

@@ -44,6 +44,8 @@ const ABORT_PATH = "/__e2e/abort";
 const SESSION_ABORT = /^\/__e2e\/sessions\/([0-9a-f]{64})\/abort$/;
 
 /** Roost's session object, which dies on request as if evicted or crashed. */
+export { OAuthLedger, TaskStats } from "../../src/layers";
+
 export class Session extends RoostSession {
   override async fetch(request: Request): Promise<Response> {
     if (new URL(request.url).pathname === ABORT_PATH) {

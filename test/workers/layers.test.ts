@@ -7,9 +7,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { counter } from "../../examples/counter/index";
-import { allLayers } from "../../src/layers";
+import { allLayers, taskStats } from "../../src/layers";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { createRoost } from "../../src/roost";
+import { hello } from "../fixtures/hello-layer";
 import { regraded } from "../fixtures/regraded";
 import { api, ok, toolAction } from "./session-helpers";
 
@@ -184,6 +185,84 @@ describe("a worker without layers", () => {
         state.storage.sql.exec("SELECT count(*) AS n FROM rescore_log").one().n
     );
     expect(kept).toBeGreaterThan(0);
+  });
+});
+
+describe("a layer's own Durable Object class", () => {
+  it("is asked for by name when the worker does not bind it: the task statistics answer 503 saying how", async () => {
+    const worker = createRoost({
+      environments: [counter],
+      layers: [taskStats()]
+    });
+    const res = await worker.app.request(
+      "/v1/environments/counter/task-stats",
+      undefined,
+      { ...env, TASK_STATS: undefined }
+    );
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('name = "TASK_STATS"');
+    expect(body.error.message).toContain("export { TaskStats }");
+    // Bound, the same worker answers.
+    const bound = await worker.app.request(
+      "/v1/environments/counter/task-stats",
+      undefined,
+      env
+    );
+    expect(bound.status).toBe(200);
+  });
+});
+
+describe("a layer written from the package's exports", () => {
+  it("adds a route, an operation every transport reaches, and an observer of commits", async () => {
+    const worker = createRoost({ environments: [counter], layers: [hello()] });
+    const helloEnv = { ...env, SESSIONS: env.HELLO };
+    const ask = (path: string, init?: RequestInit) =>
+      worker.app.request(path, init, helloEnv);
+    const created = (await (
+      await ask("/v1/sessions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ environment: "counter" })
+      })
+    ).json()) as { session_id: string; token: string };
+    const auth = { authorization: `Bearer ${created.token}` };
+    const S = `/v1/sessions/${created.session_id}`;
+    expect(
+      (await ask(`${S}/reset`, { method: "POST", headers: auth })).status
+    ).toBe(200);
+    const step = JSON.stringify({
+      action: {
+        role: "assistant",
+        tool_calls: [
+          {
+            id: "c",
+            type: "function",
+            function: { name: "incr", arguments: "{}" }
+          }
+        ]
+      }
+    });
+    expect(
+      (
+        await ask(`${S}/step`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: step
+        })
+      ).status
+    ).toBe(200);
+    const res = await ask(`${S}/hello`, { headers: auth });
+    expect(res.status).toBe(200);
+    // The observer saw the reset and the step (and the creation's commit, if any).
+    const greeting = (await res.json()) as {
+      greeting: string;
+      commits: number;
+    };
+    expect(greeting.greeting).toBe("Hello tester, from counter at step 1.");
+    expect(greeting.commits).toBeGreaterThanOrEqual(2);
+    // Unauthenticated: refused like any session route.
+    expect((await ask(`${S}/hello`)).status).toBe(401);
   });
 });
 

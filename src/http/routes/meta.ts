@@ -1,6 +1,5 @@
-/** @module The public routes: health, the environments, and the OpenAPI document. */
+/** @module The public routes: health and the environments (the OpenAPI document is the `openapi()` layer's). */
 
-import * as z from "zod";
 import type { Registry } from "../../environment/registry";
 import {
   type EnvironmentInfo,

@@ -1,8 +1,8 @@
 /**
  * @module Single use for OAuth's authorization codes and refresh tokens.
  * Both are signed, so the worker can check them without storage; what a
- * signature cannot say is whether one was already used. One object of the
- * session class keeps the ids used (http/oauth/ledger.ts names it): a
+ * signature cannot say is whether one was already used. One OAuthLedger
+ * object keeps the ids used (object.ts, ledger.ts): a
  * Durable Object answers one call at a time, so two redemptions of the
  * same code cannot both succeed.
  */

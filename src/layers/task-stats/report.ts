@@ -7,7 +7,11 @@
 import { successThresholdOf } from "../../environment/task";
 import type { SessionAttach } from "../../session/layer";
 import { withinTime } from "../../timeout";
-import { type TaskOutcome, taskStatsObject } from "./statistics";
+import {
+  MISSING_BINDING,
+  type TaskOutcome,
+  taskStatsObject
+} from "./statistics";
 
 /** How long an episode's last answer waits for the statistics to take its outcome. */
 const OUTCOME_WAIT_MS = 2_000;
@@ -36,12 +40,11 @@ export const outcomesLost = (runtime: object): number => lost.get(runtime) ?? 0;
  * answer sees this one); the session's queue never does.
  */
 export const reportOutcomes = ({ runtime, env }: SessionAttach): void => {
-  const namespace = (env as { SESSIONS?: DurableObjectNamespace } | undefined)
-    ?.SESSIONS;
-  if (namespace === undefined) return;
-  senders.set(runtime, (environment, outcome) =>
-    taskStatsObject(namespace, environment).recordTaskOutcome(outcome)
-  );
+  senders.set(runtime, async (environment, outcome) => {
+    const stats = taskStatsObject(env, environment);
+    if (stats === undefined) throw new Error(MISSING_BINDING);
+    await stats.recordTaskOutcome(outcome);
+  });
   runtime.commits.observe(({ kind, environment, before, row }) => {
     const ref = row.episodeRef;
     if (

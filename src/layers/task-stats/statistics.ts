@@ -1,12 +1,9 @@
 /**
  * @module Task statistics of one environment: attempts, successes and the
- * sum of returns per (split, dataset index). One object of the session
- * class per environment keeps them (http/task-stats.ts names it
- * `task-stats:<environment>`), as the OAuth ledger is kept: no binding or
- * migration of its own, and a Durable Object answers one call at a time,
- * so concurrent episodes' outcomes never overwrite each other. Sessions
- * send each ended episode's outcome here (commit.ts); the HTTP routes read,
- * reset and sample from them.
+ * sum of returns per (split, dataset index), in the SQLite storage of one
+ * TaskStats object per environment (object.ts). Sessions send each ended
+ * episode's outcome there (report.ts); the HTTP routes read, reset and
+ * sample from them.
  */
 
 import { RoostError } from "../../errors";
@@ -206,17 +203,26 @@ export interface TaskStatsObject {
   sampleTasks(request: SampleRequest): Promise<number[]>;
 }
 
+/** The binding the worker reaches its statistics objects by. */
+export const TASK_STATS_BINDING = "TASK_STATS";
+
+/** What a worker that forgot the binding is told. */
+export const MISSING_BINDING = `taskStats() needs the Durable Object binding ${TASK_STATS_BINDING}: export TaskStats from your worker (export { TaskStats } from "roost-edge/layers/task-stats") and add to wrangler.toml [[durable_objects.bindings]] name = "${TASK_STATS_BINDING}", class_name = "TaskStats", with a migration's new_sqlite_classes = ["TaskStats"].`;
+
 /**
- * The statistics object of `environment`, by name in the session
- * namespace: the same object whichever worker or session asks. Not a
- * session: no session id is a name's id, and its storage holds only the
- * statistics' table.
+ * The statistics object of `environment`, by name in the TASK_STATS
+ * namespace: the same object whichever worker or session asks; undefined
+ * when the worker has no such binding.
  */
 export const taskStatsObject = (
-  // Any namespace's stub: the worker's is typed, the object's own is not.
-  namespace: Pick<DurableObjectNamespace, "get" | "idFromName">,
+  env: unknown,
   environment: string
-): TaskStatsObject =>
-  (namespace as DurableObjectNamespace).get(
-    namespace.idFromName(`task-stats:${environment}`)
+): TaskStatsObject | undefined => {
+  const namespace = (env as Record<string, unknown> | undefined)?.[
+    TASK_STATS_BINDING
+  ] as DurableObjectNamespace | undefined;
+  if (namespace === undefined) return undefined;
+  return namespace.get(
+    namespace.idFromName(environment)
   ) as unknown as TaskStatsObject;
+};
