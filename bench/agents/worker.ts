@@ -11,7 +11,7 @@ import { routeAgentRequest } from "agents";
 import bench from "../worker";
 import type { BenchAgent } from "./agent";
 
-export { Baseline, Session } from "../worker";
+export { Baseline, OAuthLedger, Session, TaskStats } from "../worker";
 export { BenchAgent } from "./agent";
 
 type Bindings = Parameters<typeof bench.fetch>[1] & {

@@ -31,6 +31,21 @@ const stats = async (query = ""): Promise<TaskStatsResponse> => {
   return json<TaskStatsResponse>(res);
 };
 
+/** The session socket's step frame answering `value`, with id "s". */
+const answerFrame = (value: number) => ({
+  type: "step",
+  id: "s",
+  action: {
+    tool_calls: [
+      {
+        id: "c",
+        type: "function",
+        function: { name: "answer", arguments: { value } }
+      }
+    ]
+  }
+});
+
 const sample = (body: unknown, via = call) =>
   via(`${STATS}/sample`, send("POST", body));
 
@@ -148,19 +163,7 @@ describe("task statistics", () => {
     // The step after the reset's reply: this test is about the count, and
     // one CI run saw the pipelined step refused without saying why.
     await sock.until((f) => f.some((x) => x.type === "reply" && x.id === "r"));
-    sock.send({
-      type: "step",
-      id: "s",
-      action: {
-        tool_calls: [
-          {
-            id: "c",
-            type: "function",
-            function: { name: "answer", arguments: { value: 102 } }
-          }
-        ]
-      }
-    });
+    sock.send(answerFrame(102));
     const frames = await sock.until(
       (f) => f.filter((x) => x.type === "reply").length >= 2
     );
@@ -386,19 +389,7 @@ describe("the server's curriculum sampler", () => {
       replaceOutcomeSender(o.runtime, () => new Promise<void>(() => {}));
     });
     const sock = await openSocket(s.session_id, s.token);
-    sock.send({
-      type: "step",
-      id: "s",
-      action: {
-        tool_calls: [
-          {
-            id: "c",
-            type: "function",
-            function: { name: "answer", arguments: { value: 3 } }
-          }
-        ]
-      }
-    });
+    sock.send(answerFrame(3));
     // Committed: its event is out. Its reply waits for the statistics
     // (at most 2 s); a mutation sent now runs at once.
     await sock.until((f) => f.some((x) => x.type === "step"));
