@@ -310,8 +310,8 @@ export class Committer {
       });
     } catch (error) {
       staged.discard();
-      // A count kept during the rolled-back transaction would be wrong.
-      shared.transcriptCounts.clear();
+      // What the rolled-back transaction wrote into the cache never was.
+      shared.cache.clear();
       // The commit's transaction rolled back: its events were not written.
       if (written.length > 0) shared.events.unflush(written);
       written = [];

@@ -4,6 +4,7 @@ import type { Registry } from "../environment/registry";
 import { RoostError } from "../errors";
 import type { EventData, EventType } from "../protocol";
 import type { Scope } from "../protocol/scopes";
+import { CommittedCache } from "../storage/committed-cache";
 import type { StorageOptions } from "../storage/episode-parts";
 import { EventLog, type EventText } from "../storage/event-log";
 import { clearAwaitingUse, isAwaitingUse } from "../storage/first-use";
@@ -73,13 +74,13 @@ export class SessionShared {
     this.schedule = new Schedule(storage);
   }
 
-  /** The committed transcript's message count per episode (episode-parts.ts), kept across mutations. */
-  readonly transcriptCounts = new Map<number, number>();
+  /** What is known of the committed transcript and state, kept across mutations (committed-cache.ts). */
+  readonly cache = new CommittedCache();
 
   get storageOptions(): StorageOptions {
     const l = this.options.limits;
     return {
-      transcriptCounts: this.transcriptCounts,
+      cache: this.cache,
       maxStateValueBytes: l.stateValueBytes,
       llmViewBytes: l.llmViewBytes,
       maxObjectsPerResult: l.objectsPerResult,
@@ -141,7 +142,7 @@ export class SessionShared {
     this.#row = undefined;
     this.#revocations = undefined;
     this.#awaitingUse = undefined;
-    this.transcriptCounts.clear();
+    this.cache.clear();
     this.events.reset();
     this.schedule.forget();
   }

@@ -12,6 +12,7 @@ import { createEnvironmentStore } from "../store/environment-store";
 import { OverlayHiddenStore } from "../store/hidden-overlay";
 import { OverlayStoreBackend } from "../store/overlay-backend";
 import type { SqlExec } from "../tools/types";
+import type { CommittedCache } from "./committed-cache";
 import { SqliteHiddenStore } from "./hidden-store";
 import { StepMeter } from "./meter";
 import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
@@ -27,11 +28,10 @@ export interface StorageOptions {
   /** Per episode: entries its environment store may hold. */
   maxEntries: number;
   /**
-   * The transcript's message count per episode, as committed: a session
-   * object's cache, so a step does not probe it again (state-backend.ts).
-   * Cleared by the commit when a transaction rolls back.
+   * What the session object knows of its committed transcript count and
+   * state values (committed-cache.ts), so a step does not read them again.
    */
-  transcriptCounts?: Map<number, number>;
+  cache?: CommittedCache;
 }
 
 /** A mutation's view: reads see its own writes; nothing reaches SQLite before `flush`. */
@@ -65,8 +65,8 @@ export const committedParts = (
   hidden: new SqliteHiddenStore(sql, episode),
   state: new State(
     definition,
-    new SqliteStateBackend(sql, episode),
-    new SqliteTranscriptBackend(sql, episode, options.transcriptCounts),
+    new SqliteStateBackend(sql, episode, options.cache),
+    new SqliteTranscriptBackend(sql, episode, options.cache),
     { maxValueBytes: options.maxStateValueBytes }
   ),
   sql: sqlExec(sql)
@@ -97,11 +97,11 @@ export const stagedParts = (
     watch.hidden
   );
   const state = new OverlayStateBackend(
-    new SqliteStateBackend(sql, episode),
+    new SqliteStateBackend(sql, episode, options.cache),
     watch.state
   );
   const transcript = new OverlayTranscriptBackend(
-    new SqliteTranscriptBackend(sql, episode, options.transcriptCounts),
+    new SqliteTranscriptBackend(sql, episode, options.cache),
     watch.transcript
   );
   const all = [store, hidden, state, transcript];

@@ -22,14 +22,19 @@ export class EpisodeRows {
   }
 
   get(key: string): JsonValue | undefined {
-    const row = this.#sql
+    const text = this.text(key);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
+  }
+
+  /** A key's value as its stored JSON text. */
+  text(key: string): string | undefined {
+    return this.#sql
       .exec<{ value: string }>(
         `SELECT value FROM ${this.#table} WHERE episode = ? AND key = ?`,
         this.#episode,
         key
       )
-      .toArray()[0];
-    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+      .toArray()[0]?.value;
   }
 
   /** Stores `text`, already serialised and size-checked by the caller. */

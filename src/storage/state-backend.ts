@@ -4,36 +4,52 @@ import { type JsonValue, utf8Length } from "../json";
 import type { Message } from "../messages/schema";
 import type { ReadBudget } from "../protocol/read-budget";
 import type { StateBackend, TranscriptBackend } from "../state/types";
+import type { CommittedCache } from "./committed-cache";
 import { EpisodeRows } from "./episode-rows";
 import { RUN_SEPARATOR, textRuns, toRowText } from "./row-text";
 
 /**
  * State values as JSON text, one row per key of the episode. Keys come back
  * in the order they were first set (rowid order), as a Map would give them.
+ * Given a session object's cache, a value read or written once is read
+ * from there until the episode ends (committed-cache.ts).
  *
  * @example
  * const state = new SqliteStateBackend(ctx.storage.sql, episode);
  */
 export class SqliteStateBackend implements StateBackend {
   readonly #rows: EpisodeRows;
+  readonly #episode: number;
+  readonly #cache: CommittedCache | undefined;
 
-  constructor(sql: SqlStorage, episode: number) {
+  constructor(sql: SqlStorage, episode: number, cache?: CommittedCache) {
     this.#rows = new EpisodeRows(sql, "state", episode);
+    this.#episode = episode;
+    this.#cache = cache;
+  }
+
+  /** The key's committed JSON text, from the cache when it knows it. */
+  #text(key: string): string | null {
+    const known = this.#cache?.stateText(this.#episode, key);
+    if (known !== undefined) return known;
+    const text = this.#rows.text(key) ?? null;
+    this.#cache?.setStateText(this.#episode, key, text);
+    return text;
   }
 
   get(key: string): JsonValue | undefined {
-    return this.#rows.get(key);
+    const text = this.#text(key);
+    return text === null ? undefined : (JSON.parse(text) as JsonValue);
   }
 
   set(key: string, value: JsonValue): void {
-    this.#rows.put(
-      key,
-      toRowText(value, `State key ${JSON.stringify(key)}`, key)
-    );
+    const text = toRowText(value, `State key ${JSON.stringify(key)}`, key);
+    this.#rows.put(key, text);
+    this.#cache?.setStateText(this.#episode, key, text);
   }
 
   has(key: string): boolean {
-    return this.#rows.has(key);
+    return this.#text(key) !== null;
   }
 
   keys(): string[] {
@@ -52,9 +68,8 @@ const IN_EPISODE = "id >= ?1 * 4294967296 AND id < (?1 + 1) * 4294967296";
  * page starts at the run that holds its first message, never an OFFSET
  * walk. An instance lives for one mutation or read and is the only writer
  * meanwhile, so it probes the count once and keeps it; given a session
- * object's `counts`, it reads the count there and keeps it there, so the
- * next step does not probe it at all (the commit clears them when its
- * transaction rolls back).
+ * object's cache, it reads the count there and keeps it there, so the
+ * next step does not probe it at all (committed-cache.ts).
  *
  * @example
  * const transcript = new SqliteTranscriptBackend(ctx.storage.sql, episode);
@@ -64,13 +79,13 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
   readonly #sql: SqlStorage;
   readonly #episode: number;
   #count: number | undefined;
-  readonly #counts: Map<number, number> | undefined;
+  readonly #cache: CommittedCache | undefined;
 
-  constructor(sql: SqlStorage, episode: number, counts?: Map<number, number>) {
+  constructor(sql: SqlStorage, episode: number, cache?: CommittedCache) {
     this.#sql = sql;
     this.#episode = episode;
-    this.#counts = counts;
-    this.#count = counts?.get(episode);
+    this.#cache = cache;
+    this.#count = cache?.transcriptCount(episode);
   }
 
   append(messages: Message[]): void {
@@ -88,7 +103,7 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
       );
     }
     this.#count = first + texts.length;
-    this.#counts?.set(this.#episode, this.#count);
+    this.#cache?.setTranscriptCount(this.#episode, this.#count);
   }
 
   count(): number {
@@ -99,7 +114,7 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
           this.#episode
         )
         .toArray()[0]?.last ?? -1) + 1;
-    this.#counts?.set(this.#episode, this.#count);
+    this.#cache?.setTranscriptCount(this.#episode, this.#count);
     return this.#count;
   }
 
