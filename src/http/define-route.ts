@@ -6,6 +6,7 @@ import type { RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
+import { validator } from "hono/validator";
 import * as z from "zod";
 import { lazy } from "../lazy";
 import { jsonBody, readJsonBody } from "./body";
@@ -145,26 +146,16 @@ const fusedJsonBody = (route: RouteConfig) => {
   });
 };
 
-/** What Hono's validator reads for a query: one value per key, or the list of a repeated one. */
-const queryOf = (c: Context<AppEnv>): Record<string, string | string[]> =>
-  Object.fromEntries(
-    Object.entries(c.req.queries()).map(([k, v]) => [
-      k,
-      v.length === 1 ? v[0]! : v
-    ])
-  );
-
-/** Validates one part of the request and records it for `c.req.valid`. */
-const validate =
-  (
-    target: "query" | "param",
-    schema: z.ZodType,
-    read: (c: Context<AppEnv>) => unknown
-  ): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    c.req.addValidatedData(target, check(schema, read(c), target) as object);
-    await next();
-  };
+/**
+ * Hono's own validator for one part of the request (it reads the query,
+ * the path parameters or the JSON body as @hono/zod-openapi's validators
+ * do, since those are built on it), checked with the route's schema.
+ */
+const validate = (
+  target: "query" | "param" | "json",
+  schema: z.ZodType
+): MiddlewareHandler<AppEnv> =>
+  validator(target, (value) => check(schema, value, target) as object);
 
 /** Whether the request has a body, read from Hono's cache when a middleware read it already. */
 const hasBody = async (c: Context<AppEnv>): Promise<boolean> => {
@@ -184,32 +175,11 @@ const jsonGate: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
-
-/** Reads and checks a JSON body (an absent or other media type reads as `{}`, then fails its schema). */
-const jsonValidator =
-  (schema: z.ZodType): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    const media = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
-    let value: unknown = {};
-    if (JSON_MEDIA.test(media)) {
-      try {
-        value = await c.req.json();
-      } catch {
-        throw new HTTPException(400, {
-          message: "Malformed JSON in request body"
-        });
-      }
-    }
-    c.req.addValidatedData("json", check(schema, value, "json") as object);
-    await next();
-  };
-
 /**
  * The validators @hono/zod-openapi would put between a route's middleware
  * and its handler, in its order (query, path parameters, the media-type
- * gate, the JSON body), written here so the core does not load the
- * library: the routes declare no header, cookie or form inputs.
+ * gate, the JSON body), on Hono's validator, so the core does not load
+ * the library: the routes declare no header, cookie or form inputs.
  */
 const requestValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
   const { params, query, headers, cookies, body } = route.request ?? {};
@@ -218,9 +188,8 @@ const requestValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
       `${route.method} ${route.path}: header and cookie inputs are not validated; read them in the handler.`
     );
   const list: MiddlewareHandler<AppEnv>[] = [];
-  if (query instanceof z.ZodType) list.push(validate("query", query, queryOf));
-  if (params instanceof z.ZodType)
-    list.push(validate("param", params, (c) => c.req.param()));
+  if (query instanceof z.ZodType) list.push(validate("query", query));
+  if (params instanceof z.ZodType) list.push(validate("param", params));
   const content = body?.content ?? {};
   const media = content[JSON_CONTENT];
   const schema =
@@ -229,7 +198,8 @@ const requestValidators = (route: RouteConfig): MiddlewareHandler<AppEnv>[] => {
     throw new TypeError(
       `${route.method} ${route.path}: a body other than JSON is not validated.`
     );
-  if (schema instanceof z.ZodType) list.push(jsonGate, jsonValidator(schema));
+  if (schema instanceof z.ZodType)
+    list.push(jsonGate, validate("json", schema));
   return list;
 };
 
