@@ -8,6 +8,8 @@
 
 import type { Grant } from "../protocol/scopes";
 import type { SessionRow } from "../storage/session-row";
+import { CORE_ALARMS } from "./alarm";
+import { CORE_OPERATIONS } from "./operations";
 import type { Operation } from "./operations/define";
 import type { SessionRuntime } from "./runtime";
 import type { TimerKind } from "./schedule";
@@ -63,3 +65,34 @@ export interface SessionLayer {
   /** Runs when an object starts: registers commit captures and observers. */
   readonly attach?: (session: SessionAttach) => void;
 }
+
+/** A class's layers merged once, for every object of it: what each object looks up. */
+export interface SessionLayers {
+  readonly operations: OperationTable;
+  readonly alarms: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
+  readonly objectRequests: Readonly<Record<string, ObjectRequest>>;
+  readonly attach: readonly ((session: SessionAttach) => void)[];
+}
+
+/** The core's parts and each layer's after them, merged (a later layer's name wins). */
+export const mergeLayers = (
+  layers: readonly SessionLayer[] = []
+): SessionLayers => ({
+  operations: Object.assign(
+    {},
+    CORE_OPERATIONS,
+    ...layers.map((layer) => layer.operations ?? {})
+  ),
+  alarms: Object.assign(
+    {},
+    CORE_ALARMS,
+    ...layers.map((layer) => layer.alarms ?? {})
+  ),
+  objectRequests: Object.assign(
+    {},
+    ...layers.map((layer) => layer.objectRequests ?? {})
+  ),
+  attach: layers.flatMap((layer) =>
+    layer.attach === undefined ? [] : [layer.attach]
+  )
+});

@@ -16,12 +16,11 @@ import type { EventLog, EventText } from "../storage/event-log";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import { readSessionRow, type SessionRow } from "../storage/session-row";
 import { SqliteTranscriptBackend } from "../storage/state-backend";
-import { CORE_ALARMS, runAlarm } from "./alarm";
+import { runAlarm } from "./alarm";
 import { Committer } from "./commit";
-import type { AlarmHandler, SessionLayer } from "./layer";
+import { mergeLayers, type SessionLayers } from "./layer";
 import { createModelResolver, type ModelResolver } from "./models";
 import type { ResolvedOptions } from "./options";
-import type { TimerKind } from "./schedule";
 import { SessionShared } from "./shared";
 import { TreeRuns } from "./tree-runs";
 
@@ -30,8 +29,8 @@ export class SessionRuntime {
   readonly shared: SessionShared;
   readonly commits: Committer;
   readonly runs: TreeRuns;
-  /** The alarm's handlers: the core's and the layers'. */
-  readonly #alarms: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
+  /** The class's layers, merged once for all its objects (layer.ts). */
+  readonly layers: SessionLayers;
   /** The deployment's models: tree runs decide with them, judges grade with them. */
   readonly models: ModelResolver;
   /** The socket layer's listener (one), then any number of chat streams'. */
@@ -43,19 +42,11 @@ export class SessionRuntime {
     registry: Registry,
     options: ResolvedOptions,
     models: ModelResolver = createModelResolver({}),
-    layers: readonly SessionLayer[] = []
+    layers: SessionLayers = mergeLayers()
   ) {
     this.shared = new SessionShared(storage, registry, options);
-    this.shared.operations = Object.assign(
-      {},
-      this.shared.operations,
-      ...layers.map((layer) => layer.operations ?? {})
-    );
-    this.#alarms = Object.assign(
-      {},
-      CORE_ALARMS,
-      ...layers.map((layer) => layer.alarms ?? {})
-    );
+    this.shared.operations = layers.operations;
+    this.layers = layers;
     this.models = models;
     this.commits = new Committer(this.shared);
     this.runs = new TreeRuns(this.shared, this.commits, models);
@@ -162,6 +153,6 @@ export class SessionRuntime {
   }
 
   alarm(openSockets: number): Promise<void> {
-    return runAlarm(this, this.#alarms, openSockets);
+    return runAlarm(this, this.layers.alarms, openSockets);
   }
 }

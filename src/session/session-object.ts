@@ -8,7 +8,7 @@ import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { grantOf } from "./grant-header";
 import { loaderIsolates } from "./isolates";
-import type { ObjectRequest, SessionLayer } from "./layer";
+import { mergeLayers, type SessionLayer, type SessionLayers } from "./layer";
 import { createModelResolver } from "./models";
 import {
   dispatch,
@@ -32,8 +32,6 @@ export class SessionObject extends DurableObject {
   readonly sockets: SocketHub;
   /** Counts the rows this object's storage bills, when `meterRows` says so (row-meter.ts). */
   readonly meter: RowMeter | undefined;
-  /** Requests the object answers itself, by internal path (the layers'). */
-  readonly #requests: Readonly<Record<string, ObjectRequest>>;
 
   constructor(
     ctx: DurableObjectState,
@@ -41,7 +39,7 @@ export class SessionObject extends DurableObject {
     registry: Registry,
     options: ResolvedOptions,
     fork?: ForkDriver,
-    layers: readonly SessionLayer[] = []
+    layers: SessionLayers = mergeLayers()
   ) {
     super(ctx, env as never);
     // Before anything touches storage, so waking (recover) is counted too.
@@ -58,11 +56,7 @@ export class SessionObject extends DurableObject {
     this.runtime.shared.dev =
       (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
     this.runtime.shared.isolates = loaderIsolates(env, options.loader);
-    this.#requests = Object.assign(
-      {},
-      ...layers.map((layer) => layer.objectRequests ?? {})
-    );
-    for (const layer of layers) layer.attach?.({ runtime: this.runtime, env });
+    for (const attach of layers.attach) attach({ runtime: this.runtime, env });
     this.sockets = new SocketHub(
       ctx,
       this.runtime,
@@ -100,8 +94,9 @@ export class SessionObject extends DurableObject {
         { error: { code: "unauthorized", message: "No credentials." } },
         { status: 401 }
       );
-    const answer = Object.hasOwn(this.#requests, url.pathname)
-      ? this.#requests[url.pathname]
+    const requests = this.runtime.layers.objectRequests;
+    const answer = Object.hasOwn(requests, url.pathname)
+      ? requests[url.pathname]
       : undefined;
     if (answer !== undefined) {
       const stale = staleGrant(this.runtime.shared, grant);
@@ -183,9 +178,11 @@ export const createSessionClass = (
   options: ResolvedOptions,
   fork?: ForkDriver,
   layers: readonly SessionLayer[] = []
-): SessionClass =>
-  class Session extends SessionObject {
+): SessionClass => {
+  const merged = mergeLayers(layers);
+  return class Session extends SessionObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env, registry, options, fork, layers);
+      super(ctx, env, registry, options, fork, merged);
     }
   };
+};

@@ -3,18 +3,16 @@
 import { routeTable } from "../../src/http/route-table";
 import { CORE_ROUTES } from "../../src/http/routes";
 import { allLayers } from "../../src/layers";
-import {
+import { mergeLayers } from "../../src/session/layer";
+import type {
   CORE_OPERATIONS,
-  type LayerOperations
+  LayerOperations
 } from "../../src/session/operations";
 
 const layers = allLayers();
 
-export const OPERATIONS = Object.assign(
-  {},
-  CORE_OPERATIONS,
-  ...layers.map((layer) => layer.operations ?? {})
-) as typeof CORE_OPERATIONS & LayerOperations;
+export const OPERATIONS = mergeLayers(layers)
+  .operations as unknown as typeof CORE_OPERATIONS & LayerOperations;
 
 export const ROUTE_TABLE = routeTable([
   ...CORE_ROUTES,
