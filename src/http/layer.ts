@@ -7,6 +7,7 @@
  */
 
 import type { Context, MiddlewareHandler } from "hono";
+import { RoostError } from "../errors";
 import type { Grant } from "../protocol/scopes";
 import type { SessionLayer } from "../session/layer";
 import type { RouteEntry } from "./define-route";
@@ -44,3 +45,33 @@ export interface Layer extends SessionLayer {
   /** Registers what no route entry describes (OAuth's endpoints and metadata). */
   readonly install?: (app: RoostApp) => void;
 }
+
+/** A Durable Object class a layer keeps of its own, and how a worker binds it. */
+export interface LayerObject {
+  /** The layer's factory, as the worker names it: `taskStats()`. */
+  layer: string;
+  /** The binding the layer reaches it by: fixed, like SESSIONS. */
+  binding: string;
+  className: string;
+  /** The module the worker exports the class from. */
+  module: string;
+}
+
+/**
+ * The namespace of a layer's own class in the worker's bindings; a worker
+ * that forgot it is told (503) what to export and what to bind.
+ */
+export const layerNamespace = (
+  env: unknown,
+  object: LayerObject
+): DurableObjectNamespace => {
+  const namespace = (env as Record<string, unknown> | undefined)?.[
+    object.binding
+  ] as DurableObjectNamespace | undefined;
+  if (namespace !== undefined) return namespace;
+  const { layer, binding, className, module } = object;
+  throw new RoostError(
+    "unavailable",
+    `${layer} needs the Durable Object binding ${binding}: export ${className} from your worker (export { ${className} } from "${module}") and add to wrangler.toml [[durable_objects.bindings]] name = "${binding}", class_name = "${className}", with a migration's new_sqlite_classes = ["${className}"].`
+  );
+};

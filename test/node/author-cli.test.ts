@@ -1,7 +1,8 @@
 // The author's commands' parts that need no server: their command lines,
 // and the wrangler config a dev server derives from the project's own.
+
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -139,6 +140,38 @@ describe("the dev server's wrangler config", () => {
       expect(text).toContain('binding = "CODE"');
       expect(text).not.toContain('"LOADER"');
     }
+  });
+
+  it("binds the classes the task statistics and OAuth layers keep, with their migration, unless the project binds them", () => {
+    const options = {
+      baseDir: "/home/me/my-env",
+      main: "/home/me/my-env/.roost/8787/worker.ts",
+      assets: "/lib/roost-edge/dist/inspector"
+    };
+    const scaffold = devConfig(wranglerToml("my-env"), options);
+    expect(scaffold).toContain(
+      '[[durable_objects.bindings]]\nname = "TASK_STATS"\nclass_name = "TaskStats"'
+    );
+    expect(scaffold).toContain(
+      '[[durable_objects.bindings]]\nname = "OAUTH_LEDGER"\nclass_name = "OAuthLedger"'
+    );
+    expect(scaffold).toContain(
+      'tag = "roost-dev-layers"\nnew_sqlite_classes = ["TaskStats", "OAuthLedger"]'
+    );
+    // The clone's own config binds both: nothing is added.
+    const clone = readFileSync(
+      new URL("../../wrangler.toml", import.meta.url),
+      "utf8"
+    );
+    const text = devConfig(clone, options);
+    expect(text.match(/name = "TASK_STATS"/g)).toHaveLength(1);
+    expect(text).not.toContain("roost-dev-layers");
+    // One bound, the other added alone.
+    const one = devConfig(
+      `name = "x"\nmain = "w.ts"\n[[durable_objects.bindings]]\nname = "TASK_STATS"\nclass_name = "TaskStats"`,
+      options
+    );
+    expect(one).toContain('new_sqlite_classes = ["OAuthLedger"]');
   });
 });
 

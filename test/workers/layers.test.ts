@@ -3,11 +3,12 @@
 // its commits write nothing a layer would have (re-scoring's rows). The
 // test worker's own sessions (SESSIONS) serve every layer, as before.
 
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { counter } from "../../examples/counter/index";
 import { allLayers, taskStats } from "../../src/layers";
+import { redeem } from "../../src/layers/oauth/ledger";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
 import { createRoost } from "../../src/roost";
 import { hello } from "../fixtures/hello-layer";
@@ -210,6 +211,41 @@ describe("a layer's own Durable Object class", () => {
       env
     );
     expect(bound.status).toBe(200);
+    // OAuth's ledger says the same of its own binding.
+    expect(() =>
+      redeem({ ...env, OAUTH_LEDGER: undefined } as never, "code", 1)
+    ).toThrow(/export \{ OAuthLedger \}.*name = "OAUTH_LEDGER"/);
+  });
+});
+
+describe("a session woken by a worker without the layer that set its timer", () => {
+  it("drops the layer's due timer and runs its own", async () => {
+    const stub = await coreSession("counter");
+    await runInDurableObject(stub.raw, (o) => {
+      const shared = (
+        o as unknown as {
+          runtime: {
+            shared: {
+              schedule: { set(kind: string, at: number): void };
+              now(): number;
+            };
+          };
+        }
+      ).runtime.shared;
+      // MCP's task lease, as a worker with mcp() would have left it.
+      shared.schedule.set("task", shared.now() - 1);
+    });
+    expect(await runDurableObjectAlarm(stub.raw)).toBe(true);
+    const timers = await runInDurableObject(stub.raw, (_o, state) =>
+      state.storage.sql
+        .exec("SELECT name FROM sqlite_schema WHERE name = 'schedule'")
+        .toArray().length === 0
+        ? []
+        : state.storage.sql.exec("SELECT kind FROM schedule").toArray()
+    );
+    expect(timers.map((t) => t.kind)).not.toContain("task");
+    // The session serves on.
+    ok(await stub.step({ action: toolAction("incr") }));
   });
 });
 

@@ -1,10 +1,15 @@
 /** @module The worker's side of OAuth's single-use ledger (object.ts): one object of the OAUTH_LEDGER namespace, by name. */
 
-import { RoostError } from "../../errors";
 import type { RoostBindings } from "../../http/env";
+import { type LayerObject, layerNamespace } from "../../http/layer";
 
-/** The binding the worker reaches the ledger by. */
-export const LEDGER_BINDING = "OAUTH_LEDGER";
+/** The ledger's class, as a worker binds it. */
+export const LEDGER_OBJECT: LayerObject = {
+  layer: "oauth()",
+  binding: "OAUTH_LEDGER",
+  className: "OAuthLedger",
+  module: "roost-edge/layers/oauth"
+};
 
 const LEDGER_NAME = "roost:oauth-ledger";
 
@@ -18,14 +23,7 @@ export const redeem = (
   key: string,
   expiresAtMs: number
 ): Promise<boolean> => {
-  const namespace = (env as unknown as Record<string, unknown>)[
-    LEDGER_BINDING
-  ] as DurableObjectNamespace | undefined;
-  if (namespace === undefined)
-    throw new RoostError(
-      "unavailable",
-      `oauth() needs the Durable Object binding ${LEDGER_BINDING}: export OAuthLedger from your worker (export { OAuthLedger } from "roost-edge/layers/oauth") and add to wrangler.toml [[durable_objects.bindings]] name = "${LEDGER_BINDING}", class_name = "OAuthLedger", with a migration's new_sqlite_classes = ["OAuthLedger"].`
-    );
+  const namespace = layerNamespace(env, LEDGER_OBJECT);
   const stub = namespace.get(
     namespace.idFromName(LEDGER_NAME)
   ) as unknown as Ledger;

@@ -7,11 +7,7 @@
 import { successThresholdOf } from "../../environment/task";
 import type { SessionAttach } from "../../session/layer";
 import { withinTime } from "../../timeout";
-import {
-  MISSING_BINDING,
-  type TaskOutcome,
-  taskStatsObject
-} from "./statistics";
+import { type TaskOutcome, taskStatsObject } from "./statistics";
 
 /** How long an episode's last answer waits for the statistics to take its outcome. */
 const OUTCOME_WAIT_MS = 2_000;
@@ -40,11 +36,9 @@ export const outcomesLost = (runtime: object): number => lost.get(runtime) ?? 0;
  * answer sees this one); the session's queue never does.
  */
 export const reportOutcomes = ({ runtime, env }: SessionAttach): void => {
-  senders.set(runtime, async (environment, outcome) => {
-    const stats = taskStatsObject(env, environment);
-    if (stats === undefined) throw new Error(MISSING_BINDING);
-    await stats.recordTaskOutcome(outcome);
-  });
+  senders.set(runtime, async (environment, outcome) =>
+    taskStatsObject(env, environment).recordTaskOutcome(outcome)
+  );
   runtime.commits.observe(({ kind, environment, before, row }) => {
     const ref = row.episodeRef;
     if (

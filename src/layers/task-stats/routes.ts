@@ -30,20 +30,7 @@ import {
   TaskStatsQuerySchema,
   TaskStatsResponseSchema
 } from "../../protocol/http-task-stats";
-import {
-  describeRow,
-  MISSING_BINDING,
-  type SplitFilter,
-  type TaskStatsObject,
-  taskStatsObject
-} from "./statistics";
-
-/** The environment's statistics object; a worker without the binding is told how to add it (503). */
-const statsOf = (c: Context<AppEnv>, environment: string): TaskStatsObject => {
-  const stats = taskStatsObject(c.env, environment);
-  if (stats === undefined) throw new RoostError("unavailable", MISSING_BINDING);
-  return stats;
-};
+import { describeRow, type SplitFilter, taskStatsObject } from "./statistics";
 
 const PATH = "/v1/environments/{name}/task-stats";
 
@@ -175,7 +162,7 @@ export const taskStatsRoutes: readonly RouteEntry[] = [
     const env = target(c, name, query.split);
     const after =
       query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await statsOf(c, env.name).readTaskStats(
+    const page = await taskStatsObject(c.env, env.name).readTaskStats(
       filterOf(query.split),
       after,
       query.limit
@@ -198,7 +185,9 @@ export const taskStatsRoutes: readonly RouteEntry[] = [
     const { name } = c.req.valid("param");
     const { split } = c.req.valid("query");
     const env = target(c, name, split);
-    const removed = await statsOf(c, env.name).resetTaskStats(filterOf(split));
+    const removed = await taskStatsObject(c.env, env.name).resetTaskStats(
+      filterOf(split)
+    );
     return c.json(
       {
         environment: env.name,
@@ -229,7 +218,7 @@ export const taskStatsRoutes: readonly RouteEntry[] = [
         { field: "task_count", size }
       );
     const seed = body.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]!;
-    const indices = await statsOf(c, env.name).sampleTasks({
+    const indices = await taskStatsObject(c.env, env.name).sampleTasks({
       split: body.split ?? null,
       taskCount,
       groupSize: body.group_size,

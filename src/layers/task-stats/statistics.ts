@@ -7,6 +7,7 @@
  */
 
 import { RoostError } from "../../errors";
+import { type LayerObject, layerNamespace } from "../../http/layer";
 import {
   passRate,
   seededRandom,
@@ -203,25 +204,24 @@ export interface TaskStatsObject {
   sampleTasks(request: SampleRequest): Promise<number[]>;
 }
 
-/** The binding the worker reaches its statistics objects by. */
-export const TASK_STATS_BINDING = "TASK_STATS";
-
-/** What a worker that forgot the binding is told. */
-export const MISSING_BINDING = `taskStats() needs the Durable Object binding ${TASK_STATS_BINDING}: export TaskStats from your worker (export { TaskStats } from "roost-edge/layers/task-stats") and add to wrangler.toml [[durable_objects.bindings]] name = "${TASK_STATS_BINDING}", class_name = "TaskStats", with a migration's new_sqlite_classes = ["TaskStats"].`;
+/** The statistics' class, as a worker binds it. */
+export const TASK_STATS_OBJECT: LayerObject = {
+  layer: "taskStats()",
+  binding: "TASK_STATS",
+  className: "TaskStats",
+  module: "roost-edge/layers/task-stats"
+};
 
 /**
  * The statistics object of `environment`, by name in the TASK_STATS
- * namespace: the same object whichever worker or session asks; undefined
- * when the worker has no such binding.
+ * namespace: the same object whichever worker or session asks. A worker
+ * without the binding is told how to add it (layerNamespace).
  */
 export const taskStatsObject = (
   env: unknown,
   environment: string
-): TaskStatsObject | undefined => {
-  const namespace = (env as Record<string, unknown> | undefined)?.[
-    TASK_STATS_BINDING
-  ] as DurableObjectNamespace | undefined;
-  if (namespace === undefined) return undefined;
+): TaskStatsObject => {
+  const namespace = layerNamespace(env, TASK_STATS_OBJECT);
   return namespace.get(
     namespace.idFromName(environment)
   ) as unknown as TaskStatsObject;
