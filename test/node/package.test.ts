@@ -494,4 +494,88 @@ zod = "roost-edge/zod-lean"
     expect(js).toContain("Invalid input: expected");
     expect(js).not.toContain("Ungültige Eingabe");
   }, 120_000);
+
+  it("builds a worker with the layers it names from roost-edge/layers/*, their operations typed, and none of the others", async () => {
+    write(
+      "layered/index.ts",
+      `import { createRoost, defineEnvironment, type LayerOperations } from "roost-edge";
+import { mcp } from "roost-edge/layers/mcp";
+import { TaskStats, taskStats } from "roost-edge/layers/task-stats";
+import { z } from "zod";
+
+const ping = defineEnvironment({
+  name: "ping",
+  description: "Answers pong.",
+  task: z.object({}).default({}),
+  tools: (tool) => ({
+    ping: tool({ description: "Ping.", input: z.object({}), run: () => "pong" })
+  }),
+  reset: () => "Call ping."
+});
+
+// MCP's operations, declared by its layer through the shipped declarations.
+export const started: keyof LayerOperations = "startTask";
+// @ts-expect-error not an operation of any layer imported here
+export const chatting: keyof LayerOperations = "startChat";
+
+const roost = createRoost({ environments: [ping], layers: [mcp(), taskStats()] });
+export const Session = roost.Session;
+export { TaskStats };
+export default { fetch: roost.fetch };
+`
+    );
+    write(
+      "layered/tsconfig.json",
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "ES2022",
+          moduleResolution: "Bundler",
+          lib: ["ES2023"],
+          types: ["@cloudflare/workers-types"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true
+        },
+        include: ["."]
+      })
+    );
+    write(
+      "layered/wrangler.toml",
+      `name = "layered"
+main = "index.ts"
+compatibility_date = "2026-04-26"
+
+[[durable_objects.bindings]]
+name = "SESSIONS"
+class_name = "Session"
+
+[[durable_objects.bindings]]
+name = "TASK_STATS"
+class_name = "TaskStats"
+
+[[migrations]]
+tag = "v1"
+new_sqlite_classes = ["Session", "TaskStats"]
+
+[alias]
+zod = "roost-edge/zod-lean"
+`
+    );
+    const cwd = join(project, "layered");
+    await typecheck("tsconfig.json", cwd);
+    await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", "out"], {
+      cwd,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" }
+    });
+    const sources: string[] = JSON.parse(
+      readFileSync(join(cwd, "out", "index.js.map"), "utf8")
+    ).sources;
+    const layers = new Set(
+      sources.flatMap((s) => s.match(/src\/layers\/([a-z-]+)\//)?.[1] ?? [])
+    );
+    // MCP and the statistics; OpenEnv, Aviary, chat, OAuth, re-scoring and
+    // the OpenAPI document stay out of the bundle.
+    expect([...layers].sort()).toEqual(["mcp", "task-stats"]);
+  }, 120_000);
 });

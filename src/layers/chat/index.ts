@@ -5,6 +5,10 @@ import { startChat } from "./operation";
 import { chatRoutes } from "./routes";
 import { CHAT_STREAM_PATH, serveChatStream } from "./stream";
 
+// Re-exported so the declarations of `roost-edge/layers/chat` load the
+// file that declares it in LayerOperations.
+export { startChat };
+
 export const chat = (): Layer => ({
   name: "chat",
   routes: chatRoutes,

@@ -10,6 +10,10 @@ import { TASK_ALARMS } from "./alarms";
 import { TASK_OPERATIONS } from "./operations";
 import { mcpRoutes } from "./routes";
 
+// Re-exported so the declarations of `roost-edge/layers/mcp` load the
+// file that declares these operations in LayerOperations.
+export { TASK_OPERATIONS };
+
 export const mcp = (): Layer => ({
   name: "mcp",
   routes: mcpRoutes,

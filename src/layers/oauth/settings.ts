@@ -31,7 +31,5 @@ export const TTL_S = {
   code: 120,
   consent: 600,
   access: 3600,
-  refresh: 30 * 24 * 3600,
-  /** The act token in Mcp-Session-Id of a session an OAuth client made (the longest a scoped token may live). */
-  mcpSession: 30 * 24 * 3600
+  refresh: 30 * 24 * 3600
 } as const;

@@ -11,6 +11,10 @@ import { rescoreItems, writeRescoreItems } from "../../storage/rescore-rows";
 import { rescore as rescoreOperation } from "./operation";
 import { rescoreRoutes } from "./routes";
 
+// Re-exported so the declarations of `roost-edge/layers/rescore` load the
+// file that declares it in LayerOperations.
+export { rescoreOperation };
+
 export const rescore = (): Layer => ({
   name: "rescore",
   routes: rescoreRoutes,
