@@ -117,6 +117,7 @@ export {
 } from "./store/index";
 export {
   type CallOutcome,
+  type IsolateRunOptions,
   type IsolateStarter,
   type OpenAITool,
   type SqlExec,

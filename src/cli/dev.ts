@@ -2,11 +2,13 @@
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { devConfig } from "./dev-config";
 import { type DevSource, devWorkerSource } from "./dev-worker";
 import { waitForServer } from "./ready";
+import { type SandboxHost, startSandboxHost } from "./sandbox-host";
 
 export interface DevOptions {
   /** The project: its wrangler.toml is the base config, and the work folder goes in its .roost/. */
@@ -78,7 +80,13 @@ export const runDev = async (options: DevOptions): Promise<number> => {
       ...(options.aliases ? { aliases: options.aliases } : {})
     })
   );
-  const cleanUp = () => rmSync(work, { recursive: true, force: true });
+  // Code runs in a process of its own: a run that exhausts memory ends
+  // that one, not the sessions' (sandbox-host.ts).
+  const sandbox = await startSandbox(options.wrangler, work);
+  const cleanUp = () => {
+    sandbox?.stop();
+    rmSync(work, { recursive: true, force: true });
+  };
   process.once("exit", cleanUp);
 
   process.stderr.write(
@@ -116,6 +124,7 @@ export const runDev = async (options: DevOptions): Promise<number> => {
       String(options.port),
       "--var",
       "ROOST_DEV:1",
+      ...(sandbox ? ["--var", `ROOST_SANDBOX_URL:${sandbox.url}`] : []),
       ...inspectorPort,
       ...options.wranglerArgs
     ],
@@ -145,6 +154,40 @@ export const runDev = async (options: DevOptions): Promise<number> => {
       );
   }
   return exited;
+};
+
+/**
+ * The sandbox host over wrangler's own workerd, or undefined (said why)
+ * when there is none to run: code then runs in the sessions' process.
+ */
+const startSandbox = async (
+  wrangler: string,
+  dir: string
+): Promise<SandboxHost | undefined> => {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    const found = createRequire(wrangler)("workerd") as {
+      default?: unknown;
+      compatibilityDate?: unknown;
+    };
+    if (
+      typeof found.default !== "string" ||
+      typeof found.compatibilityDate !== "string"
+    )
+      throw new Error("wrangler's workerd was not found");
+    return await startSandboxHost({
+      workerd: found.default,
+      compatibilityDate: found.compatibilityDate,
+      dir,
+      port: await freePort(),
+      log
+    });
+  } catch (error) {
+    log(
+      `Roost: no sandbox host (${(error as Error).message}): code tools run in the server's own process, where code that exhausts memory ends the server.`
+    );
+    return undefined;
+  }
 };
 
 /** What the generated worker imports, or why there is nothing to serve. */

@@ -4,9 +4,13 @@ import * as z from "zod";
 import { RoostError } from "../errors";
 import { error, type Result, type Update } from "../store/result";
 import { type Tool, tool } from "../tools/define-tool";
-import type { ToolContext } from "../tools/types";
+import type { IsolateRunOptions, ToolContext } from "../tools/types";
 import { type CodeCapabilities, grantCapabilities } from "./capabilities";
-import { type CodeLimits, resolveCodeLimits } from "./limits";
+import {
+  type CodeLimits,
+  MAX_ISOLATES_IN_FLIGHT,
+  resolveCodeLimits
+} from "./limits";
 import { type CodeAnswer, readReply } from "./reply";
 import { sandboxModules } from "./sandbox-source";
 
@@ -63,24 +67,48 @@ const randomName = (): string =>
 const NO_LOADER =
   'code tools need a Worker Loader binding, which this worker does not have. Add to wrangler.toml:\n[[worker_loaders]]\nbinding = "LOADER"\n(or name yours with createRoost({ loader })). Code never runs in the session\'s own isolate.';
 
-/** Runs, or gives up after `ms`; the isolate is abandoned, never awaited. */
-const runWithin = <T>(work: Promise<T>, ms: number): Promise<T> => {
+/**
+ * Runs, or gives up after `ms`: the run is told (`signal`) and abandoned,
+ * never awaited. A run still queued behind the session's other runs says
+ * so, since its code never started.
+ */
+const runWithin = <T>(
+  start: (options: IsolateRunOptions) => Promise<T>,
+  ms: number
+): Promise<T> => {
+  const stop = new AbortController();
+  let started = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
         reject(
           new RangeError(
-            `the code did not finish within ${ms} ms (waiting on a promise that never settles?)`
+            started
+              ? `the code did not finish within ${ms} ms (waiting on a promise that never settles?)`
+              : `the code did not start within ${ms} ms: this session already runs ${MAX_ISOLATES_IN_FLIGHT} code calls at once (the platform's limit for one session), and it waited for one to finish`
           )
         ),
       ms
     );
   });
+  const work = start({
+    signal: stop.signal,
+    started: () => {
+      started = true;
+    }
+  });
   return Promise.race([work, late]).finally(() => {
     if (timer !== undefined) clearTimeout(timer);
+    stop.abort();
   });
 };
+
+/** The platform's words for an isolate ended past its memory limit, said for the model. */
+const explain = (message: string): string =>
+  /memory limit/i.test(message)
+    ? `the code used more memory than a sandbox may (${message})`
+    : message;
 
 const failure = (ctx: ToolContext, message: string): Update =>
   error({
@@ -133,19 +161,20 @@ export const codeTool = (config: CodeToolConfig = {}): Tool => {
       let reply: unknown;
       try {
         reply = await runWithin(
-          isolates.run(
-            sandboxModules(prepared.body, tick),
-            { limits },
-            granted.capabilities,
-            { cpuMs: limits.cpuMs }
-          ),
+          (options) =>
+            isolates.run(
+              sandboxModules(prepared.body, tick),
+              { limits },
+              granted.capabilities,
+              { ...options, cpuMs: limits.cpuMs }
+            ),
           limits.timeoutMs
         );
       } catch (thrown) {
         // A timeout, or the platform ending the isolate (CPU or memory).
         const message =
           thrown instanceof Error ? thrown.message : String(thrown);
-        yield failure(ctx, `The sandbox stopped: ${message}`);
+        yield failure(ctx, `The sandbox stopped: ${explain(message)}`);
         return undefined;
       } finally {
         granted.end();

@@ -20,6 +20,7 @@ export type {
   CallOutcome,
   EpisodeControl,
   ExecutionHooks,
+  IsolateRunOptions,
   IsolateStarter,
   OutputToState,
   SqlExec,

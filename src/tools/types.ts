@@ -71,8 +71,17 @@ export interface IsolateStarter {
     modules: Record<string, string>,
     input: unknown,
     capabilities: object,
-    limits: { cpuMs?: number }
+    options: IsolateRunOptions
   ): Promise<unknown>;
+}
+
+export interface IsolateRunOptions {
+  /** CPU time the platform grants the isolate (enforced on Cloudflare only). */
+  cpuMs?: number;
+  /** Aborted when the caller gives up: a run still queued or running is let go. */
+  signal?: AbortSignal;
+  /** Called when the run leaves the session's queue and its isolate starts. */
+  started?: () => void;
 }
 
 /** What `run` may be: a plain (async) function, or an async generator yielding Results and updates. */

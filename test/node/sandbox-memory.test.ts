@@ -1,0 +1,156 @@
+// The memory bomb of a model's code against `npm start`: each run ends
+// with a clear error for the model, the sandbox process restarts, and the
+// sessions' own process never notices: another session steps on
+// throughout, and code that behaves runs again afterwards.
+import { type ChildProcess, spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/free-port.mjs";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+const BOMB = "const a = []; for (;;) a.push(new Array(1e6).fill(1))";
+// Memory V8's heap cap does not count: caught by the host's size watch.
+const BUFFER_BOMB =
+  "const a = []; for (;;) { const b = new Uint8Array(1e8); b.fill(1); a.push(b) }";
+
+let child: ChildProcess;
+let base: string;
+let output = "";
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" }
+  });
+  await new Promise<void>((resolve, reject) => {
+    const seen = (d: Buffer) => {
+      output += String(d);
+      if (output.includes("Listening on")) resolve();
+    };
+    child.stdout!.on("data", seen);
+    child.stderr!.on("data", seen);
+    child.once("exit", () => reject(new Error(`exited:\n${output}`)));
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  process.kill(-child.pid, "SIGTERM");
+  await exited;
+});
+
+const post = async (url: string, body: unknown, token?: string) => {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
+    body: JSON.stringify(body)
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      session_id?: string;
+      token?: string;
+      done?: boolean;
+      observations?: { content: string; is_error: boolean }[];
+    }
+  };
+};
+
+/** A reset session of `environment`: its step as a function of the calls. */
+const session = async (environment: string) => {
+  const created = await post(`${base}/v1/sessions`, { environment });
+  expect(created.status).toBe(201);
+  const url = `${base}/v1/sessions/${created.body.session_id}`;
+  const token = created.body.token!;
+  const reset = async () =>
+    expect((await post(`${url}/reset`, {}, token)).status).toBe(200);
+  await reset();
+  let n = 0;
+  const step = async (name: string, args: unknown) => {
+    n += 1;
+    const res = await post(
+      `${url}/step`,
+      {
+        action: {
+          role: "assistant",
+          tool_calls: [
+            {
+              id: `c${n}`,
+              type: "function",
+              function: { name, arguments: JSON.stringify(args) }
+            }
+          ]
+        }
+      },
+      token
+    );
+    expect(res.status).toBe(200);
+    return { ...res.body.observations![0]!, done: res.body.done === true };
+  };
+  return { step, reset };
+};
+
+describe("code that allocates without end, on npm start", () => {
+  it("ends each run with a clear error, ten times, while the server answers throughout", async () => {
+    const analyst = await session("code-analyst");
+    const counter = await session("counter");
+    let counted = 0;
+    let episode = 0;
+    let bombing = true;
+    // Another session stepping the whole time (an episode is ten steps;
+    // paced under the session's rate limit): it never sees a failure.
+    const steady = (async () => {
+      while (bombing) {
+        const seen = await counter.step("incr", {});
+        counted += 1;
+        episode += 1;
+        expect(seen.is_error).toBe(false);
+        expect(seen.content).toContain(`counter=${episode}`);
+        if (seen.done) {
+          await counter.reset();
+          episode = 0;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    for (let i = 0; i < 10; i++) {
+      const seen = await analyst.step("run_js", { code: BOMB });
+      expect(seen.is_error).toBe(true);
+      expect(seen.content).toMatch(/used more than 128 MB of memory/);
+      expect(seen.content).toMatch(/Fix the code and call run_js again/);
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+    }
+    bombing = false;
+    await steady;
+    expect(counted).toBeGreaterThan(0);
+    // The sandbox is back: code that behaves runs, with the store (in a
+    // new episode: ten steps ended the first).
+    await analyst.reset();
+    const fine = await analyst.step("run_js", {
+      code: 'const [e] = await store.find("catalog", "products"); return e.objects.length'
+    });
+    expect(fine.is_error).toBe(false);
+    expect(JSON.parse(fine.content).result).toBeGreaterThan(0);
+    expect(output).toContain(
+      "a code run passed 128 MB of JavaScript heap; the sandbox host restarts"
+    );
+  }, 120_000);
+
+  it("ends a run that fills ArrayBuffers (outside the heap) the same way", async () => {
+    const analyst = await session("code-analyst");
+    const seen = await analyst.step("run_js", { code: BUFFER_BOMB });
+    expect(seen.is_error).toBe(true);
+    expect(seen.content).toMatch(/used more than 128 MB of memory/);
+    expect(output).toMatch(/the sandbox process passed \d+ MB/);
+    const fine = await analyst.step("run_js", { code: "return 6 * 7" });
+    expect(JSON.parse(fine.content)).toEqual({ result: 42 });
+  }, 60_000);
+});
