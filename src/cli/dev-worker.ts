@@ -127,7 +127,7 @@ interface Inner {
   webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void>;
   webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void>;
   alarm(): Promise<void>;
-  op(name: string, input: unknown, key?: string): Promise<unknown>;
+  op(...args: unknown[]): Promise<unknown>;
 }
 
 const loading: Promise<
@@ -181,8 +181,10 @@ export class Session extends DurableObject {
   override alarm() {
     return this.#object().alarm();
   }
-  op(name: string, input: unknown, key?: string) {
-    return this.#object().op(name, input, key);
+  // Every argument as it came (name, input, grant, Idempotency-Key):
+  // the session's RPC, whatever it grows.
+  op(...args: unknown[]) {
+    return this.#object().op(...args);
   }
 }
 `;

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { devConfig } from "./dev-config";
+import { killTree, watchWorkerd } from "./dev-watch";
 import { type DevSource, devWorkerSource } from "./dev-worker";
 import { waitForServer } from "./ready";
 import { type SandboxHost, startSandboxHost } from "./sandbox-host";
@@ -111,36 +112,66 @@ export const runDev = async (options: DevOptions): Promise<number> => {
   )
     ? []
     : ["--inspector-port", String(await freePort())];
-  const child = spawn(
-    process.execPath,
-    [
-      options.wrangler,
-      "dev",
-      "--config",
-      config,
-      "--ip",
-      options.ip,
-      "--port",
-      String(options.port),
-      "--var",
-      "ROOST_DEV:1",
-      ...(sandbox ? ["--var", `ROOST_SANDBOX_URL:${sandbox.url}`] : []),
-      ...inspectorPort,
-      ...options.wranglerArgs
-    ],
-    { stdio: "inherit", cwd: options.root }
-  );
-  const exited = new Promise<number>((done) =>
+  const args = [
+    options.wrangler,
+    "dev",
+    "--config",
+    config,
+    "--ip",
+    options.ip,
+    "--port",
+    String(options.port),
+    "--var",
+    "ROOST_DEV:1",
+    ...(sandbox ? ["--var", `ROOST_SANDBOX_URL:${sandbox.url}`] : []),
+    ...inspectorPort,
+    ...options.wranglerArgs
+  ];
+  let child!: ReturnType<typeof spawn>;
+  let stopped = false;
+  let done!: (code: number) => void;
+  const exited = new Promise<number>((resolve) => {
+    done = resolve;
+  });
+  // wrangler, again whenever its workerd dies under it (dev-watch.ts),
+  // with the same state: the sessions are where they were.
+  const serve = (again: boolean) => {
+    child = spawn(process.execPath, args, {
+      stdio: "inherit",
+      cwd: options.root
+    });
+    let restarting = false;
+    const watch =
+      child.pid === undefined
+        ? undefined
+        : watchWorkerd(child.pid, `${url}/health`, () => {
+            restarting = true;
+            process.stderr.write(
+              "Roost: the server's workerd process died (killed, out of memory, or a crash); restarting it. Sessions are kept: every acknowledged write is there.\n"
+            );
+            if (child.pid !== undefined) killTree(child.pid);
+          });
     child.once("exit", (code, signal) => {
+      watch?.stop();
+      if (restarting && !stopped) {
+        serve(true);
+        return;
+      }
+      stopped = true;
       cleanUp();
       done(code ?? (signal ? 130 : 0));
-    })
-  );
-  let stopped = false;
-  void exited.then(() => {
+    });
+    if (again)
+      void waitForServer(`${url}/health`, { stopped: () => stopped }).then(
+        () => process.stderr.write(`Roost: back, listening on ${url}\n`),
+        () => {}
+      );
+  };
+  serve(false);
+  const forward = (signal: NodeJS.Signals) => () => {
     stopped = true;
-  });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+    child.kill(signal);
+  };
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));
 

@@ -80,19 +80,22 @@ export const createTransport = (options: TransportOptions): Transport => {
     for (let attempt = 0; ; attempt++) {
       const last = attempt + 1 >= attempts;
       let response: Response;
+      let text: string;
       try {
         response = await doFetch(url, {
           method: spec.method,
           headers,
           ...(body === undefined ? {} : { body })
         });
+        // Read here: a connection dropped mid-body (a server that died
+        // after its headers) is a network failure like any other.
+        text = await response.text();
       } catch (error) {
         if (last) throw networkError(spec, error);
         await sleep(clock, backoffDelay(attempt, backoff, random));
         continue;
       }
       if (response.status === 503 && !last) {
-        await response.body?.cancel();
         const wait = Math.max(
           backoffDelay(attempt, backoff, random),
           retryAfterMs(response, backoff.maxMs)
@@ -100,7 +103,7 @@ export const createTransport = (options: TransportOptions): Transport => {
         await sleep(clock, wait);
         continue;
       }
-      return readResponse(response, spec);
+      return readResponse(response, text, spec);
     }
   };
 };
@@ -134,11 +137,11 @@ const networkError = (
     { cause: error instanceof Error ? error.message : String(error) }
   );
 
-const readResponse = async <T>(
+const readResponse = <T>(
   response: Response,
+  text: string,
   spec: RequestSpec<T>
-): Promise<T> => {
-  const text = await response.text();
+): T => {
   let json: unknown;
   try {
     json = text === "" ? undefined : JSON.parse(text);

@@ -116,6 +116,25 @@ describe("createClient", () => {
     expect(delays).toEqual([100, 2000]);
   });
 
+  it("retries a mutation whose answer was cut off after its headers (a server that died mid-body)", async () => {
+    const { clock } = instantClock();
+    const cut = new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"observations":'));
+          controller.error(new TypeError("terminated"));
+        }
+      }),
+      { status: 200, headers: { "content-type": "application/json" } }
+    );
+    const { fetch, calls } = scripted([cut, json(200, STEP)]);
+    const client = createClient({ baseUrl: "http://x", fetch, clock });
+    expect(
+      await client.session("s1", "tok").step(ACTION, { idempotencyKey: "k" })
+    ).toEqual(STEP);
+    expect(calls.map((c) => c.headers["idempotency-key"])).toEqual(["k", "k"]);
+  });
+
   it("gives up after the bounded retries with a network_error", async () => {
     const { clock } = instantClock();
     const { fetch, calls } = scripted([

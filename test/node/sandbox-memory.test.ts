@@ -2,47 +2,23 @@
 // with a clear error for the model, the sandbox process restarts, and the
 // sessions' own process never notices: another session steps on
 // throughout, and code that behaves runs again afterwards.
-import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port.mjs";
-
-const root = new URL("../..", import.meta.url).pathname;
+import { type NpmStart, npmStart } from "./helpers/npm-start";
 
 const BOMB = "const a = []; for (;;) a.push(new Array(1e6).fill(1))";
 // Memory V8's heap cap does not count: caught by the host's size watch.
 const BUFFER_BOMB =
   "const a = []; for (;;) { const b = new Uint8Array(1e8); b.fill(1); a.push(b) }";
 
-let child: ChildProcess;
+let server: NpmStart;
 let base: string;
-let output = "";
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" }
-  });
-  await new Promise<void>((resolve, reject) => {
-    const seen = (d: Buffer) => {
-      output += String(d);
-      if (output.includes("Listening on")) resolve();
-    };
-    child.stdout!.on("data", seen);
-    child.stderr!.on("data", seen);
-    child.once("exit", () => reject(new Error(`exited:\n${output}`)));
-  });
+  server = await npmStart();
+  base = server.base;
 }, 120_000);
 
-afterAll(async () => {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  process.kill(-child.pid, "SIGTERM");
-  await exited;
-});
+afterAll(() => server.stop());
 
 const post = async (url: string, body: unknown, token?: string) => {
   const res = await fetch(url, {
@@ -139,7 +115,7 @@ describe("code that allocates without end, on npm start", () => {
     });
     expect(fine.is_error).toBe(false);
     expect(JSON.parse(fine.content).result).toBeGreaterThan(0);
-    expect(output).toContain(
+    expect(server.output()).toContain(
       "a code run passed 128 MB of JavaScript heap; the sandbox host restarts"
     );
   }, 120_000);
@@ -149,7 +125,7 @@ describe("code that allocates without end, on npm start", () => {
     const seen = await analyst.step("run_js", { code: BUFFER_BOMB });
     expect(seen.is_error).toBe(true);
     expect(seen.content).toMatch(/used more than 128 MB of memory/);
-    expect(output).toMatch(/the sandbox process passed \d+ MB/);
+    expect(server.output()).toMatch(/the sandbox process passed \d+ MB/);
     const fine = await analyst.step("run_js", { code: "return 6 * 7" });
     expect(JSON.parse(fine.content)).toEqual({ result: 42 });
   }, 60_000);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady as wait } from "../../scripts/ready.mjs";
+import { spawnNpmStart, stopNpmStart } from "./helpers/npm-start";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -56,36 +57,8 @@ describe("waiting for the server", () => {
   });
 });
 
-/** `npm start` with these arguments on `port`, in its own process group. */
-const start = (args: string[], port: number) => {
-  const child = spawn(process.execPath, ["scripts/start.mjs", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" }
-  });
-  let output = "";
-  const listening = new Promise<void>((resolve, reject) => {
-    const seen = (d: Buffer) => {
-      output += String(d);
-      if (output.includes("Listening on")) resolve();
-    };
-    child.stdout!.on("data", seen);
-    child.stderr!.on("data", seen);
-    child.once("exit", () => reject(new Error(`exited:\n${output}`)));
-  });
-  return { child, listening, output: () => output };
-};
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (
-      child.pid === undefined ||
-      child.exitCode !== null ||
-      child.signalCode !== null
-    )
-      return resolve();
-    child.once("exit", () => resolve());
-    process.kill(-child.pid, "SIGTERM");
-  });
+const start = spawnNpmStart;
+const stop = stopNpmStart;
 const environments = async (port: number) => {
   const res = await fetch(`http://127.0.0.1:${port}/v1/environments`);
   return { status: res.status, body: (await res.json()) as EnvironmentsBody };

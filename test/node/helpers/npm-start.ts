@@ -1,0 +1,64 @@
+/**
+ * @module `npm start` as a user runs it, in its own process group: with
+ * arguments on a given port (`spawnNpmStart`), or plain on a free port,
+ * waited for (`npmStart`).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { freePort } from "../../../scripts/free-port.mjs";
+
+const root = new URL("../../..", import.meta.url).pathname;
+
+/** `npm start` with these arguments on `port`: `listening` once it says so. */
+export const spawnNpmStart = (args: string[], port: number) => {
+  const child = spawn(process.execPath, ["scripts/start.mjs", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" }
+  });
+  let output = "";
+  const listening = new Promise<void>((resolve, reject) => {
+    const seen = (d: Buffer) => {
+      output += String(d);
+      if (output.includes("Listening on")) resolve();
+    };
+    child.stdout!.on("data", seen);
+    child.stderr!.on("data", seen);
+    child.once("exit", () => reject(new Error(`exited:\n${output}`)));
+  });
+  return { child, listening, output: () => output };
+};
+
+/** SIGTERM to the server's process group; resolves once it exited. */
+export const stopNpmStart = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (
+      child.pid === undefined ||
+      child.exitCode !== null ||
+      child.signalCode !== null
+    )
+      return resolve();
+    child.once("exit", () => resolve());
+    process.kill(-child.pid, "SIGTERM");
+  });
+
+export interface NpmStart {
+  base: string;
+  /** npm start's own process (scripts/start.mjs): wrangler and workerd are under it. */
+  pid: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Plain `npm start` on a free port, listening. */
+export const npmStart = async (): Promise<NpmStart> => {
+  const port = await freePort();
+  const { child, listening, output } = spawnNpmStart([], port);
+  await listening;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    output,
+    stop: () => stopNpmStart(child)
+  };
+};

@@ -1,0 +1,189 @@
+// The server survives its own death: `npm start` with 256 counter
+// sessions playing episodes at once, 32 of them watched over `ws`
+// sockets, and the workerd that holds them killed with SIGKILL mid-load.
+// The dev server sees it die and starts it again with the same state; the
+// clients retry each step with its idempotency key. Afterwards every
+// acknowledged step is there and none twice, and each socket reconnected,
+// resumed from its last seq and saw every event once, in order.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { descendants } from "../../src/cli/dev-watch";
+import {
+  connectSession,
+  RoostClient,
+  type RoostSession,
+  type SessionSocket
+} from "../../src/client/index";
+import type { EventFrame } from "../../src/protocol";
+import { type NpmStart, npmStart } from "./helpers/npm-start";
+
+const SESSIONS = 256;
+const WATCHED = 32;
+
+let server: NpmStart;
+beforeAll(async () => {
+  server = await npmStart();
+}, 120_000);
+afterAll(() => server.stop());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The workerd processes wrangler runs (not the sandbox host's). */
+const serverWorkerds = (root: number) =>
+  descendants(root)
+    .filter((p) => p.comm === "workerd")
+    .filter(
+      (p) =>
+        !readFileSync(`/proc/${p.pid}/cmdline`, "utf8").includes("sandbox-host")
+    );
+
+const incr = (id: string) => ({
+  role: "assistant" as const,
+  tool_calls: [
+    {
+      id,
+      type: "function" as const,
+      function: { name: "incr", arguments: "{}" }
+    }
+  ]
+});
+
+interface Player {
+  session: RoostSession;
+  /** Steps acknowledged (a 200) in the episode now running. */
+  acked: number;
+  episodes: number;
+  /** Episodes finished since the server came back. */
+  after: number;
+  events: EventFrame[];
+  reconnected: boolean;
+  socket?: SessionSocket;
+}
+
+describe("npm start killed mid-load", () => {
+  it("restarts with every acknowledged step, nothing twice, and sockets resumed", async () => {
+    // Retries ride out the restart: each step keeps its idempotency key.
+    const client = new RoostClient({
+      baseUrl: server.base,
+      retries: 80,
+      retryBaseMs: 100,
+      retryMaxMs: 1_000
+    });
+    const players: Player[] = [];
+    for (let i = 0; i < SESSIONS; i += 32) {
+      const made = await Promise.all(
+        Array.from({ length: 32 }, () =>
+          client.createSession({ environment: "counter" })
+        )
+      );
+      for (const session of made)
+        players.push({
+          session,
+          acked: 0,
+          episodes: 0,
+          after: 0,
+          events: [],
+          reconnected: false
+        });
+    }
+    for (const p of players.slice(0, WATCHED)) {
+      p.socket = connectSession({
+        baseUrl: server.base,
+        sessionId: p.session.id,
+        token: p.session.token,
+        WebSocket,
+        after: 0,
+        backoff: { baseMs: 100, maxMs: 1_000 },
+        onEvent: (event) => p.events.push(event),
+        onStatus: (status) => {
+          if (status === "reconnecting") p.reconnected = true;
+        }
+      });
+    }
+    let back = false;
+    let playing = true;
+    const play = async (p: Player) => {
+      while (playing) {
+        await p.session.reset({ idempotencyKey: `r-${p.episodes}` });
+        p.acked = 0;
+        for (let n = 1; ; n++) {
+          const id = `e${p.episodes}-c${n}`;
+          const out = await p.session.step(incr(id), { idempotencyKey: id });
+          p.acked = n;
+          expect(out.observations[0]).toMatchObject({
+            content: `counter=${n}`,
+            is_error: false
+          });
+          if (out.done) break;
+        }
+        p.episodes += 1;
+        if (back) p.after += 1;
+      }
+    };
+    // A step that answers out of line (a lost or a doubled step) stops the
+    // whole load at once.
+    let failed: unknown;
+    const games = players.map((p) =>
+      play(p).catch((error: unknown) => {
+        failed ??= error;
+        playing = false;
+      })
+    );
+    const waitFor = async (done: () => boolean) => {
+      while (!done() && failed === undefined) await sleep(100);
+      if (failed !== undefined) throw failed;
+    };
+    // Well into the load, kill the process that holds the sessions.
+    await waitFor(
+      () => players.reduce((s, p) => s + p.episodes * 10 + p.acked, 0) >= 1_500
+    );
+    const victims = serverWorkerds(server.pid);
+    expect(victims.length).toBeGreaterThan(0);
+    for (const v of victims) process.kill(v.pid, "SIGKILL");
+    await waitFor(() => server.output().includes("Roost: back, listening on"));
+    back = true;
+    // Every session plays a whole episode on the restarted server.
+    await waitFor(() => players.every((p) => p.after >= 1));
+    playing = false;
+    await Promise.all(games);
+    if (failed !== undefined) throw failed;
+
+    expect(server.output()).toContain(
+      "the server's workerd process died (killed, out of memory, or a crash); restarting it"
+    );
+    await Promise.all(
+      players.map(async (p) => {
+        // The last episode's every acknowledged step, each once.
+        expect(await p.session.state()).toEqual({ count: p.acked });
+        const ids: string[] = [];
+        for await (const m of p.session.items.messages())
+          if (m.role === "assistant")
+            for (const call of m.tool_calls ?? []) ids.push(call.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toContain(`e${p.episodes - 1}-c${p.acked}`);
+      })
+    );
+    // Sockets: they reconnected and resumed, each event once and in seq
+    // order, up to the session's last.
+    await Promise.all(
+      players.slice(0, WATCHED).map(async (p) => {
+        const all: EventFrame[] = [];
+        for await (const e of p.session.items.events(0)) all.push(e);
+        const last = all.at(-1)!.seq;
+        for (let i = 0; i < 100 && (p.socket!.lastSeq ?? 0) < last; i++)
+          await sleep(50);
+        p.socket!.close();
+        expect(p.reconnected).toBe(true);
+        const seqs = p.events.map((e) => e.seq);
+        expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+        expect(new Set(seqs).size).toBe(seqs.length);
+        expect(seqs.at(-1)).toBe(last);
+        // What the socket saw is what the session kept.
+        expect(seqs).toEqual(
+          all.map((e) => e.seq).filter((s) => s >= seqs[0]!)
+        );
+      })
+    );
+  }, 300_000);
+});
