@@ -24,6 +24,7 @@ import { manySessions } from "./many-sessions";
 import { openEnvScenario } from "./openenv";
 import { rubricScenario } from "./rubric-cost";
 import { sessionSize } from "./session-size";
+import { soakScenario } from "./soak";
 import { startup } from "./startup";
 import { stepOverhead } from "./step-overhead";
 import { treeRun } from "./tree-run";
@@ -105,7 +106,8 @@ const serving = async (
 const offline: Record<string, (root: string) => Promise<Row[]>> = {
   bundle,
   startup,
-  "giant-reads": giantReads
+  "giant-reads": giantReads,
+  soak: soakScenario
 };
 
 const main = async () => {

@@ -35,7 +35,7 @@ export const runtimeWorkerd = (pgid: number, port: number): number => {
 };
 
 /** Resident and peak resident bytes of `pid` (VmRSS, VmHWM). */
-const residency = (pid: number): { rss: number; hwm: number } => {
+export const residency = (pid: number): { rss: number; hwm: number } => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);

@@ -46,6 +46,9 @@ export interface SandboxHost {
 
 export const SANDBOX_MEMORY_MB = 128;
 const PROCESS_MB = 1024;
+/** How often the host is asked whether it answers, and how long it may not. */
+const PULSE_MS = 1_000;
+const STUCK_MS = 10_000;
 /** A host that dies before it listens, this many times in a row, is given up. */
 const EARLY_DEATHS = 5;
 
@@ -76,6 +79,19 @@ const residentMb = (pid: number): number | undefined => {
     return (pages * 4096) / 2 ** 20;
   } catch {
     return undefined;
+  }
+};
+
+/** Whether the host answers a plain request within the pulse. */
+const answers = async (port: number): Promise<boolean> => {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      signal: AbortSignal.timeout(PULSE_MS)
+    });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
   }
 };
 
@@ -116,6 +132,7 @@ export const startSandboxHost = async (
   let restarts = 0;
   let earlyDeaths = 0;
   let watch: ReturnType<typeof setInterval> | undefined;
+  let pulse: ReturnType<typeof setInterval> | undefined;
 
   const start = () => {
     let ready = false;
@@ -137,6 +154,20 @@ export const startSandboxHost = async (
       }
     }, 50);
     watch.unref();
+    // One thread runs every isolate of the host: code stuck inside one
+    // built-in call (a regular expression that backtracks) stops them all,
+    // and no step counter sees it. A host that stops answering is ended.
+    let silent = 0;
+    clearInterval(pulse);
+    pulse = setInterval(async () => {
+      if (!ready || killedFor !== undefined) return;
+      silent = (await answers(options.port)) ? 0 : silent + 1;
+      if (silent * PULSE_MS >= STUCK_MS && killedFor === undefined) {
+        killedFor = `the sandbox process stopped answering for ${STUCK_MS / 1000} s (code stuck inside one built-in call, such as a regular expression that backtracks)`;
+        host.kill("SIGKILL");
+      }
+    }, PULSE_MS);
+    pulse.unref();
     host.once("exit", (code, signal) => {
       if (stopping) return;
       const why =
@@ -168,6 +199,7 @@ export const startSandboxHost = async (
     stop: () => {
       stopping = true;
       clearInterval(watch);
+      clearInterval(pulse);
       child?.kill("SIGKILL");
     }
   };

@@ -4,13 +4,13 @@ import * as z from "zod";
 import { RoostError } from "../errors";
 import { error, type Result, type Update } from "../store/result";
 import { type Tool, tool } from "../tools/define-tool";
-import type { IsolateRunOptions, ToolContext } from "../tools/types";
-import { type CodeCapabilities, grantCapabilities } from "./capabilities";
 import {
-  type CodeLimits,
+  type IsolateRunOptions,
   MAX_ISOLATES_IN_FLIGHT,
-  resolveCodeLimits
-} from "./limits";
+  type ToolContext
+} from "../tools/types";
+import { type CodeCapabilities, grantCapabilities } from "./capabilities";
+import { type CodeLimits, resolveCodeLimits } from "./limits";
 import { type CodeAnswer, readReply } from "./reply";
 import { sandboxModules } from "./sandbox-source";
 

@@ -32,14 +32,6 @@ export interface CodeLimits {
   results: number;
 }
 
-/**
- * Dynamic Workers one Durable Object may have in flight at once
- * (Cloudflare's documented limit): a session's runs past it wait in a
- * queue for one to finish (session/isolates.ts) rather than fail in the
- * platform.
- */
-export const MAX_ISOLATES_IN_FLIGHT = 10;
-
 export const DEFAULT_CODE_LIMITS: Readonly<CodeLimits> = {
   timeoutMs: 5_000,
   cpuMs: 1_000,

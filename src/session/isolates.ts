@@ -5,8 +5,11 @@
  * the platform allows one Durable Object.
  */
 
-import { MAX_ISOLATES_IN_FLIGHT } from "../code/limits";
-import type { IsolateRunOptions, IsolateStarter } from "../tools/types";
+import {
+  type IsolateRunOptions,
+  type IsolateStarter,
+  MAX_ISOLATES_IN_FLIGHT
+} from "../tools/types";
 import { hostIsolates } from "./sandbox-host";
 
 /**

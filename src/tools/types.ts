@@ -75,6 +75,14 @@ export interface IsolateStarter {
   ): Promise<unknown>;
 }
 
+/**
+ * Dynamic Workers one Durable Object may have in flight at once
+ * (Cloudflare's documented limit): a session's runs past it wait in a
+ * queue for one to finish (session/isolates.ts) rather than fail in the
+ * platform.
+ */
+export const MAX_ISOLATES_IN_FLIGHT = 10;
+
 export interface IsolateRunOptions {
   /** CPU time the platform grants the isolate (enforced on Cloudflare only). */
   cpuMs?: number;

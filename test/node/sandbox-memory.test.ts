@@ -1,7 +1,9 @@
 // The memory bomb of a model's code against `npm start`: each run ends
 // with a clear error for the model, the sandbox process restarts, and the
 // sessions' own process never notices: another session steps on
-// throughout, and code that behaves runs again afterwards.
+// throughout, and code that behaves runs again afterwards. Code stuck in
+// one built-in call times out, and the sandbox that stopped answering is
+// restarted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NpmStart, npmStart } from "./helpers/npm-start";
 
@@ -129,4 +131,27 @@ describe("code that allocates without end, on npm start", () => {
     const fine = await analyst.step("run_js", { code: "return 6 * 7" });
     expect(JSON.parse(fine.content)).toEqual({ result: 42 });
   }, 60_000);
+});
+
+describe("code stuck inside one built-in call, on npm start", () => {
+  it("times out for the model, and the sandbox process is restarted so code runs again", async () => {
+    const analyst = await session("code-analyst");
+    // Catastrophic backtracking: one call that never returns, no step counted.
+    const stuck = await analyst.step("run_js", {
+      code: 'return /(a+)+b/.test("a".repeat(40))'
+    });
+    expect(stuck.is_error).toBe(true);
+    expect(stuck.content).toMatch(/did not finish within 5000 ms/);
+    // The host stopped answering: it is ended and started again.
+    for (let i = 0; i < 60; i++) {
+      if (server.output().includes("the sandbox process stopped answering"))
+        break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(server.output()).toContain(
+      "the sandbox process stopped answering for 10 s"
+    );
+    const fine = await analyst.step("run_js", { code: "return 6 * 7" });
+    expect(JSON.parse(fine.content)).toEqual({ result: 42 });
+  }, 90_000);
 });

@@ -5,11 +5,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { prepareCode } from "../../src/code/instrument";
-import { MAX_ISOLATES_IN_FLIGHT } from "../../src/code/limits";
 import { sandboxModules } from "../../src/code/sandbox-source";
 import { createEpisodeSession } from "../../src/environment/episode-session";
 import { gateIsolates, loaderIsolates } from "../../src/session/isolates";
-import type { IsolateStarter } from "../../src/tools/types";
+import {
+  type IsolateStarter,
+  MAX_ISOLATES_IN_FLIGHT
+} from "../../src/tools/types";
 import { coder } from "../fixtures/code";
 
 const TICK = "__roost_tick_gate_test";
