@@ -68,6 +68,30 @@ export interface MemoryDuring {
 /** How often the heap and the resident set are sampled while a read runs. */
 const SAMPLE_MS = 10;
 
+/**
+ * A full garbage collection. workerd runs it only when the isolate next
+ * takes a request, so `poke` (a cheap request) is sent until the
+ * collection is answered.
+ */
+export const collectGarbage = async (
+  dt: DevTools,
+  poke: () => Promise<unknown>
+): Promise<void> => {
+  let done = false;
+  const collected = dt.send("HeapProfiler.collectGarbage").finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await poke();
+    await Promise.race([collected, new Promise((r) => setTimeout(r, 50))]);
+  }
+  await collected;
+};
+
+/** V8's used heap now. */
+export const usedHeap = async (dt: DevTools): Promise<number> =>
+  (await dt.send<{ usedSize: number }>("Runtime.getHeapUsage")).usedSize;
+
 export class MemoryProbe {
   /** `poke`: a cheap request to the worker (a `/health`). */
   constructor(
@@ -76,30 +100,12 @@ export class MemoryProbe {
     readonly poke: () => Promise<unknown>
   ) {}
 
-  /**
-   * A full garbage collection. workerd runs it only when the isolate next
-   * takes a request, so it is poked until the collection is answered.
-   */
-  async collectGarbage(): Promise<void> {
-    let done = false;
-    const collected = this.dt
-      .send("HeapProfiler.collectGarbage")
-      .finally(() => {
-        done = true;
-      });
-    while (!done) {
-      await this.poke();
-      await Promise.race([collected, new Promise((r) => setTimeout(r, 50))]);
-    }
-    await collected;
+  collectGarbage(): Promise<void> {
+    return collectGarbage(this.dt, this.poke);
   }
 
-  /** V8's used heap now. */
-  async heap(): Promise<number> {
-    const { usedSize } = await this.dt.send<{ usedSize: number }>(
-      "Runtime.getHeapUsage"
-    );
-    return usedSize;
+  heap(): Promise<number> {
+    return usedHeap(this.dt);
   }
 
   /**

@@ -8,6 +8,7 @@ import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
 import { allLayers } from "../../src/layers";
+import { bulk } from "../fixtures/environments";
 import { graded } from "../fixtures/graded";
 import { pupil } from "../fixtures/pupil";
 import { fragile } from "./fragile";
@@ -19,8 +20,9 @@ import { forgetsOnFork, framesAnswer } from "./unfaithful";
 // LOADER binding in this folder's wrangler.toml), plus `nap`, whose step a
 // test can abort while it is in flight, `ledger`, which grows past a read's budget, and
 // `fragile`, whose tool throws, and `graded`, whose rubrics have a metric,
-// a gate, a component that always throws and an episode rubric; and two
-// that only `validate --url` can fail (unfaithful.ts).
+// a gate, a component that always throws and an episode rubric; two
+// that only `validate --url` can fail (unfaithful.ts); and `bulk`, whose
+// step stages as many bytes as a test asks (one request's heap).
 const worker = createRoost({
   layers: allLayers(),
   environments: [
@@ -35,7 +37,8 @@ const worker = createRoost({
     graded,
     framesAnswer,
     forgetsOnFork,
-    pupil
+    pupil,
+    bulk
   ]
 });
 const RoostSession = worker.Session;

@@ -58,7 +58,7 @@ const bodyOf = (value: unknown): { body: unknown; bytes: number } => {
   return { body: value, bytes };
 };
 
-const addEntry = async (
+export const addEntry = async (
   wire: Wire,
   session: SessionRef,
   key: KeyPlan,
@@ -77,7 +77,7 @@ const addEntry = async (
   return bytes;
 };
 
-const step = async (
+export const step = async (
   wire: Wire,
   session: SessionRef,
   s: number

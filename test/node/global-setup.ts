@@ -22,6 +22,8 @@ declare module "vitest" {
     fakeOpenAIUrl: string;
     /** A file holding everything wrangler dev printed (the worker's console included), appended as it comes. */
     devLogPath: string;
+    /** wrangler dev's inspector port, for the heap of the worker's isolate. */
+    inspectorPort: number;
   }
 }
 
@@ -52,6 +54,7 @@ export default async function setup(project: TestProject) {
     onOutput: (text) => appendFileSync(devLog, text)
   });
   project.provide("baseUrl", server.baseUrl);
+  project.provide("inspectorPort", server.inspectorPort);
   project.provide("devLogPath", devLog);
   return async () => {
     await server?.stop();

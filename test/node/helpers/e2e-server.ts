@@ -15,6 +15,8 @@ export interface E2eServer {
   baseUrl: string;
   /** Its state folder, removed by `stop`. */
   dir: string;
+  /** wrangler dev's inspector (the worker's isolate, over the DevTools protocol). */
+  inspectorPort: number;
   /** Everything wrangler dev printed so far (the worker's console included). */
   output(): string;
   stop(): Promise<void>;
@@ -28,6 +30,7 @@ export const startE2eServer = async (options: {
   onOutput?: (text: string) => void;
 }): Promise<E2eServer> => {
   const dir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
+  const inspectorPort = await freePort();
   const child: ChildProcess = spawn(
     join(process.cwd(), "node_modules", ".bin", "wrangler"),
     [
@@ -49,7 +52,7 @@ export const startE2eServer = async (options: {
       // wrangler's default debugger port (9229, then up) is taken by
       // whichever wrangler dev started first on this machine.
       "--inspector-port",
-      String(await freePort())
+      String(inspectorPort)
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],
@@ -89,5 +92,5 @@ export const startE2eServer = async (options: {
     await stop();
     throw new Error(`wrangler dev: ${(error as Error).message}\n${output}`);
   }
-  return { baseUrl, dir, output: () => output, stop };
+  return { baseUrl, dir, inspectorPort, output: () => output, stop };
 };
