@@ -51,11 +51,11 @@ const connect = async (url: string, signal?: AbortSignal) => {
         socket.accept();
         return socket;
       }
-      throw new Error(`it answered ${response.status}`);
+      throw new Error(String(response.status));
     } catch (error) {
       if (signal?.aborted || Date.now() > until) {
         throw new Error(
-          `the sandbox host at ${url} did not answer (${(error as Error).message}): is the development server's sandbox process running?`
+          `no sandbox host at ${url}: ${(error as Error).message}`
         );
       }
       await pause(100);
@@ -85,7 +85,7 @@ const answer = async (
     group && Object.hasOwn(group, call.method) ? group[call.method] : undefined;
   try {
     if (method === undefined)
-      throw new TypeError(`${call.group}.${call.method} is not a capability.`);
+      throw new TypeError(`no capability ${call.group}.${call.method}`);
     const value = await method(...(Array.isArray(call.args) ? call.args : []));
     send({ type: "answer", id: call.id, ok: true, value });
   } catch (error) {

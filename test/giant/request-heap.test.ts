@@ -82,10 +82,9 @@ describe("one request's heap", () => {
     ).toBeLessThan(REQUEST_HEAP);
   });
 
-  // 7 MiB measured 61 MiB: about 8.7 bytes of heap a staged byte, so the
-  // full 8 MB would pass 64 MiB (docs/13-performance.md); held here at
-  // 6 MiB until staging copies less.
-  it("stays under 64 MiB for a step that stages 6 MiB", async () => {
+  // Eight results of 1020 KiB: the most one step may stage (8 MiB,
+  // stagedBytesPerStep) less their keys and the step's messages.
+  it("stays under 64 MiB for a step that stages its limit, 8 MiB", async () => {
     const created = await wire.json<{ session_id: string; token: string }>(
       "POST",
       "/v1/sessions",
@@ -101,13 +100,13 @@ describe("one request's heap", () => {
           type: "function",
           function: {
             name: "fill",
-            arguments: JSON.stringify({ results: 6, kb: 1024 })
+            arguments: JSON.stringify({ results: 8, kb: 1020 })
           }
         }
       ]
     };
     expect(
-      await peakOf("a step staging 6 MiB", () =>
+      await peakOf("a step staging 8 MiB", () =>
         wire.post(bulk, "/step", { action })
       )
     ).toBeLessThan(REQUEST_HEAP);
