@@ -73,9 +73,10 @@ export const killTree = (root: number): void => {
   }
 };
 
-const answers = async (url: string): Promise<boolean> => {
+/** Whether `url` answers (anything under a 500) within `ms`. */
+export const answers = async (url: string, ms = 2_000): Promise<boolean> => {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(url, { signal: AbortSignal.timeout(ms) });
     await response.body?.cancel();
     return response.status < 500;
   } catch {

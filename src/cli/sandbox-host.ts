@@ -16,8 +16,8 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
+import { answers } from "./dev-watch";
 import { sandboxHostWorker } from "./sandbox-host-worker";
 
 export interface SandboxHostOptions {
@@ -82,43 +82,21 @@ const residentMb = (pid: number): number | undefined => {
   }
 };
 
-/** Whether the host answers a plain request within the pulse. */
-const answers = async (port: number): Promise<boolean> => {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/`, {
-      signal: AbortSignal.timeout(PULSE_MS)
-    });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
+/** Resolves once the host answers; rejects after `within` ms. */
+const listening = async (url: string, within: number) => {
+  const until = Date.now() + within;
+  while (!(await answers(url, 500))) {
+    if (Date.now() > until)
+      throw new Error(`the sandbox host did not listen at ${url}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 };
-
-/** Resolves once something accepts connections on the port. */
-const listening = (port: number, within: number) =>
-  new Promise<void>((done, fail) => {
-    const until = Date.now() + within;
-    const probe = () => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        done();
-      });
-      socket.once("error", () => {
-        socket.destroy();
-        if (Date.now() > until)
-          fail(new Error(`the sandbox host did not listen on ${port}`));
-        else setTimeout(probe, 50);
-      });
-    };
-    probe();
-  });
 
 /** Starts the host; resolves once it listens. */
 export const startSandboxHost = async (
   options: SandboxHostOptions
 ): Promise<SandboxHost> => {
+  const url = `http://127.0.0.1:${options.port}`;
   const memoryMb = options.memoryMb ?? SANDBOX_MEMORY_MB;
   const processMb = options.processMb ?? PROCESS_MB;
   const config = join(options.dir, "sandbox-host.capnp");
@@ -161,7 +139,7 @@ export const startSandboxHost = async (
     clearInterval(pulse);
     pulse = setInterval(async () => {
       if (!ready || killedFor !== undefined) return;
-      silent = (await answers(options.port)) ? 0 : silent + 1;
+      silent = (await answers(url, PULSE_MS)) ? 0 : silent + 1;
       if (silent * PULSE_MS >= STUCK_MS && killedFor === undefined) {
         killedFor = `the sandbox process stopped answering for ${STUCK_MS / 1000} s (code stuck inside one built-in call, such as a regular expression that backtracks)`;
         host.kill("SIGKILL");
@@ -188,13 +166,13 @@ export const startSandboxHost = async (
       );
       start().catch((error: Error) => options.log(`Roost: ${error.message}.`));
     });
-    return listening(options.port, 15_000).then(() => {
+    return listening(url, 15_000).then(() => {
       ready = true;
     });
   };
   await start();
   return {
-    url: `http://127.0.0.1:${options.port}`,
+    url,
     restarts: () => restarts,
     stop: () => {
       stopping = true;

@@ -91,6 +91,21 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** A worker project's tsconfig, as a user's would be: strict, Workers' types. */
+const WORKER_TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    target: "ES2022",
+    module: "ES2022",
+    moduleResolution: "Bundler",
+    lib: ["ES2023"],
+    types: ["@cloudflare/workers-types"],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true
+  },
+  include: ["."]
+});
+
 describe("the packed package", () => {
   it("ships built JavaScript, declarations and sources, and nothing a command wrote", () => {
     for (const file of [
@@ -441,22 +456,7 @@ export const Session = roost.Session;
 export default { fetch: roost.fetch };
 `
     );
-    write(
-      "worker/tsconfig.json",
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "ES2022",
-          moduleResolution: "Bundler",
-          lib: ["ES2023"],
-          types: ["@cloudflare/workers-types"],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true
-        },
-        include: ["."]
-      })
-    );
+    write("worker/tsconfig.json", WORKER_TSCONFIG);
     write(
       "worker/wrangler.toml",
       `name = "app"
@@ -524,22 +524,7 @@ export { TaskStats };
 export default { fetch: roost.fetch };
 `
     );
-    write(
-      "layered/tsconfig.json",
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "ES2022",
-          moduleResolution: "Bundler",
-          lib: ["ES2023"],
-          types: ["@cloudflare/workers-types"],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true
-        },
-        include: ["."]
-      })
-    );
+    write("layered/tsconfig.json", WORKER_TSCONFIG);
     write(
       "layered/wrangler.toml",
       `name = "layered"

@@ -5,7 +5,7 @@
 // one built-in call times out, and the sandbox that stopped answering is
 // restarted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NpmStart, npmStart } from "./helpers/npm-start";
+import { type NpmStart, npmStart, postJson } from "./helpers/npm-start";
 
 const BOMB = "const a = []; for (;;) a.push(new Array(1e6).fill(1))";
 // Memory V8's heap cap does not count: caught by the host's size watch.
@@ -22,25 +22,14 @@ beforeAll(async () => {
 
 afterAll(() => server.stop());
 
-const post = async (url: string, body: unknown, token?: string) => {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {})
-    },
-    body: JSON.stringify(body)
-  });
-  return {
-    status: res.status,
-    body: (await res.json()) as {
-      session_id?: string;
-      token?: string;
-      done?: boolean;
-      observations?: { content: string; is_error: boolean }[];
-    }
-  };
-};
+interface Answer {
+  session_id?: string;
+  token?: string;
+  done?: boolean;
+  observations?: { content: string; is_error: boolean }[];
+}
+const post = (url: string, body: unknown, token?: string) =>
+  postJson<Answer>(url, body, token);
 
 /** A reset session of `environment`: its step as a function of the calls. */
 const session = async (environment: string) => {

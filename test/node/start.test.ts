@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady as wait } from "../../scripts/ready.mjs";
-import { spawnNpmStart, stopNpmStart } from "./helpers/npm-start";
+import { postJson, spawnNpmStart, stopNpmStart } from "./helpers/npm-start";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -67,20 +67,7 @@ interface EnvironmentsBody {
   environments?: { name: string }[];
   error?: { code: string; message: string };
 }
-const post = async (url: string, body: unknown, token?: string) => {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {})
-    },
-    body: JSON.stringify(body)
-  });
-  return {
-    status: res.status,
-    body: (await res.json()) as Record<string, unknown>
-  };
-};
+const post = postJson;
 
 // A user's file may take zod's `z` by name: served with zod-lean's whole
 // one, not the ZodType-only `z` of Roost's own worker (src/zod-slim.ts).
@@ -181,6 +168,9 @@ describe("two npm start servers of the user's own files at once", () => {
       token
     );
     expect(step.body).toMatchObject({ reward: 1, done: true });
+    // A reload after a save is wrangler's own: the watch on a dying
+    // workerd (dev-watch.ts) lets it be.
+    expect(b.output()).not.toContain("workerd process died");
     // The other server kept its own worker through all of it.
     expect(
       (await environments(portA)).body.environments?.map((e) => e.name)

@@ -29,6 +29,23 @@ export const spawnNpmStart = (args: string[], port: number) => {
   return { child, listening, output: () => output };
 };
 
+/** A JSON POST to a server under test, with a session token if given: its status and JSON body. */
+export const postJson = async <T = Record<string, unknown>>(
+  url: string,
+  body: unknown,
+  token?: string
+): Promise<{ status: number; body: T }> => {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {})
+    },
+    body: JSON.stringify(body)
+  });
+  return { status: res.status, body: (await res.json()) as T };
+};
+
 /** SIGTERM to the server's process group; resolves once it exited. */
 export const stopNpmStart = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
