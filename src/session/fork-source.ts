@@ -22,8 +22,12 @@ import type { SessionShared } from "./shared";
 
 /** A snapshot no driver came back for (its worker died) is dropped after this. */
 export const SNAPSHOT_TTL_MS = 10 * 60 * 1000;
-/** A chunk's size: far below RPC's message limit, large enough to take few round trips. */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * A chunk's size: far below RPC's message limit, and small enough that the
+ * driver's writes of one chunk to 8 copies at once hold 28 MiB of heap at
+ * most (test/giant/request-heap.test.ts; 4 MiB chunks held 62).
+ */
+export const CHUNK_BYTES = 1024 * 1024;
 export const CHUNK_ROWS = 20_000;
 
 /** Where the source stood when it was copied: the copy's session row, but its id. */

@@ -14,6 +14,7 @@ import { pupil } from "../fixtures/pupil";
 import { fragile } from "./fragile";
 import { ledger } from "./ledger";
 import { nap } from "./nap";
+import { rescored } from "./rescored";
 import { forgetsOnFork, framesAnswer } from "./unfaithful";
 
 // The demo worker's environments (code-analyst's isolates come from the
@@ -22,7 +23,8 @@ import { forgetsOnFork, framesAnswer } from "./unfaithful";
 // `fragile`, whose tool throws, and `graded`, whose rubrics have a metric,
 // a gate, a component that always throws and an episode rubric; two
 // that only `validate --url` can fail (unfaithful.ts); and `bulk`, whose
-// step stages as many bytes as a test asks (one request's heap).
+// step stages as many bytes as a test asks (one request's heap), and
+// `rescored`, the same under a rubric registered for re-scoring.
 const worker = createRoost({
   layers: allLayers(),
   environments: [
@@ -38,7 +40,8 @@ const worker = createRoost({
     framesAnswer,
     forgetsOnFork,
     pupil,
-    bulk
+    bulk,
+    rescored
   ]
 });
 const RoostSession = worker.Session;

@@ -3,7 +3,9 @@
 // than 64 MiB of V8 heap. Each request runs after a full collection while
 // the heap of the worker's isolate is sampled over the DevTools protocol;
 // locally the worker and the object share that isolate, so both ends of
-// the request count (an upper bound on the object's own).
+// the request count (an upper bound on the object's own). The inspector
+// answers when the isolate is between tasks, so a sample is the heap at
+// one of the request's awaits, garbage included.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   type DevTools,
@@ -111,6 +113,90 @@ describe("one request's heap", () => {
       )
     ).toBeLessThan(REQUEST_HEAP);
   });
+
+  // One episode of two steps staging 7 MiB each: a rescore page reads
+  // its first episode whole, and a log of 16 MB holds one of about 14 MB
+  // with its reset (a larger one loses its reset and is not re-scored).
+  it("stays under 64 MiB for a rescore page of a 14 MB episode", async () => {
+    const created = await wire.json<{ session_id: string; token: string }>(
+      "POST",
+      "/v1/sessions",
+      { body: { environment: "rescored" } }
+    );
+    const scored = { id: created.session_id, token: created.token, wsUrl: "" };
+    await wire.post(scored, "/reset", {});
+    for (const id of ["f1", "f2"]) {
+      await wire.post(scored, "/step", {
+        action: {
+          role: "assistant",
+          tool_calls: [
+            {
+              id,
+              type: "function",
+              function: {
+                name: "fill",
+                arguments: JSON.stringify({ results: 7, kb: 1020 })
+              }
+            }
+          ]
+        }
+      });
+    }
+    // The log holds the episode whole: every page of it, reset first.
+    let logged = 0;
+    for (let after = 0; ; ) {
+      const { value, bytes } = await wire.page<{
+        events: { seq: number; type: string }[];
+        next_after: number;
+      }>(scored, `/events?max_bytes=${4 * MIB}&limit=1000&after=${after}`);
+      if (after === 0) expect(value.events[0]?.type).toBe("reset");
+      if (value.events.length === 0) break;
+      logged += bytes;
+      after = value.next_after;
+    }
+    expect(logged).toBeGreaterThan(14_000_000);
+    // Re-scoring reads the hidden store, so it takes a grader's token.
+    const grader = {
+      ...scored,
+      token: (
+        await wire.post<{ token: string }>(scored, "/tokens", {
+          scope: "grade"
+        })
+      ).token
+    };
+    let page: { episodes: { steps: unknown[] }[] } | undefined;
+    const peak = await peakOf("a rescore page of a 14 MB episode", async () => {
+      page = (await wire.post(grader, "/rescore", {
+        rubric: "counted"
+      })) as typeof page;
+    });
+    // The episode was read and scored, or the test measured nothing.
+    expect(page?.episodes).toHaveLength(1);
+    expect(page?.episodes[0]?.steps).toHaveLength(2);
+    expect(peak).toBeLessThan(REQUEST_HEAP);
+  });
+
+  // The session above holds about 16 MB. A fork moves it in chunks of
+  // 1 MiB, written to 8 copies at once at most: 8 copies is the most a
+  // chunk is held for (64 copies locally also hold 64 objects' own memory
+  // in this one isolate; deployed each copy is an object of its own).
+  it.each([
+    [1, "one copy"],
+    [8, "8 copies"]
+  ])(
+    "stays under 64 MiB for a fork of 16 MB into %i (%s)",
+    async (count) => {
+      let copies = 0;
+      const peak = await peakOf(`a fork of 16 MB into ${count}`, async () => {
+        copies = (
+          await wire.post<{ sessions: unknown[] }>(session, "/fork", { count })
+        ).sessions.length;
+      });
+      expect(copies).toBe(count);
+      expect(peak).toBeLessThan(REQUEST_HEAP);
+    },
+    120_000
+  );
 
   it.each([
     ["the store", "/environment"],
