@@ -4,7 +4,11 @@
 // The dev server sees it die and starts it again with the same state; the
 // clients retry each step with its idempotency key. Afterwards every
 // acknowledged step is there and none twice, and each socket reconnected,
-// resumed from its last seq and saw every event once, in order.
+// resumed from its last seq and saw every event once, in order. Beside
+// them, catalog sessions start decision-tree runs one after another: a
+// run in flight when the process dies goes on from its last committed
+// pass, so each acknowledged run completes with the passes and tasks of
+// one that was never interrupted.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -15,11 +19,13 @@ import {
   type RoostSession,
   type SessionSocket
 } from "../../src/client/index";
-import type { EventFrame } from "../../src/protocol";
+import type { EventFrame, RunStatus } from "../../src/protocol";
 import { type NpmStart, npmStart } from "./helpers/npm-start";
 
 const SESSIONS = 256;
 const WATCHED = 32;
+const RUNNERS = 16;
+const PROMPT = "Cat toys rated 4 or higher?";
 
 let server: NpmStart;
 beforeAll(async () => {
@@ -62,7 +68,7 @@ interface Player {
 }
 
 describe("npm start killed mid-load", () => {
-  it("restarts with every acknowledged step, nothing twice, and sockets resumed", async () => {
+  it("restarts with every acknowledged step and run, nothing twice, and sockets resumed", async () => {
     // Retries ride out the restart: each step keeps its idempotency key.
     const client = new RoostClient({
       baseUrl: server.base,
@@ -101,6 +107,17 @@ describe("npm start killed mid-load", () => {
         }
       });
     }
+    // What one run does when nothing interrupts it.
+    const once = await client.createSession({ environment: "catalog" });
+    await once.reset();
+    const reference = await once.run(PROMPT);
+    expect(reference.state).toBe("completed");
+    const runners = await Promise.all(
+      Array.from({ length: RUNNERS }, () =>
+        client.createSession({ environment: "catalog" })
+      )
+    );
+    const runs: RunStatus[][] = runners.map(() => []);
     let back = false;
     let playing = true;
     const play = async (p: Player) => {
@@ -124,8 +141,37 @@ describe("npm start killed mid-load", () => {
     // A step that answers out of line (a lost or a doubled step) stops the
     // whole load at once.
     let failed: unknown;
-    const games = players.map((p) =>
-      play(p).catch((error: unknown) => {
+    // The kill is armed once the load is well under way, and fired by the
+    // next runner whose run start is acknowledged: that run (at least) is
+    // in flight when the process dies.
+    let armed = false;
+    let killedAt = 0;
+    const kill = () => {
+      armed = false;
+      const victims = serverWorkerds(server.pid);
+      expect(victims.length).toBeGreaterThan(0);
+      killedAt = Date.now();
+      for (const v of victims) process.kill(v.pid, "SIGKILL");
+    };
+    const runAll = async (i: number) => {
+      const session = runners[i]!;
+      for (let n = 0; playing; n++) {
+        await session.reset({ idempotencyKey: `reset-${n}` });
+        const { run_id } = await session.startRun(PROMPT, {
+          idempotencyKey: `run-${n}`
+        });
+        if (armed) kill();
+        let status = await session.readRun(run_id, 60);
+        while (status.state === "queued" || status.state === "running")
+          status = await session.readRun(run_id, 60);
+        runs[i]!.push(status);
+      }
+    };
+    const games = [
+      ...players.map((p) => play(p)),
+      ...runners.map((_, i) => runAll(i))
+    ].map((game) =>
+      game.catch((error: unknown) => {
         failed ??= error;
         playing = false;
       })
@@ -138,9 +184,8 @@ describe("npm start killed mid-load", () => {
     await waitFor(
       () => players.reduce((s, p) => s + p.episodes * 10 + p.acked, 0) >= 1_500
     );
-    const victims = serverWorkerds(server.pid);
-    expect(victims.length).toBeGreaterThan(0);
-    for (const v of victims) process.kill(v.pid, "SIGKILL");
+    armed = true;
+    await waitFor(() => killedAt > 0);
     await waitFor(() => server.output().includes("Roost: back, listening on"));
     back = true;
     // Every session plays a whole episode on the restarted server.
@@ -162,6 +207,36 @@ describe("npm start killed mid-load", () => {
             for (const call of m.tool_calls ?? []) ids.push(call.id);
         expect(new Set(ids).size).toBe(ids.length);
         expect(ids).toContain(`e${p.episodes - 1}-c${p.acked}`);
+      })
+    );
+    // Runs: each acknowledged one completed as an uninterrupted one does,
+    // and the last episode's transcript holds its run's answer once.
+    const { passes, tasks, outcome, final_text } = reference;
+    // Some run was under way when the process died, or this proves nothing.
+    expect(
+      runs
+        .flat()
+        .some(
+          (r) =>
+            Date.parse(r.created_at) < killedAt &&
+            Date.parse(r.updated_at) > killedAt
+        )
+    ).toBe(true);
+    await Promise.all(
+      runners.map(async (session, i) => {
+        expect(runs[i]!.length).toBeGreaterThan(1);
+        for (const run of runs[i]!)
+          expect(run).toMatchObject({
+            state: "completed",
+            passes,
+            tasks,
+            outcome,
+            final_text
+          });
+        let answers = 0;
+        for await (const m of session.items.messages())
+          if (m.role === "assistant" && m.content === final_text) answers++;
+        expect(answers).toBe(1);
       })
     );
     // Sockets: they reconnected and resumed, each event once and in seq
