@@ -81,7 +81,7 @@ const hostAllowed = (host: string, allow: readonly string[]): boolean =>
  * cancelled) the moment it passes `maxBytes`: an allowed host that answers
  * a gigabyte costs the session no more than the cap.
  */
-const readBody = async (
+export const readBody = async (
   response: Response,
   maxBytes: number
 ): Promise<string> => {

@@ -2,9 +2,10 @@
 // them: each test crosses its limit by one (or by a merge that does), checks
 // the answer a client or the model gets, and that nothing else moved.
 import { describe, expect, it } from "vitest";
+import { readBody } from "../../src/code/capabilities";
 import type { ErrorBody } from "../../src/errors";
 import type { RescoreResponse, StepResponse } from "../../src/protocol";
-import { coderSession, holdings, runCode } from "./code-helpers";
+import { answer, coderSession, holdings, runCode } from "./code-helpers";
 import {
   call,
   createResetSession,
@@ -202,5 +203,58 @@ describe("toolContentBytes through a session (256 KiB by default)", () => {
       await s.call("/state")
     );
     expect(read.state.notes).toEqual([whole, long]);
+  });
+});
+
+describe("a code run's network maxRequests (10 by default)", () => {
+  // The test machines reach no host, so each allowed fetch fails at the
+  // network; it still counts, and the eleventh is refused before any.
+  it("refuses the eleventh fetch of a run, naming the limit", async () => {
+    const s = await coderSession();
+    const out = await runCode(
+      s,
+      `const seen = [];
+       for (let i = 0; i < 11; i++) {
+         try { await fetch("https://api.example.com/" + i); seen.push("fetched"); }
+         catch (e) { seen.push(String(e.message)); }
+       }
+       return seen;`,
+      "net_js"
+    );
+    const seen = answer(out.content).result as string[];
+    expect(seen).toHaveLength(11);
+    expect(seen.slice(0, 10).join("\n")).not.toContain("at most 10 times");
+    expect(seen[10]).toContain("a run may fetch at most 10 times");
+  });
+});
+
+describe("a code run's network maxBytes (1 MiB by default)", () => {
+  // No host answers here, so the cap is crossed by the reader every
+  // fetch's body goes through, over a real streamed Response.
+  it("gives up a body one byte past it and cancels the stream", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const streamed = (total: number) =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= total) return controller.close();
+            const chunk = Math.min(64 * KIB, total - pulled);
+            pulled += chunk;
+            controller.enqueue(new Uint8Array(chunk).fill(120));
+          },
+          cancel() {
+            cancelled = true;
+          }
+        })
+      );
+    expect(await readBody(streamed(MIB), MIB)).toHaveLength(MIB);
+    pulled = 0;
+    await expect(readBody(streamed(64 * MIB), MIB)).rejects.toThrow(
+      `the response body passed ${MIB} bytes.`
+    );
+    // It stopped reading at the cap, not at the end of the body.
+    expect(pulled).toBeLessThanOrEqual(MIB + 128 * KIB);
+    expect(cancelled).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-// A session's task limits: 16 waiting or running at once. The counts are
+// A session's task limits: 16 waiting or running at once, 1 000 kept. The counts are
 // kept in memory rather than counted in SQL per start (a count reads, and
 // bills, every kept row), so this checks they follow tasks that end.
 import { describe, expect, it } from "vitest";
@@ -61,4 +61,51 @@ describe("task limits", () => {
       await inside(stub, () => gate(id).open());
     }
   });
+});
+
+describe("tasks kept", () => {
+  // The 1 000 a session keeps are every task until its TTL (an hour by
+  // default), ended or not: the 1 001st is refused while they last.
+  it("refuses a task past the 1 000 kept, naming the limit", async () => {
+    const s = await createResetSession({ environment: "lab" });
+    const start = () =>
+      s
+        .call(
+          "/mcp",
+          send(
+            "POST",
+            {
+              jsonrpc: "2.0",
+              id: ++ids,
+              method: "tools/call",
+              params: { name: "note", arguments: { text: "n" }, task: {} }
+            },
+            {
+              "Content-Type": "application/json",
+              "MCP-Protocol-Version": "2025-11-25"
+            }
+          )
+        )
+        .then((res) => json<Answer>(res));
+    let started = 0;
+    for (;;) {
+      const answer = await start();
+      const limit = (answer.error?.data?.details as { limit?: number })?.limit;
+      // 16 working at once: wait for the calls to run, then go on.
+      if (limit === 16) {
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      if (answer.error !== undefined) {
+        expect(answer.error).toMatchObject({
+          code: -32000,
+          data: { code: "conflict", details: { limit: 1000 } }
+        });
+        break;
+      }
+      started++;
+      expect(started).toBeLessThanOrEqual(1000);
+    }
+    expect(started).toBe(1000);
+  }, 120_000);
 });
