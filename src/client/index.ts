@@ -49,6 +49,12 @@ export {
   RoostClient
 } from "./http";
 export { SessionItems } from "./items";
+export {
+  type TokenSequence,
+  type TokenTurn,
+  tokenSequences,
+  tokenTurns
+} from "./model-tokens";
 export { type OpenAIPolicyOptions, openaiPolicy } from "./openai-policy";
 export { type EventsPageQuery, type PageQuery, SessionPages } from "./pages";
 export type { SocketRequest } from "./pending-requests";

@@ -6,6 +6,9 @@ import {
   EventsResponseSchema,
   FrameResponseSchema,
   MessagesResponseSchema,
+  type ModelCall,
+  type ModelCallsResponse,
+  ModelCallsResponseSchema,
   type RunStatus,
   RunStatusSchema,
   SessionStatusSchema,
@@ -160,6 +163,38 @@ export class SessionReads {
   ): Promise<EventsResponse> {
     const page = typeof query === "number" ? { limit: query } : query;
     return this.#read("/events", EventsResponseSchema(), { after, ...page });
+  }
+
+  /**
+   * One page of an episode's model calls (the current episode unless
+   * `episode`): the calls made through the session's model gateway, in
+   * compact form. `modelCallsOf` reads every page.
+   */
+  modelCalls(
+    query: {
+      episode?: number;
+      after?: number;
+      limit?: number;
+      max_bytes?: number;
+    } = {}
+  ): Promise<ModelCallsResponse> {
+    return this.#read("/model/calls", ModelCallsResponseSchema(), {
+      ...query
+    });
+  }
+
+  /** Every model call of an episode (the current one unless `episode`), oldest first. */
+  async modelCallsOf(episode?: number): Promise<ModelCall[]> {
+    const calls: ModelCall[] = [];
+    for (let after = 0; ; ) {
+      const page = await this.modelCalls({
+        ...(episode === undefined ? {} : { episode }),
+        after
+      });
+      calls.push(...page.calls);
+      if (page.next_after === undefined) return calls;
+      after = page.next_after;
+    }
   }
 
   /** A run's status; with `waitSeconds` (≤ 60) the server waits for its end first. */

@@ -6,6 +6,7 @@
 
 import type { JsonObject, JsonValue } from "../json";
 import { DEFAULT_LIMITS } from "../protocol/limits";
+import { textWithin } from "../read-within";
 import { jsonProblem } from "../state/json-check";
 import { copyJsonObject, copyObjects } from "../store/checks";
 import { type Result, result } from "../store/result";
@@ -76,31 +77,15 @@ const hostAllowed = (host: string, allow: readonly string[]): boolean =>
     entry.startsWith("*.") ? host.endsWith(entry.slice(1)) : host === entry
   );
 
-/**
- * The body as text, read chunk by chunk and given up (the stream
- * cancelled) the moment it passes `maxBytes`: an allowed host that answers
- * a gigabyte costs the session no more than the cap.
- */
+/** A fetched body within the run's `maxBytes`, or a RangeError the code can catch. */
 export const readBody = async (
   response: Response,
   maxBytes: number
 ): Promise<string> => {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return "";
-  const decoder = new TextDecoder();
-  let bytes = 0;
-  let body = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel();
-      throw new RangeError(`the response body passed ${maxBytes} bytes.`);
-    }
-    body += decoder.decode(value, { stream: true });
-  }
-  return body + decoder.decode();
+  const text = await textWithin(response, maxBytes);
+  if (text === undefined)
+    throw new RangeError(`the response body passed ${maxBytes} bytes.`);
+  return text;
 };
 
 /** The capabilities `grants` names, over `ctx`, for one run. */

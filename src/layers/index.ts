@@ -10,6 +10,7 @@ import type { Layer } from "../http/layer";
 import { aviary } from "./aviary";
 import { chat } from "./chat";
 import { mcp } from "./mcp";
+import { modelGateway } from "./model";
 import { oauth } from "./oauth";
 import { openapi } from "./openapi";
 import { openenv } from "./openenv";
@@ -18,7 +19,17 @@ import { taskStats } from "./task-stats";
 
 export { OAuthLedger } from "./oauth";
 export { TaskStats } from "./task-stats";
-export { aviary, chat, mcp, oauth, openapi, openenv, rescore, taskStats };
+export {
+  aviary,
+  chat,
+  mcp,
+  modelGateway,
+  oauth,
+  openapi,
+  openenv,
+  rescore,
+  taskStats
+};
 
 /** Every capability Roost has, in the order the OpenAPI document lists their routes. */
 export const allLayers = (): Layer[] => [
@@ -26,6 +37,7 @@ export const allLayers = (): Layer[] => [
   taskStats(),
   rescore(),
   chat(),
+  modelGateway(),
   mcp(),
   oauth(),
   aviary(),

@@ -194,6 +194,27 @@ export const ForkedEventSchema = lazy(() =>
   )
 );
 
+export const ModelCallEventSchema = lazy(() =>
+  event(
+    "model.call",
+    {
+      /** 1-based within the episode: its record is GET …/model/calls's. */
+      call: z.number().int().positive(),
+      model: z.string(),
+      /** The upstream's HTTP status, or the gateway's own. */
+      status: z.number().int(),
+      finish_reason: z.string().optional(),
+      /** Token ids captured, when the upstream gave them. */
+      tokens: z
+        .object({ prompt: Position(), completion: Position() })
+        .optional(),
+      /** The prompt does not extend the previous call's tokens. */
+      break: z.literal(true).optional()
+    },
+    "A call through the session's model gateway ended and was recorded."
+  )
+);
+
 const treeShape = lazy(() => ({
   run_id: z.string().optional(),
   payload: JsonObjectSchema()
@@ -237,6 +258,7 @@ export const EventFrameSchema = lazy(() =>
       StepAbortedEventSchema(),
       ResetEventSchema(),
       ForkedEventSchema(),
+      ModelCallEventSchema(),
       TreeNodeEventSchema(),
       TreeDecisionEventSchema(),
       TreeCompletedEventSchema()

@@ -11,7 +11,7 @@ export const ScopeSchema = lazy(() =>
   z.enum(SCOPES).meta({
     id: "Scope",
     description:
-      "observe: reads and the event stream. act: observe, plus steps, tool calls and chat. grade: observe, plus the hidden store. control: everything but the hidden store (what a session's first token holds)."
+      "observe: reads and the event stream. act: observe, plus steps, tool calls, chat and the model gateway. grade: observe, plus the hidden store. control: everything but the hidden store (what a session's first token holds). model: the model gateway alone (the key a harness calls its model with)."
   })
 );
 

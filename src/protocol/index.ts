@@ -91,6 +91,7 @@ export {
   type EventType,
   ForkedEventSchema,
   MessageEventSchema,
+  ModelCallEventSchema,
   ResetEventSchema,
   ResultEventSchema,
   StateChangedEventSchema,
@@ -301,6 +302,15 @@ export {
   ActionSchema,
   WireMessageSchema
 } from "./messages";
+export {
+  type ModelCall,
+  ModelCallSchema,
+  ModelCallsQuerySchema,
+  type ModelCallsResponse,
+  ModelCallsResponseSchema,
+  type ModelTokens,
+  ModelTokensSchema
+} from "./model-calls";
 export { type OpenAITool, OpenAIToolSchema } from "./openai-tool";
 export {
   OPENENV_ERROR_CODES,

@@ -262,6 +262,17 @@ const events: EventFrame[] = [
   { type: "reset", seq: 10, at: AT, episode: 2 },
   { type: "forked", seq: 1, ...base, source: "abc", source_seq: 9 },
   {
+    type: "model.call",
+    seq: 12,
+    ...base,
+    call: 2,
+    model: "m",
+    status: 200,
+    finish_reason: "stop",
+    tokens: { prompt: 40, completion: 7 },
+    break: true
+  },
+  {
     type: "tree.node",
     seq: 11,
     ...base,

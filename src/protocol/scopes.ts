@@ -3,17 +3,19 @@
  * table names the scope it needs; a token carries one scope, an API key
  * and a session's first token carry `control`.
  *
- * The scopes are not a ladder: `observe` is in all of them and `act` in
- * `control`, but reading the hidden store is `grade`'s alone. A control
- * token can mint a grade token, so a grader is always handed one on
- * purpose, and nothing that merely controls a session ever shows the
- * store the model must not see.
+ * The scopes are not a ladder: `observe` is in all of them but `model`,
+ * and `act` in `control`, but reading the hidden store is `grade`'s
+ * alone. A control token can mint a grade token, so a grader is always
+ * handed one on purpose, and nothing that merely controls a session ever
+ * shows the store the model must not see. `model` calls the session's
+ * model gateway and nothing else: it is the key a harness that knows only
+ * a base URL and a key is given (`act` and `control` hold it too).
  *
  * No zod here: the inspector and the chat app bundle what pages read of
  * it (credential-scope.ts); the schema is http-tokens.ts's.
  */
 
-export const SCOPES = ["observe", "act", "grade", "control"] as const;
+export const SCOPES = ["observe", "act", "grade", "control", "model"] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
@@ -24,7 +26,7 @@ export type Scope = (typeof SCOPES)[number];
  * verify it (http/scoped-token.ts) from this one pattern.
  */
 export const SCOPED_TOKEN =
-  /^(observe|act|grade|control)\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+  /^(observe|act|grade|control|model)\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
 export const isScope = (value: string): value is Scope =>
   (SCOPES as readonly string[]).includes(value);
@@ -32,9 +34,10 @@ export const isScope = (value: string): value is Scope =>
 /** The scopes a credential of each scope holds, itself included. */
 const HOLDS: Record<Scope, readonly Scope[]> = {
   observe: ["observe"],
-  act: ["observe", "act"],
+  act: ["observe", "act", "model"],
   grade: ["observe", "grade"],
-  control: ["observe", "act", "control"]
+  control: ["observe", "act", "control", "model"],
+  model: ["model"]
 };
 
 /** Whether a credential of scope `have` may run an operation that needs `need`. */

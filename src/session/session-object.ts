@@ -2,9 +2,9 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
-import { toErrorBody } from "../errors";
+import { RoostError, toErrorBody } from "../errors";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
-import type { Grant } from "../protocol/scopes";
+import { allows, type Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { grantOf } from "./grant-header";
 import { loaderIsolates } from "./isolates";
@@ -99,6 +99,18 @@ export class SessionObject extends DurableObject {
       ? requests[url.pathname]
       : undefined;
     if (answer !== undefined) {
+      // Every object request shows the session (a chat stream): a model
+      // token sees nothing of it.
+      if (!allows(grant.scope, "observe"))
+        return Response.json(
+          toErrorBody(
+            new RoostError(
+              "forbidden",
+              "A model token may only call the model."
+            )
+          ),
+          { status: 403 }
+        );
       const stale = staleGrant(this.runtime.shared, grant);
       if (stale !== undefined) {
         const error = staleError(stale);

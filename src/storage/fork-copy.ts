@@ -43,6 +43,7 @@ export const COPIED_TABLES = {
   state: ["episode", "key", "value"],
   transcript_runs: ["id", "episode", "last", "body"],
   tree_data: ["episode", "tasks", "errors", "history"],
+  model_calls: ["episode", "call", "next", "body"],
   judge_verdicts: [
     "episode",
     "step",

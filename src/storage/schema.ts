@@ -249,7 +249,16 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       PRIMARY KEY (episode, step, path, hash))`
   ],
   // The dataset tasks of the creation and the episode (session-row.ts).
-  TASK_REF_COLUMNS
+  TASK_REF_COLUMNS,
+  // The model gateway's calls (model-call-rows.ts), made on first use.
+  [
+    `CREATE TABLE IF NOT EXISTS model_calls (
+      episode INTEGER NOT NULL,
+      call INTEGER NOT NULL,
+      next TEXT NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (episode, call))`
+  ]
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -178,6 +178,17 @@ const LAYOUT: Record<string, readonly string[]> = {
       at INTEGER NOT NULL,
       PRIMARY KEY (episode, step, path, hash))`
   ],
+  // The model gateway's calls (model-call-rows.ts), made on first use: one
+  // row a call, its record whole; `next` is what the following call
+  // compares its messages and tokens with.
+  model_calls: [
+    `CREATE TABLE IF NOT EXISTS model_calls (
+      episode INTEGER NOT NULL,
+      call INTEGER NOT NULL,
+      next TEXT NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (episode, call))`
+  ],
   // Without rowid and index: a task's id is its key, so each write of its
   // row is one row billed (task-rows.ts).
   tasks: [
@@ -238,6 +249,8 @@ export const EPISODE_TABLES: Readonly<
   // verdicts its steps were scored with and does not ask again; copied by
   // a fork, whose steps then find the verdicts of the steps it copied.
   judge_verdicts: { purge: "with log", fork: true },
+  // What the model saw belongs to the episode, in a copy as in its source.
+  model_calls: { purge: "batch", fork: true },
   // One row per episode, dropped by the reset itself (run-rows.ts).
   tree_data: { purge: "at reset", fork: true },
   // A run's record outlives its episode; the log is trimmed by retention.

@@ -19,8 +19,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * The issue's targets are 60 (core) and 150 (full); see
  * docs/13-performance.md for what stands between.
  */
-const CORE_KIB = 112;
-const FULL_KIB = 208;
+const CORE_KIB = 113;
+const FULL_KIB = 213;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerAsVllm, STUB_FAILING, STUB_MODEL } from "./fake-vllm";
 
 export interface CannedResponse {
   /** Default 200. */
@@ -79,6 +80,11 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
     if (req.method === "GET" && path === "/__requests") {
       return send(200, JSON.stringify(received), "application/json");
     }
+    // The vLLM stand-in answers by itself, so tests share it unscripted
+    // (and it stays out of what scripted tests received)
+    const asked = parse(text) as { model?: unknown };
+    if (asked?.model === STUB_MODEL || asked?.model === STUB_FAILING)
+      return answerAsVllm(JSON.parse(text), res);
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(req.headers)) {
       if (typeof value === "string") headers[key] = value;

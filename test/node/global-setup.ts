@@ -48,6 +48,8 @@ export default async function setup(project: TestProject) {
       ROOST_DEV: "1",
       ROOST_MODEL_BASE_URL: `${fake.url}/v1`,
       ROOST_MODEL: "fake-model",
+      // The model gateway asks for token ids on the harness's behalf.
+      ROOST_MODEL_TOKEN_IDS: "1",
       // Sent to the fake only: judge-e2e.test.ts looks for it everywhere else.
       ROOST_MODEL_API_KEY: E2E_MODEL_API_KEY
     },

@@ -8,6 +8,7 @@ import {
 import type { ErrorBody } from "../../src/errors";
 import type { RoostBindings } from "../../src/http/env";
 import type { CreateSessionResponse, StepResponse } from "../../src/protocol";
+import type { Scope } from "../../src/protocol/scopes";
 import worker from "../worker";
 
 export const BASE = "http://127.0.0.1:8787";
@@ -131,7 +132,7 @@ export const createSession = async (
  */
 export const withScope = async (
   s: TestSession,
-  scope: "observe" | "act" | "grade" | "control",
+  scope: Scope,
   ttl_s = 3600,
   via: Caller = call
 ): Promise<TestSession> => {

@@ -216,6 +216,15 @@ export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     compare: "answer"
   },
   issueToken: INTERNAL,
+  modelAdmit: INTERNAL,
+  modelRecord: INTERNAL,
+  modelCalls: {
+    environment: "lab",
+    input: () => ({}),
+    http: { send: get("/model/calls") },
+    mcp: "the model's calls are a trainer's read, over HTTP",
+    compare: "answer"
+  },
   revokeTokens: {
     environment: "lab",
     input: () => ({ scope: "observe" }),

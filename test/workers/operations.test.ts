@@ -98,6 +98,32 @@ const forkSteps = async (source: Session) => {
   return { answers, copy };
 };
 
+/** A first call of episode 1, as the gateway records one. */
+const modelCallInput = () => ({
+  episode: 1,
+  record: {
+    ms: 5,
+    request: {
+      params: { model: "m" },
+      messages_from: 0,
+      messages: [{ role: "user", content: "hi" }]
+    },
+    status: 200,
+    response: {
+      choices: [{ index: 0, message: { role: "assistant", content: "yo" } }]
+    },
+    tokens: {
+      prompt_from: 0,
+      prompt: [1, 2],
+      completion: [3],
+      logprobs: [-0.5]
+    }
+  },
+  mark: { messages: 1, messagesHash: "h", tokens: 3, tokensHash: "t" },
+  model: "m",
+  broke: false
+});
+
 /** Lets a lab `wait` call past its gate, once it is waiting there. */
 const openGate = async (s: Session, id: string) => {
   await inside(s.stub, () => labGate(id).started);
@@ -209,6 +235,22 @@ const CASES: Record<OperationName, Case> = {
     // It replays functions of the hidden store: grade's, as reading it is.
     const grade = { scope: "grade", issuedAt: 0 } as const;
     return ok(await s.stub.op("rescore", { rubric: "rubric" }, grade));
+  },
+  modelAdmit: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    return run(s, "modelAdmit", { max_calls: 10 });
+  },
+  modelRecord: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    return run(s, "modelRecord", modelCallInput());
+  },
+  modelCalls: async (w) => {
+    const s = await lab();
+    await run(s, "modelRecord", modelCallInput());
+    await w.on(s);
+    return run(s, "modelCalls", {});
   },
   issueToken: async (w) => {
     const s = await lab();

@@ -10,6 +10,7 @@ import {
   subprotocolHeaders,
   tokenFromSubprotocols
 } from "../../protocol";
+import { allows } from "../../protocol/scopes";
 import { admit } from "../auth";
 import { defineRoute, type RouteEntry, route } from "../define-route";
 import type { AppEnv } from "../env";
@@ -102,6 +103,14 @@ export const webSocketGate = createMiddleware<AppEnv>(async (c) => {
       c.req.raw,
       CLOSE_CODES.forbidden,
       "These credentials do not admit to this session."
+    );
+  }
+  // A model token calls the gateway and sees nothing of the session.
+  if (!allows(admitted.grant.scope, "observe")) {
+    return refuse(
+      c.req.raw,
+      CLOSE_CODES.forbidden,
+      "A model token calls the session's model gateway and nothing else."
     );
   }
   return gatewayTo(c.env.SESSIONS, admitted.durableId, admitted.grant).fetch(

@@ -1,0 +1,157 @@
+/** @module The model gateway's session side: admitting a call, recording it in order with the steps, and reading the record. */
+
+import * as z from "zod";
+import { RoostError } from "../../errors";
+import {
+  type ModelCall,
+  ModelCallsResponseSchema,
+  ReadBudget,
+  truncatedField
+} from "../../protocol";
+import { MaxBytesSchema } from "../../protocol/read-budget";
+import { defineOperation } from "../../session/operations/define";
+import {
+  type CallMark,
+  lastCall,
+  readCalls,
+  writeCall
+} from "../../storage/model-call-rows";
+
+const Count = () => z.number().int().nonnegative();
+
+/**
+ * Before the upstream is asked: the credential may call the model (the
+ * scope check every operation makes, revocation included), the episode
+ * exists and has calls left. Answers what the call compares itself with.
+ */
+export const modelAdmit = defineOperation({
+  input: () => z.object({ max_calls: z.number().int().positive() }),
+  internal: true,
+  scope: "model",
+  mutates: false,
+  events: [],
+  handle: ({ shared }, q): { episode: number; last?: CallMark } => {
+    const row = shared.requireRow();
+    if (row.episode === 0)
+      throw new RoostError(
+        "episode_not_running",
+        "Reset the session first: a model call belongs to an episode."
+      );
+    const last = lastCall(shared.sql, row.episode);
+    if ((last?.call ?? 0) >= q.max_calls)
+      throw new RoostError(
+        "conflict",
+        `This episode made its ${q.max_calls} model calls; reset to start another.`,
+        { limit: q.max_calls }
+      );
+    return { episode: row.episode, ...(last === undefined ? {} : { last }) };
+  }
+});
+
+/**
+ * Once the call ended: its record and a `model.call` event, committed
+ * together in the session's order. A reset while the model answered ends
+ * the episode the call belonged to, so it is refused, not filed under the
+ * next one.
+ */
+export const modelRecord = defineOperation({
+  input: () =>
+    z.object({
+      episode: z.number().int().positive(),
+      record: z.custom<Omit<ModelCall, "call" | "episode" | "step" | "at">>(),
+      mark: z.object({
+        messages: Count(),
+        messagesHash: z.string(),
+        tokens: Count(),
+        tokensHash: z.string()
+      }),
+      model: z.string(),
+      broke: z.boolean()
+    }),
+  internal: true,
+  scope: "model",
+  mutates: true,
+  events: ["model.call"],
+  handle: (rt, q) =>
+    rt.commits.mutate("edit", undefined, async (m) => {
+      if (m.row.episode !== q.episode)
+        throw new RoostError(
+          "conflict",
+          "The episode ended while the model answered (a reset); the call was not recorded."
+        );
+      const sql = rt.shared.sql;
+      const call = (lastCall(sql, q.episode)?.call ?? 0) + 1;
+      const { record } = q;
+      const stored: ModelCall = {
+        call,
+        episode: q.episode,
+        step: m.row.steps,
+        at: new Date(rt.shared.now()).toISOString(),
+        ...record
+      };
+      const finish = (
+        record.response?.choices as { finish_reason?: unknown }[] | undefined
+      )?.[0]?.finish_reason;
+      m.emit("model.call", {
+        call,
+        model: q.model,
+        status: record.status,
+        ...(typeof finish === "string" ? { finish_reason: finish } : {}),
+        ...(record.tokens === undefined
+          ? {}
+          : {
+              tokens: {
+                prompt: record.tokens.prompt_from + record.tokens.prompt.length,
+                completion: record.tokens.completion.length
+              }
+            }),
+        ...(q.broke ? { break: true as const } : {})
+      });
+      m.onCommit(() =>
+        writeCall(sql, q.episode, { call, ...q.mark }, JSON.stringify(stored))
+      );
+      return { call };
+    })
+});
+
+export const modelCalls = defineOperation({
+  input: () =>
+    z.object({
+      episode: z.number().int().positive().optional(),
+      after: Count().optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+      max_bytes: MaxBytesSchema().optional()
+    }),
+  output: ModelCallsResponseSchema,
+  scope: "observe",
+  mutates: false,
+  events: [],
+  handle: ({ shared }, q) => {
+    const row = shared.requireRow();
+    const episode = q.episode ?? row.episode;
+    const budget = new ReadBudget(q.max_bytes);
+    const { bodies, more } = readCalls(
+      shared.sql,
+      episode,
+      q.after ?? 0,
+      q.limit ?? 100,
+      budget
+    );
+    const calls = bodies.map((b) => JSON.parse(b) as ModelCall);
+    const last = calls.at(-1)?.call;
+    return {
+      episode,
+      calls,
+      ...(more && last !== undefined ? { next_after: last } : {}),
+      ...truncatedField(budget)
+    };
+  }
+});
+
+declare module "../../session/operations" {
+  interface LayerOperations {
+    modelAdmit: typeof modelAdmit;
+    modelRecord: typeof modelRecord;
+    modelCalls: typeof modelCalls;
+  }
+}

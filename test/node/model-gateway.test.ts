@@ -1,0 +1,291 @@
+// The model gateway with the client its users run: the official `openai`
+// npm client as the harness, pointed at a session's gateway with a model
+// token, playing the counter against an upstream that answers as vLLM's
+// OpenAI server does with token ids on (fake-vllm.ts). The record's token
+// ids must be the upstream's, turn by turn, streamed or not.
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { describe, expect, inject, it } from "vitest";
+import {
+  createClient,
+  type RoostSession,
+  tokenSequences,
+  tokenTurns
+} from "../../src/client/index";
+import { E2E_MODEL_API_KEY } from "./fake-openai";
+import {
+  logprobOf,
+  renderPrompt,
+  replyTo,
+  STUB_FAILING,
+  STUB_MODEL,
+  tokenize
+} from "./fake-vllm";
+
+const base = inject("baseUrl");
+const client = createClient({ baseUrl: base });
+
+/** A harness that knows only a base URL and a key. */
+const harnessFor = async (session: RoostSession) => {
+  const { token } = await session.mintToken({ scope: "model" });
+  return {
+    token,
+    openai: new OpenAI({
+      baseURL: `${base}/v1/sessions/${session.id}/model/v1`,
+      apiKey: token,
+      maxRetries: 0
+    })
+  };
+};
+
+type Sent = ChatCompletionMessageParam[];
+
+/** Plays the counter: the model's tool calls become steps, their results tool messages. */
+const play = async (
+  session: RoostSession,
+  openai: OpenAI,
+  messages: Sent,
+  stream: boolean,
+  /** Called before each model call with the messages it will send. */
+  before: (messages: Sent) => Sent = (m) => m
+): Promise<Sent[]> => {
+  const sent: Sent[] = [];
+  for (;;) {
+    const request = before(messages);
+    sent.push(structuredClone(request));
+    const params = { model: STUB_MODEL, messages: request };
+    const answer = stream
+      ? await openai.chat.completions.stream(params).finalChatCompletion()
+      : await openai.chat.completions.create(params);
+    const message = answer.choices[0]!.message;
+    messages = [...request, message as ChatCompletionMessageParam];
+    if (!message.tool_calls?.length) return sent;
+    const step = await session.step({
+      role: "assistant",
+      tool_calls: message.tool_calls.map((c) => ({
+        id: c.id,
+        type: "function" as const,
+        function: {
+          name: (c as { function: { name: string } }).function.name,
+          arguments: (c as { function: { arguments: string } }).function
+            .arguments
+        }
+      }))
+    });
+    for (const o of step.observations)
+      messages.push({
+        role: "tool",
+        tool_call_id: (o as { tool_call_id: string }).tool_call_id,
+        content: String(o.content)
+      });
+  }
+};
+
+/** What the upstream saw and sampled for each request, by its own tokenizer. */
+const expected = (sent: Sent[]) =>
+  sent.map((messages) => {
+    const m = messages as Parameters<typeof renderPrompt>[0];
+    const reply = replyTo(m);
+    const text = reply.tool_calls
+      ? reply.tool_calls
+          .map((c) => `<tool>${c.function.name} ${c.function.arguments}</tool>`)
+          .join("")
+      : (reply.content ?? "");
+    const completion = tokenize(`${text}<|end|>`);
+    return {
+      prompt: tokenize(renderPrompt(m)),
+      completion,
+      logprobs: completion.map(logprobOf)
+    };
+  });
+
+const counter = async () => {
+  const session = await client.createSession({ environment: "counter" });
+  await session.reset();
+  return session;
+};
+
+describe("the model gateway", () => {
+  it.each([
+    ["unstreamed", false],
+    ["streamed", true]
+  ])(
+    "records the upstream's token ids turn by turn, %s, as one sequence",
+    async (_name, stream) => {
+      const session = await counter();
+      const { openai } = await harnessFor(session);
+      const sent = await play(
+        session,
+        openai,
+        [{ role: "user", content: "Count. steps:3" }],
+        stream
+      );
+      expect(sent).toHaveLength(4);
+      const calls = await session.modelCallsOf();
+      expect(calls.map((c) => [c.call, c.step, c.status])).toEqual([
+        [1, 0, 200],
+        [2, 1, 200],
+        [3, 2, 200],
+        [4, 3, 200]
+      ]);
+      // Compact: each call keeps only the messages the previous one lacked.
+      expect(calls.map((c) => c.request.messages_from)).toEqual([0, 1, 3, 5]);
+      const turns = tokenTurns(calls);
+      const want = expected(sent);
+      expect(turns.map((t) => t.prompt_ids)).toEqual(want.map((w) => w.prompt));
+      expect(turns.map((t) => t.completion_ids)).toEqual(
+        want.map((w) => w.completion)
+      );
+      expect(turns.map((t) => t.completion_logprobs)).toEqual(
+        want.map((w) => w.logprobs)
+      );
+      expect(turns.map((t) => t.extends_previous)).toEqual([
+        false,
+        true,
+        true,
+        true
+      ]);
+      // One sequence: the last prompt and completion, the model's tokens
+      // masked in, everything else out.
+      const [sequence, ...more] = tokenSequences(turns);
+      expect(more).toEqual([]);
+      const last = want.at(-1)!;
+      expect(sequence!.token_ids).toEqual([...last.prompt, ...last.completion]);
+      // Each turn's completion sits right after its prompt, and only those
+      // positions are masked in, each with the logprob the upstream gave.
+      const mask = sequence!.token_ids.map(() => 0);
+      const logprobs = sequence!.token_ids.map((): number | null => null);
+      for (const w of want)
+        w.completion.forEach((_, k) => {
+          mask[w.prompt.length + k] = 1;
+          logprobs[w.prompt.length + k] = w.logprobs[k]!;
+        });
+      expect(sequence!.loss_mask).toEqual(mask);
+      expect(sequence!.logprobs).toEqual(logprobs);
+      // The log holds each call in order with the steps.
+      const types: string[] = [];
+      for await (const e of session.items.events(0))
+        if (e.type === "model.call" || e.type === "step") types.push(e.type);
+      expect(types).toEqual([
+        "model.call",
+        "step",
+        "model.call",
+        "step",
+        "model.call",
+        "step",
+        "model.call"
+      ]);
+      // The upstream's key reaches no read.
+      const everything = JSON.stringify({
+        calls,
+        events: await session.events(0)
+      });
+      expect(everything).not.toContain(E2E_MODEL_API_KEY);
+    },
+    60_000
+  );
+
+  it("flags a prompt that does not extend the previous turn and starts a new sequence", async () => {
+    const session = await counter();
+    const { openai } = await harnessFor(session);
+    // The harness rewrites its system message after the first call: the
+    // second prompt no longer starts with the first turn's tokens.
+    let calls = 0;
+    await play(
+      session,
+      openai,
+      [
+        { role: "system", content: "v1" },
+        { role: "user", content: "steps:2" }
+      ],
+      false,
+      (m) =>
+        calls++ === 1 ? [{ role: "system", content: "v2" }, ...m.slice(1)] : m
+    );
+    const turns = tokenTurns(await session.modelCallsOf());
+    expect(turns.map((t) => t.extends_previous)).toEqual([false, false, true]);
+    expect(tokenSequences(turns).map((s) => s.calls)).toEqual([[1], [2, 3]]);
+    const breaks: unknown[] = [];
+    for await (const e of session.items.events(0))
+      if (e.type === "model.call") breaks.push(e.break ?? false);
+    expect(breaks).toEqual([false, true, false]);
+  }, 60_000);
+
+  it("keeps the calls up to a fork in both copies, and each copy's own after it", async () => {
+    const session = await counter();
+    const { openai } = await harnessFor(session);
+    const messages: Sent = [{ role: "user", content: "steps:1" }];
+    await openai.chat.completions.create({ model: STUB_MODEL, messages });
+    const [copy] = await session.fork(1);
+    const copyHarness = await harnessFor(copy!);
+    await openai.chat.completions.create({ model: STUB_MODEL, messages });
+    await copyHarness.openai.chat.completions.create({
+      model: STUB_MODEL,
+      messages: [...messages, { role: "user", content: "again" }]
+    });
+    const mine = await session.modelCallsOf();
+    const theirs = await copy!.modelCallsOf();
+    expect(mine.map((c) => c.call)).toEqual([1, 2]);
+    expect(theirs.map((c) => c.call)).toEqual([1, 2]);
+    expect(theirs[0]).toEqual(mine[0]);
+    expect(theirs[1]!.request.messages).toEqual([
+      { role: "user", content: "again" }
+    ]);
+    expect(mine[1]!.request.messages).toEqual([]);
+  }, 60_000);
+
+  it("answers an upstream failure as an OpenAI error, and records it", async () => {
+    const session = await counter();
+    const { openai } = await harnessFor(session);
+    const failure = await openai.chat.completions
+      .create({
+        model: STUB_FAILING,
+        messages: [{ role: "user", content: "hi" }]
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(500);
+    expect((failure as Error).message).toContain("CUDA out of memory");
+    const [call] = await session.modelCallsOf();
+    expect(call).toMatchObject({
+      status: 500,
+      error: { message: "CUDA out of memory", type: "upstream_error" }
+    });
+    expect(call!.tokens).toBeUndefined();
+  }, 60_000);
+
+  it("admits a model token to the gateway and nowhere else", async () => {
+    const session = await counter();
+    const { token, openai } = await harnessFor(session);
+    const read = await fetch(`${base}/v1/sessions/${session.id}/state`, {
+      headers: { Authorization: `Bearer ${token}` }
+    });
+    expect(read.status).toBe(403);
+    const step = await fetch(`${base}/v1/sessions/${session.id}/step`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json"
+      },
+      body: JSON.stringify({ action: { role: "assistant", content: "hi" } })
+    });
+    expect(step.status).toBe(403);
+    // And an observe token may not call the model.
+    const viewer = await session.mintToken({ scope: "observe" });
+    const refused = await new OpenAI({
+      baseURL: `${base}/v1/sessions/${session.id}/model/v1`,
+      apiKey: viewer.token,
+      maxRetries: 0
+    }).chat.completions
+      .create({ model: STUB_MODEL, messages: [{ role: "user", content: "x" }] })
+      .catch((error: unknown) => error);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(403);
+    // Nothing was recorded of the refused call; the token's own works.
+    expect(await session.modelCallsOf()).toEqual([]);
+    await openai.chat.completions.create({
+      model: STUB_MODEL,
+      messages: [{ role: "user", content: "x" }]
+    });
+    expect(await session.modelCallsOf()).toHaveLength(1);
+  }, 60_000);
+});
