@@ -14,6 +14,7 @@ import { codeScenario } from "./code";
 import { curriculumScenario } from "./curriculum";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
+import { gatewayScenario, startUpstream } from "./gateway";
 import { giantReads } from "./giant-reads";
 import { Api } from "./lib/api";
 import { machine } from "./lib/machine";
@@ -79,6 +80,12 @@ const codeScenarios: Record<string, (api: Api) => Promise<Row[]>> = {
   code: (api) => codeScenario(api)
 };
 
+/**
+ * The model gateway (scenario 17): on a metered server of its own whose
+ * upstream is a vLLM stand-in the scenario starts on loopback.
+ */
+const gatewayScenarios = ["gateway"];
+
 /** Serves the bench worker (with the Agents SDK, if asked) while `run` runs. */
 const serving = async (
   agents: boolean,
@@ -117,6 +124,7 @@ const main = async () => {
     ...Object.keys(agentsScenarios),
     ...Object.keys(meteredScenarios),
     ...Object.keys(codeScenarios),
+    ...gatewayScenarios,
     ...Object.keys(offline)
   ];
   const unknown = asked.filter((name) => !known.includes(name));
@@ -163,6 +171,25 @@ const main = async () => {
       },
       ["--var", "ROOST_METER:1"]
     );
+  }
+  if (chosen.some((name) => gatewayScenarios.includes(name))) {
+    const upstream = await startUpstream();
+    try {
+      await serving(
+        false,
+        async (api) => {
+          rows.push(...(await gatewayScenario(api, upstream)));
+        },
+        [
+          "--var",
+          "ROOST_METER:1",
+          "--var",
+          `ROOST_MODEL_BASE_URL:${upstream.url}/v1`
+        ]
+      );
+    } finally {
+      await upstream.close();
+    }
   }
   for (const name of chosen.filter((name) => name in offline))
     rows.push(...(await offline[name]!(root)));

@@ -29,7 +29,9 @@ const NOTES: Record<Scope, string> = {
   grade:
     "Read-only link: this token (grade) watches the session; it cannot step, reset, fork or share it.",
   act: "Act link: this token (act) can step and call tools; resetting, forking and sharing need the session's own token.",
-  control: ""
+  control: "",
+  model:
+    "A model token calls the session's model gateway and nothing else: the inspector cannot show the session with it."
 };
 
 /** Enables the controls `token` may use, disables the rest; answers its scope. */

@@ -18,7 +18,7 @@ const sources = (dir: string): string[] =>
       : [];
   });
 
-/** Shared by everything: errors, JSON, names, messages and the wire shapes. */
+/** Shared by everything: errors, JSON, names, messages, the wire shapes and reading a body within a cap. */
 const BASE = [
   "errors",
   "issues",
@@ -27,7 +27,8 @@ const BASE = [
   "messages",
   "protocol",
   "timeout",
-  "lazy"
+  "lazy",
+  "read-within"
 ];
 
 /** The core: runs anywhere, without the Durable Object or the HTTP app. */

@@ -29,6 +29,12 @@ const VALID: Record<string, unknown> = {
   // The lab registers no rubrics: a 404 (or 403 to its control token),
   // which the fuzz checks like any refusal.
   "POST /v1/sessions/{id}/rescore": { rubric: "rubric" },
+  // No upstream is configured here: past validation, a 503 that names
+  // the variable to set, which the fuzz checks like any refusal.
+  "POST /v1/sessions/{id}/model/v1/chat/completions": {
+    model: "m",
+    messages: [{ role: "user", content: "hi" }]
+  },
   "POST /v1/sessions/{id}/tools/{tool}": { arguments: { key: "k" } },
   "POST /v1/sessions/{id}/environment/{tool}/{name}": {
     objects: [{ a: 1 }],

@@ -189,6 +189,9 @@ describe("GET /openapi.json", () => {
       "POST /v1/sessions/{id}/rescore",
       "POST /v1/sessions/{id}/chat",
       "GET /v1/sessions/{id}/chat/{chat_id}/stream",
+      // The model gateway: an OpenAI-compatible endpoint, and its record.
+      "POST /v1/sessions/{id}/model/v1/chat/completions",
+      "GET /v1/sessions/{id}/model/calls",
       "POST /v1/sessions/{id}/mcp",
       "GET /v1/sessions/{id}/mcp",
       "DELETE /v1/sessions/{id}/mcp",

@@ -29,7 +29,8 @@ const ACCESS_LABELS: Record<Scope, string> = {
   observe: "read-only link",
   grade: "read-only link",
   act: "chat link: no fork",
-  control: ""
+  control: "",
+  model: "model token: it cannot open a chat"
 };
 
 const ForkButton = ({ fork }: { fork(): Promise<Credentials> }) => {
