@@ -121,7 +121,7 @@ export const gatewayScenario = async (
     const p99 = percentile(via, 99) - percentile(straight, 99);
     rows.push({
       scenario: SCENARIO,
-      measure: `a ${how} call through the gateway, recorded with its token ids (median of ${CALLS}, conversations of 1 to ${CALLS} turns)`,
+      measure: `${how === "unstreamed" ? "an" : "a"} ${how} call through the gateway, recorded with its token ids (median of ${CALLS}, conversations of 1 to ${CALLS} turns)`,
       roost: `p50 ${ms(median(via))}, p99 ${ms(percentile(via, 99))}`,
       reference: `straight to the upstream: p50 ${ms(median(straight))}, p99 ${ms(percentile(straight, 99))}`,
       ratio: `${times(median(via) / median(straight))}; +${ms(p50)} p50, +${ms(p99)} p99`,
@@ -131,7 +131,7 @@ export const gatewayScenario = async (
     const per = (n: number) => (n / CALLS).toFixed(2);
     rows.push({
       scenario: SCENARIO,
-      measure: `what a ${how} call bills (rows read / written, requests to the object)`,
+      measure: `what ${how === "unstreamed" ? "an" : "a"} ${how} call bills (rows read / written, requests to the object)`,
       roost: `${per(bill.rows.rowsRead + bill.deferred.rowsRead)} / ${per(bill.rows.rowsWritten + bill.deferred.rowsWritten)} rows, ${per(bill.requests + bill.alarms)} requests`,
       reference: "a counter step: 2.90 / 3.10 rows, 1 request (scenario 11)",
       ratio: "",

@@ -18,12 +18,15 @@ export interface CallMark {
   tokensHash: string;
 }
 
-/** The episode's last recorded call, or none (reading never makes the table). */
+/**
+ * The episode's last recorded call, or none. Asked only on the way to a
+ * call, so the table is made here on first use (tables.ts) rather than
+ * looked up first: a lookup reads every row of the schema, billed.
+ */
 export const lastCall = (
   sql: SqlStorage,
   episode: number
 ): CallMark | undefined => {
-  if (!hasTable(sql, "model_calls")) return undefined;
   const row = sql
     .exec<{ call: number; next: string }>(
       "SELECT call, next FROM model_calls WHERE episode = ? ORDER BY call DESC LIMIT 1",
