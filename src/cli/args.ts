@@ -52,6 +52,8 @@ export interface RolloutCommand {
   /** A file path, or "-" for stdout. */
   out: string;
   apiKey?: string;
+  /** `--model-gateway`: the policy's model calls through each session's gateway, recorded with their tokens. */
+  modelGateway?: true;
   /** `--group-judge`: the chat model that scores each group's trajectories against each other. */
   judge?: {
     model: string;
@@ -112,6 +114,10 @@ Options of rollout:
                         the key comes from $OPENAI_API_KEY
   --temperature <t>     openai: sampling temperature
   --max-tokens <n>      openai: most tokens per reply
+  --model-gateway       openai: call the model through each session's model
+                        gateway (the server's upstream, not --base-url), so
+                        the session records the calls with their token ids
+                        and each line carries token_sequences
   --max-steps <n>       truncate episodes after n steps (default: the environment's)
   --task-index <n>      dataset index for every episode (default: episode i
                         uses i; with groups, group g uses g)
@@ -178,6 +184,7 @@ const FLAGS = new Set([
   "out",
   "api-key",
   "group-judge",
+  "model-gateway",
   "judge-model",
   "judge-base-url",
   "judge-rubric"
@@ -186,7 +193,7 @@ const FLAGS = new Set([
 const RESCORE_FLAGS = new Set(["rubric", "in", "out"]);
 
 /** Flags that take no value: present means on. */
-const SWITCHES = new Set(["group-judge"]);
+const SWITCHES = new Set(["group-judge", "model-gateway"]);
 
 /**
  * Reads `argv` (without node and the script) and the environment variables
@@ -255,6 +262,7 @@ export const parseArgs = (
     ...(split === undefined ? {} : { split }),
     ...(groupSize === undefined ? {} : { groupSize }),
     ...(apiKey ? { apiKey } : {}),
+    ...(flags.has("model-gateway") ? { modelGateway: true as const } : {}),
     ...judgeOf(flags, env, groupSize)
   };
 };

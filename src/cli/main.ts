@@ -131,6 +131,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
       ...(taskStats === undefined ? {} : { taskStats }),
       ...(command.apiKey ? { apiKey: command.apiKey } : {}),
       ...(command.judge ? { groupJudge: command.judge } : {}),
+      ...(command.modelGateway ? { modelGateway: true } : {}),
       signal: abort.signal,
       onProgress: (p) => progress.update(p),
       onEpisode: (t) => writer.add(t)

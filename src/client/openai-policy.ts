@@ -78,7 +78,7 @@ export const openaiPolicy = (options: OpenAIPolicyOptions): Policy => {
   let decisions = 0;
 
   const policy = async (
-    ...[observations, tools, history]: Parameters<Policy>
+    ...[observations, tools, history, context]: Parameters<Policy>
   ): Promise<PolicyDecision> => {
     const decision = decisions++;
     const body = JSON.stringify({
@@ -88,7 +88,13 @@ export const openaiPolicy = (options: OpenAIPolicyOptions): Policy => {
       tool_choice: "auto",
       ...sampling
     });
-    const { completion, failures } = await requestCompletion(options, body);
+    // Through the session's gateway when the rollout asks: the upstream
+    // is then the server's, and the calls are recorded with their tokens.
+    const endpoint =
+      context?.gateway === undefined
+        ? options
+        : { ...options, ...context.gateway };
+    const { completion, failures } = await requestCompletion(endpoint, body);
     const usage: TokenUsage | undefined = completion.usage && {
       prompt_tokens: count(completion.usage.prompt_tokens),
       completion_tokens: count(completion.usage.completion_tokens),

@@ -11,6 +11,17 @@ export interface TokenUsage {
   total_tokens: number;
 }
 
+/** What a rollout tells a policy of the episode it decides for. */
+export interface PolicyContext {
+  /**
+   * The session's model gateway, when the rollout sends model calls
+   * through it (`modelGateway: true`): an OpenAI base URL and the key for
+   * it. A policy backed by a model calls it there instead of its own
+   * endpoint, so the session records the calls with their token ids.
+   */
+  gateway?: { baseUrl: string; apiKey: string };
+}
+
 /** An action with what it cost to decide, for policies backed by a model. */
 export interface PolicyDecision {
   action: ActionInput;
@@ -33,7 +44,8 @@ export interface Policy {
   (
     observations: Message[],
     tools: OpenAITool[],
-    history: Message[]
+    history: Message[],
+    context?: PolicyContext
   ): ActionInput | PolicyDecision | Promise<ActionInput | PolicyDecision>;
   info?: JsonObject;
 }

@@ -11,6 +11,7 @@ import {
 import { toChatMessages } from "./chat-format";
 import { RoostClientError } from "./client-error";
 import type { RoostClient } from "./http";
+import { tokenSequences, tokenTurns } from "./model-tokens";
 import type { PolicyDecision, TokenUsage } from "./policy";
 import type { RolloutOptions } from "./rollout";
 import type { RoostSession } from "./session-client";
@@ -145,7 +146,12 @@ export const runEpisode = async (
   } catch (error) {
     trajectory.error = describe(error);
   } finally {
-    await finish(session, trajectory, started);
+    await finish(
+      session,
+      trajectory,
+      started,
+      context.options.modelGateway === true
+    );
   }
   return trajectory;
 };
@@ -188,7 +194,12 @@ export const runGroup = async (
     return Promise.all(
       trajectories.map(async (t, k) => {
         t.error = failed;
-        await finish(sessions[k], t, started);
+        await finish(
+          sessions[k],
+          t,
+          started,
+          context.options.modelGateway === true
+        );
         return t;
       })
     );
@@ -202,7 +213,12 @@ export const runGroup = async (
       } catch (error) {
         t.error = describe(error);
       } finally {
-        await finish(sessions[k], t, started);
+        await finish(
+          sessions[k],
+          t,
+          started,
+          context.options.modelGateway === true
+        );
       }
       return t;
     })
@@ -229,7 +245,15 @@ const play = async (
     const decided = await context.options.policy(
       observations,
       reset.tools,
-      history
+      history,
+      context.options.modelGateway
+        ? {
+            gateway: {
+              baseUrl: `${context.options.baseUrl.replace(/\/+$/, "")}/v1/sessions/${session.id}/model/v1`,
+              apiKey: session.token
+            }
+          }
+        : {}
     );
     const decision = isDecision(decided) ? decided : { action: decided };
     const action = ActionSchema().parse(decision.action);
@@ -256,13 +280,24 @@ const play = async (
 const finish = async (
   session: RoostSession | undefined,
   trajectory: Trajectory,
-  started: number
+  started: number,
+  /** Whether the model's calls went through the session's gateway: read them before the delete. */
+  gateway = false
 ): Promise<void> => {
   trajectory.messages = toChatMessages([
     ...trajectory.observations.flatMap((obs, i) =>
       i < trajectory.actions.length ? [...obs, trajectory.actions[i]!] : obs
     )
   ]);
+  if (session && gateway) {
+    try {
+      const turns = tokenTurns(await session.modelCallsOf());
+      trajectory.token_sequences =
+        turns.length === 0 ? null : tokenSequences(turns);
+    } catch (error) {
+      trajectory.error ??= describe(error);
+    }
+  }
   if (session) {
     try {
       await session.delete();

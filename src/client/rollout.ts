@@ -42,6 +42,14 @@ export interface RolloutOptions {
    * they reach `onEpisode`. Its failure is recorded, never thrown.
    */
   groupJudge?: GroupJudgeOptions;
+  /**
+   * Send the policy's model calls through each session's model gateway
+   * (the server's `modelGateway()` layer and its upstream): the session
+   * records them with their token ids, and each trajectory carries them as
+   * `token_sequences`. The policy gets the gateway in its context
+   * (`openaiPolicy` uses it by itself).
+   */
+  modelGateway?: boolean;
   /** Steps per episode before the run truncates it (default: the environment's, else 100). */
   maxSteps?: number;
   /**

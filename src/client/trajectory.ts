@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 import type { Action, OpenAITool, RewardComponents } from "../protocol";
 import type { ChatMessage } from "./chat-format";
+import type { TokenSequence } from "./model-tokens";
 import type { TokenUsage } from "./policy";
 
 export interface Trajectory {
@@ -75,6 +76,12 @@ export interface Trajectory {
   error: { code: string; message: string } | null;
   /** Whether the session was deleted afterwards (false leaves it to its idle TTL). */
   deleted: boolean;
+  /**
+   * With `modelGateway`: the episode's model calls as training sequences
+   * (token ids, loss mask, logprobs), one more at each break; null
+   * without it, or when the upstream gave no token ids.
+   */
+  token_sequences?: TokenSequence[] | null;
 }
 
 /** Progress of a run, reported after every step and every episode. */

@@ -43,6 +43,38 @@ describe("npm run rollout", () => {
         expect(line).toContain("- steps/s  mean return -");
   }, 60_000);
 
+  it("writes each episode's token sequences with --model-gateway", async () => {
+    const out = join(dir, "tokens.jsonl");
+    await rolloutCli(
+      inject("baseUrl"),
+      [
+        "--env",
+        "counter",
+        "--episodes",
+        "1",
+        "--max-steps",
+        "2",
+        "--policy",
+        "openai",
+        "--model",
+        "vllm-stub",
+        "--model-gateway",
+        "--out",
+        out
+      ],
+      // Never called: the server's upstream answers through the gateway.
+      { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }
+    );
+    const [line] = readFileSync(out, "utf8").trim().split("\n");
+    const trajectory = JSON.parse(line!) as {
+      error: unknown;
+      token_sequences: { calls: number[]; loss_mask: number[] }[];
+    };
+    expect(trajectory.error).toBeNull();
+    expect(trajectory.token_sequences.map((s) => s.calls)).toEqual([[1, 2]]);
+    expect(trajectory.token_sequences[0]!.loss_mask).toContain(1);
+  }, 60_000);
+
   it("refuses a policy it cannot load with exit code 2", async () => {
     const failure = await rolloutCli(inject("baseUrl"), [
       "--env",

@@ -8,7 +8,9 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { describe, expect, inject, it } from "vitest";
 import {
   createClient,
+  openaiPolicy,
   type RoostSession,
+  rollout,
   tokenSequences,
   tokenTurns
 } from "../../src/client/index";
@@ -287,5 +289,46 @@ describe("the model gateway", () => {
       messages: [{ role: "user", content: "x" }]
     });
     expect(await session.modelCallsOf()).toHaveLength(1);
+  }, 60_000);
+
+  it("gives a rollout's trajectories their token sequences when its policy calls the model through the gateway", async () => {
+    const { trajectories } = await rollout({
+      baseUrl: base,
+      environment: "counter",
+      episodes: 2,
+      maxSteps: 3,
+      modelGateway: true,
+      // Its own endpoint is never called: the server's upstream is.
+      policy: openaiPolicy({
+        model: STUB_MODEL,
+        baseUrl: "http://127.0.0.1:9/v1",
+        attempts: 1
+      })
+    });
+    for (const t of trajectories) {
+      expect(t.error).toBeNull();
+      // The counter's first observation asks no steps: the stub calls
+      // incr once, then answers in words until the run truncates.
+      expect(t.actions).toHaveLength(3);
+      const [sequence, ...more] = t.token_sequences ?? [];
+      expect(more).toEqual([]);
+      expect(sequence!.calls).toEqual([1, 2, 3]);
+      // The masked tokens are exactly what the model sampled, turn by
+      // turn; the rest is the template, the observations and the history.
+      const text = (keep: number) =>
+        String.fromCodePoint(
+          ...sequence!.token_ids.filter(
+            (_, i) => sequence!.loss_mask[i] === keep
+          )
+        );
+      expect(text(1)).toBe("<tool>incr {}</tool><|end|>done<|end|>done<|end|>");
+      expect(text(0)).toContain("<|tool|>");
+      expect(sequence!.logprobs.filter((l) => l !== null)).toEqual(
+        tokenize("<tool>incr {}</tool><|end|>done<|end|>done<|end|>").map(
+          logprobOf
+        )
+      );
+      expect(t.deleted).toBe(true);
+    }
   }, 60_000);
 });
