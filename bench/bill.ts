@@ -9,7 +9,9 @@
  */
 
 import WebSocket from "ws";
+import { STUB_MODEL } from "../test/node/fake-vllm";
 import { taskStatsRows } from "./bill-task-stats";
+import { conversation } from "./gateway";
 import type { Api, BenchSession } from "./lib/api";
 import { stepBody } from "./lib/api";
 import type { Bill } from "./lib/bill";
@@ -180,6 +182,25 @@ const roostRows = async (
     operation: `reset after ${STEPS_PER_EPISODE} steps (+ its purge)`,
     ...again,
     ...(await billOf(api, sessions, N))
+  });
+
+  progress("11 bill: model calls through the gateway");
+  // Five calls a session, each a turn longer (the server's upstream is
+  // the vLLM stand-in run.ts starts, token ids on).
+  const CALLS = 5;
+  const before = await storedBytes(api, sessions);
+  const calls = await run(pgid, N * CALLS, (i) =>
+    api.post(
+      `/v1/sessions/${sessions[i % N]!.id}/model/v1/chat/completions`,
+      { model: STUB_MODEL, messages: conversation(Math.floor(i / N)) },
+      sessions[i % N]!.token
+    )
+  );
+  const grown = (await storedBytes(api, sessions)) - before;
+  out.push({
+    operation: `model call through the gateway (recorded with its token ids; ${Math.round(grown / CALLS)} B stored)`,
+    ...calls,
+    ...(await billOf(api, sessions, N * CALLS))
   });
 
   progress("11 bill: counter steps over the socket");

@@ -43,7 +43,7 @@ export const startUpstream = async (): Promise<Upstream> => {
 };
 
 /** The n-th request of a conversation: n turns of the counter already played. */
-const conversation = (n: number) => {
+export const conversation = (n: number) => {
   const messages: object[] = [{ role: "user", content: "steps:1000000" }];
   for (let i = 1; i <= n; i++)
     messages.push(

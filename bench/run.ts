@@ -152,14 +152,25 @@ const main = async () => {
   }
   const metered = chosen.filter((name) => name in meteredScenarios);
   if (metered.length > 0) {
-    await serving(
-      true,
-      async (api, server) => {
-        for (const name of metered)
-          rows.push(...(await meteredScenarios[name]!(api, server)));
-      },
-      ["--var", "ROOST_METER:1"]
-    );
+    // The bill counts a model call through the gateway too.
+    const upstream = await startUpstream();
+    try {
+      await serving(
+        true,
+        async (api, server) => {
+          for (const name of metered)
+            rows.push(...(await meteredScenarios[name]!(api, server)));
+        },
+        [
+          "--var",
+          "ROOST_METER:1",
+          "--var",
+          `ROOST_MODEL_BASE_URL:${upstream.url}/v1`
+        ]
+      );
+    } finally {
+      await upstream.close();
+    }
   }
   const code = chosen.filter((name) => name in codeScenarios);
   if (code.length > 0) {

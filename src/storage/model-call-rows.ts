@@ -16,6 +16,9 @@ export interface CallMark {
   messagesHash: string;
   tokens: number;
   tokensHash: string;
+  /** The episode's calls so far: tokens (as the upstream counted them) and recorded bytes. */
+  usedTokens: number;
+  usedBytes: number;
 }
 
 /**

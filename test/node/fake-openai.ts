@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { answerAsVllm, STUB_FAILING, STUB_MODEL } from "./fake-vllm";
+import { answerAsVllm, STUB_MODELS } from "./fake-vllm";
 
 export interface CannedResponse {
   /** Default 200. */
@@ -83,7 +83,7 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
     // The vLLM stand-in answers by itself, so tests share it unscripted
     // (and it stays out of what scripted tests received)
     const asked = parse(text) as { model?: unknown };
-    if (asked?.model === STUB_MODEL || asked?.model === STUB_FAILING)
+    if (STUB_MODELS.includes(String(asked?.model)))
       return answerAsVllm(JSON.parse(text), res);
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(req.headers)) {

@@ -24,6 +24,13 @@ interface Message {
 
 export const STUB_MODEL = "vllm-stub";
 export const STUB_FAILING = "vllm-stub-failing";
+/** Streams its first chunks, then waits a second before the rest: a test acts mid-stream. */
+export const STUB_SLOW = "vllm-stub-slow";
+export const STUB_MODELS: readonly string[] = [
+  STUB_MODEL,
+  STUB_FAILING,
+  STUB_SLOW
+];
 
 const renderTurn = (m: Message): string =>
   m.tool_calls?.length
@@ -149,8 +156,9 @@ export const answerAsVllm = (
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
+  const events: string[] = [];
   const chunk = (choice: object, extra: object = {}) =>
-    res.write(
+    events.push(
       `data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices: [{ index: 0, ...choice }], ...extra })}\n\n`
     );
   chunk(
@@ -199,8 +207,14 @@ export const answerAsVllm = (
     });
   }
   if (body.stream_options?.include_usage)
-    res.write(
+    events.push(
       `data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices: [], usage })}\n\n`
     );
-  res.end("data: [DONE]\n\n");
+  events.push("data: [DONE]\n\n");
+  if (body.model !== STUB_SLOW) {
+    res.end(events.join(""));
+    return;
+  }
+  res.write(events.slice(0, 2).join(""));
+  setTimeout(() => res.end(events.slice(2).join("")), 1000);
 };

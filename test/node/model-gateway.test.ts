@@ -21,6 +21,7 @@ import {
   replyTo,
   STUB_FAILING,
   STUB_MODEL,
+  STUB_SLOW,
   tokenize
 } from "./fake-vllm";
 
@@ -330,5 +331,55 @@ describe("the model gateway", () => {
       );
       expect(t.deleted).toBe(true);
     }
+  }, 60_000);
+
+  it("finishes a stream whose session object was aborted mid-way, recorded once", async () => {
+    const session = await counter();
+    const { openai } = await harnessFor(session);
+    const messages: Sent = [{ role: "user", content: "steps:1" }];
+    const stream = await openai.chat.completions.create({
+      model: STUB_SLOW,
+      messages,
+      stream: true
+    });
+    const chunks: unknown[] = [];
+    for await (const chunk of stream) {
+      chunks.push(chunk);
+      if (chunks.length === 1) {
+        // The object dies between admitting the call and recording it.
+        const aborted = await fetch(
+          `${base}/__e2e/sessions/${session.id}/abort`,
+          { method: "POST" }
+        );
+        expect(aborted.status).toBe(204);
+      }
+    }
+    const calls = await session.modelCallsOf();
+    expect(calls).toHaveLength(1);
+    expect(tokenTurns(calls)[0]!.completion_ids).toEqual(
+      expected([messages])[0]!.completion
+    );
+  }, 60_000);
+
+  it("ends a stream with an error, not a hang, when a reset ends its episode mid-way", async () => {
+    const session = await counter();
+    const { openai } = await harnessFor(session);
+    const stream = await openai.chat.completions.create({
+      model: STUB_SLOW,
+      messages: [{ role: "user", content: "steps:1" }],
+      stream: true
+    });
+    let seen = 0;
+    const failure = await (async () => {
+      for await (const _ of stream) {
+        if (seen++ === 0) await session.reset();
+      }
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as Error).message).toContain(
+      "The episode ended while the model answered"
+    );
+    // Nothing of it in the episode the reset started.
+    expect(await session.modelCallsOf()).toEqual([]);
   }, 60_000);
 });

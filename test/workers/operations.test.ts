@@ -239,7 +239,11 @@ const CASES: Record<OperationName, Case> = {
   modelAdmit: async (w) => {
     const s = await lab();
     await w.on(s);
-    return run(s, "modelAdmit", { max_calls: 10 });
+    return run(s, "modelAdmit", {
+      max_calls: 10,
+      max_tokens: 1000,
+      max_bytes: 100_000
+    });
   },
   modelRecord: async (w) => {
     const s = await lab();

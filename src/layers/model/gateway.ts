@@ -84,15 +84,17 @@ export const callModel = async (
   body: ChatBody,
   gateway: ResolvedGateway
 ): Promise<Response> => {
-  const upstream = gateway.upstream(c.env);
+  const admitted = await runOperation(c, "modelAdmit", {
+    max_calls: gateway.maxCalls,
+    max_tokens: gateway.maxTokens,
+    max_bytes: gateway.maxBytes
+  });
+  const upstream = gateway.upstream(c.env, admitted.environment);
   if (upstream === undefined)
     throw new RoostError(
       "unavailable",
       "This deployment has no model upstream: set ROOST_MODEL_BASE_URL (and ROOST_MODEL_API_KEY), or pass modelGateway({ upstream })."
     );
-  const admitted = await runOperation(c, "modelAdmit", {
-    max_calls: gateway.maxCalls
-  });
   const started = Date.now();
   const { messages, ...params } = body;
   const record = async (outcome: Outcome) => {

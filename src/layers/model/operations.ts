@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { RoostError } from "../../errors";
+import { utf8Length } from "../../json";
 import {
   type ModelCall,
   ModelCallsResponseSchema,
@@ -19,18 +20,40 @@ import {
 
 const Count = () => z.number().int().nonnegative();
 
+/** A call's tokens as the upstream counted them, else as captured. */
+const tokensOf = (record: {
+  response?: { usage?: unknown };
+  tokens?: { prompt_from: number; prompt: number[]; completion: number[] };
+}): number => {
+  const total = (record.response?.usage as { total_tokens?: unknown })
+    ?.total_tokens;
+  if (typeof total === "number" && Number.isFinite(total)) return total;
+  const t = record.tokens;
+  return t === undefined
+    ? 0
+    : t.prompt_from + t.prompt.length + t.completion.length;
+};
+
 /**
  * Before the upstream is asked: the credential may call the model (the
  * scope check every operation makes, revocation included), the episode
  * exists and has calls left. Answers what the call compares itself with.
  */
 export const modelAdmit = defineOperation({
-  input: () => z.object({ max_calls: z.number().int().positive() }),
+  input: () =>
+    z.object({
+      max_calls: z.number().int().positive(),
+      max_tokens: z.number().int().positive(),
+      max_bytes: z.number().int().positive()
+    }),
   internal: true,
   scope: "model",
   mutates: false,
   events: [],
-  handle: ({ shared }, q): { episode: number; last?: CallMark } => {
+  handle: (
+    { shared },
+    q
+  ): { episode: number; environment: string; last?: CallMark } => {
     const row = shared.requireRow();
     if (row.episode === 0)
       throw new RoostError(
@@ -38,13 +61,22 @@ export const modelAdmit = defineOperation({
         "Reset the session first: a model call belongs to an episode."
       );
     const last = lastCall(shared.sql, row.episode);
-    if ((last?.call ?? 0) >= q.max_calls)
-      throw new RoostError(
-        "conflict",
-        `This episode made its ${q.max_calls} model calls; reset to start another.`,
-        { limit: q.max_calls }
-      );
-    return { episode: row.episode, ...(last === undefined ? {} : { last }) };
+    const spent = (used: number, max: number, what: string, limit: string) => {
+      if (used >= max)
+        throw new RoostError(
+          "conflict",
+          `This episode's model calls used its ${max} ${what}; reset to start another.`,
+          { limit, max }
+        );
+    };
+    spent(last?.call ?? 0, q.max_calls, "calls", "maxCalls");
+    spent(last?.usedTokens ?? 0, q.max_tokens, "tokens", "maxTokens");
+    spent(last?.usedBytes ?? 0, q.max_bytes, "bytes of record", "maxBytes");
+    return {
+      episode: row.episode,
+      environment: row.environment,
+      ...(last === undefined ? {} : { last })
+    };
   }
 });
 
@@ -80,7 +112,8 @@ export const modelRecord = defineOperation({
           "The episode ended while the model answered (a reset); the call was not recorded."
         );
       const sql = rt.shared.sql;
-      const call = (lastCall(sql, q.episode)?.call ?? 0) + 1;
+      const last = lastCall(sql, q.episode);
+      const call = (last?.call ?? 0) + 1;
       const { record } = q;
       const stored: ModelCall = {
         call,
@@ -107,8 +140,13 @@ export const modelRecord = defineOperation({
             }),
         ...(q.broke ? { break: true as const } : {})
       });
+      const body = JSON.stringify(stored);
+      const used = {
+        usedTokens: (last?.usedTokens ?? 0) + tokensOf(record),
+        usedBytes: (last?.usedBytes ?? 0) + utf8Length(body)
+      };
       m.onCommit(() =>
-        writeCall(sql, q.episode, { call, ...q.mark }, JSON.stringify(stored))
+        writeCall(sql, q.episode, { call, ...q.mark, ...used }, body)
       );
       return { call };
     })

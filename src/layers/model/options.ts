@@ -11,7 +11,11 @@ export interface ModelGatewayOptions {
    * The upstream, from the worker's bindings. Default: `ROOST_MODEL_BASE_URL`
    * and `ROOST_MODEL_API_KEY` (a secret), as the decision-tree model reads them.
    */
-  upstream?: (env: Record<string, unknown>) => Upstream | undefined;
+  upstream?: (
+    env: Record<string, unknown>,
+    /** The session's environment: an upstream per environment, if you like. */
+    environment: string
+  ) => Upstream | undefined;
   /**
    * Ask the upstream for token ids and logprobs on the harness's behalf
    * (vLLM's `return_token_ids`, and `logprobs` unless the harness set it).
@@ -20,6 +24,10 @@ export interface ModelGatewayOptions {
   tokenIds?: boolean;
   /** Calls an episode may make (default 1 000). */
   maxCalls?: number;
+  /** Tokens an episode's calls may use, as the upstream counts them (default 10 000 000). */
+  maxTokens?: number;
+  /** Bytes of record an episode's calls may keep (default 256 MiB). */
+  maxBytes?: number;
   /** Bytes of one answer the gateway reads, streamed or not (default 8 MiB). */
   responseBytes?: number;
   /** How long the upstream has to answer (default 10 minutes). */
@@ -27,9 +35,11 @@ export interface ModelGatewayOptions {
 }
 
 export interface ResolvedGateway {
-  upstream: (env: unknown) => Upstream | undefined;
+  upstream: (env: unknown, environment: string) => Upstream | undefined;
   tokenIds: boolean;
   maxCalls: number;
+  maxTokens: number;
+  maxBytes: number;
   responseBytes: number;
   timeoutMs: number;
 }
@@ -43,9 +53,9 @@ export const resolveGateway = (
   options: ModelGatewayOptions,
   env?: unknown
 ): ResolvedGateway => ({
-  upstream: (e) =>
+  upstream: (e, environment) =>
     options.upstream !== undefined
-      ? options.upstream(e as Record<string, unknown>)
+      ? options.upstream(e as Record<string, unknown>, environment)
       : text(e, "ROOST_MODEL_BASE_URL") === undefined
         ? undefined
         : {
@@ -56,6 +66,8 @@ export const resolveGateway = (
           },
   tokenIds: options.tokenIds ?? text(env, "ROOST_MODEL_TOKEN_IDS") === "1",
   maxCalls: options.maxCalls ?? 1000,
+  maxTokens: options.maxTokens ?? 10_000_000,
+  maxBytes: options.maxBytes ?? 256 * 1024 * 1024,
   responseBytes: options.responseBytes ?? 8 * 1024 * 1024,
   timeoutMs: options.timeoutMs ?? 600_000
 });

@@ -37,7 +37,7 @@ export type CallRecord = Omit<ModelCall, "call" | "episode" | "step" | "at">;
 
 export interface Compacted {
   record: CallRecord;
-  mark: Omit<CallMark, "call">;
+  mark: Omit<CallMark, "call" | "usedTokens" | "usedBytes">;
   /** The prompt does not extend the previous call's tokens. */
   broke: boolean;
 }
