@@ -7,6 +7,7 @@ import { story } from "../examples/story/index";
 import { tally } from "../src/environment/fixtures.case";
 import { allLayers } from "../src/layers";
 import { createRoost } from "../src/roost";
+import { branchy } from "./fixtures/branchy";
 import { coder } from "./fixtures/code";
 import {
   bulk,
@@ -42,6 +43,7 @@ const roost = createRoost({
     quiz,
     tally,
     graded,
+    branchy,
     regraded,
     coder,
     pupil,

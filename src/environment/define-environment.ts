@@ -196,6 +196,14 @@ export interface EnvironmentConfig<
     StepRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>,
     EpisodeRewardArgs<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>
   >;
+  /**
+   * Keep what forking at a past step of an episode needs (`POST …/fork`
+   * with `step`): each commit records, beside the event log, the task and
+   * the hidden store's changes (one more row a step, as rubrics for
+   * re-scoring record). Left out, nothing is, and a fork copies the
+   * session as it stands.
+   */
+  branchable?: boolean;
   /** A JSON snapshot for viewers (Aviary's export_frame). */
   frame?(ctx: EpisodeContext<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>): {
     state: JsonValue;

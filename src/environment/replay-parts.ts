@@ -13,11 +13,19 @@ import {
   MemoryTranscriptBackend
 } from "../state/memory-backend";
 import { State } from "../state/state";
-import type { StateShape } from "../state/types";
+import type {
+  StateBackend,
+  StateShape,
+  TranscriptBackend
+} from "../state/types";
 import { createEnvironmentStore } from "../store/environment-store";
 import { MemoryHiddenStore } from "../store/hidden-store";
 import { MemoryStoreBackend } from "../store/memory-backend";
-import type { EnvironmentStore, HiddenStore } from "../store/types";
+import type {
+  EnvironmentStore,
+  HiddenStore,
+  StoreBackend
+} from "../store/types";
 import type { Environment } from "./define-environment";
 
 /** An event as the log holds it: `{ seq, type, episode, at, ...data }`. */
@@ -35,8 +43,12 @@ const unrecorded = (what: string): RoostError =>
 
 /** A hidden store whose keys too large to record are refused when read. */
 class ReplayedHidden implements HiddenStore {
-  readonly store = new MemoryHiddenStore();
+  readonly store: HiddenStore;
   readonly lost = new Set<string>();
+
+  constructor(store: HiddenStore) {
+    this.store = store;
+  }
 
   #check(key: string): void {
     if (this.lost.has(key))
@@ -78,14 +90,25 @@ const WHOLE_STORE = new Set([
 
 const keyOf = (tool: string, name: string): string => `${tool}\u0000${name}`;
 
+/**
+ * Where a replay writes: memory by default (re-scoring reads it there); a
+ * fork at a past step replays into the session's own tables instead.
+ */
+export interface ReplayBackends {
+  store: StoreBackend;
+  state: StateBackend;
+  transcript: TranscriptBackend;
+  hidden: HiddenStore;
+}
+
 /** Everything a rubric reads of an episode, kept up to date event by event. */
 export class ReplayedParts {
   task: unknown;
-  readonly hidden = new ReplayedHidden();
-  readonly #stateBackend = new MemoryStateBackend();
-  readonly #transcript = new MemoryTranscriptBackend();
+  readonly hidden: ReplayedHidden;
+  readonly #stateBackend: StateBackend;
+  readonly #transcript: TranscriptBackend;
   readonly state: State<StateShape>;
-  readonly #store = new MemoryStoreBackend();
+  readonly #store: StoreBackend;
   readonly #environment: EnvironmentStore;
   /** Keys whose entries the log cannot give (replaced, or written without a result event). */
   readonly #tainted = new Set<string>();
@@ -95,7 +118,13 @@ export class ReplayedParts {
   #parts: JsonObject[] = [];
   readonly environment: EnvironmentStore;
 
-  constructor(env: Environment) {
+  constructor(env: Environment, backends?: ReplayBackends) {
+    this.hidden = new ReplayedHidden(
+      backends?.hidden ?? new MemoryHiddenStore()
+    );
+    this.#stateBackend = backends?.state ?? new MemoryStateBackend();
+    this.#transcript = backends?.transcript ?? new MemoryTranscriptBackend();
+    this.#store = backends?.store ?? new MemoryStoreBackend();
     this.state = new State(
       env.state as never,
       this.#stateBackend,
@@ -103,6 +132,17 @@ export class ReplayedParts {
     );
     this.#environment = createEnvironmentStore(this.#store);
     this.environment = this.#guarded();
+  }
+
+  /** What the log could not rebuild: store keys (`tool/name`) and hidden keys. */
+  get unrebuilt(): string[] {
+    // An add announced last, whose result event never came, was code's.
+    for (const key of this.#announced) this.#tainted.add(key);
+    this.#announced.clear();
+    return [
+      ...[...this.#tainted].map((k) => k.replace("\u0000", "/")),
+      ...[...this.hidden.lost].map((k) => `hidden "${k}"`)
+    ];
   }
 
   get messages(): Message[] {

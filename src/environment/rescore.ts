@@ -66,7 +66,9 @@ export interface EpisodeRescore {
 }
 
 /** Events of mutations that never committed: from a `step.aborted`'s `first_seq` to it. */
-const committedOnly = (events: readonly LoggedEvent[]): LoggedEvent[] => {
+export const committedOnly = (
+  events: readonly LoggedEvent[]
+): LoggedEvent[] => {
   const aborted = events
     .filter((e) => e.type === "step.aborted")
     .map((e) => [e.first_seq as number, e.seq] as const);

@@ -126,12 +126,19 @@ export const forkSession = async (
   grant: Grant,
   key?: string,
   /** Smaller chunks than the default, to test a fork of many chunks on a small session. */
-  chunkBytes?: number
+  chunkBytes?: number,
+  /** A past step of the current episode to copy (fork-at-step.ts). */
+  step?: number
 ): Promise<ForkResponse> => {
   // Fails before anything is made when the worker cannot sign tokens.
   await signingKeys(env);
   const start = (await value("snapshot", () =>
-    source.op("forkBegin", { count }, grant, key)
+    source.op(
+      "forkBegin",
+      step === undefined ? { count } : { count, step },
+      grant,
+      key
+    )
   )) as ForkStart;
   if (start.replay) return answer(env, base, start.response as StoredFork);
   const { begun } = start;

@@ -105,12 +105,18 @@ export const ForkRequestSchema = lazy(() =>
   z
     .strictObject({
       /** How many copies (default 1). */
-      count: z.number().int().min(1).max(MAX_FORK_COUNT).default(1)
+      count: z.number().int().min(1).max(MAX_FORK_COUNT).default(1),
+      /**
+       * Copy the current episode as it stood right after this step (1 to
+       * its step count) rather than now: for a branchable environment
+       * whose log still holds the episode from its reset.
+       */
+      step: z.number().int().min(1).optional()
     })
     .meta({
       id: "ForkRequest",
       description:
-        "Copies the session as it stands after its last committed step."
+        "Copies the session as it stands after its last committed step, or as it stood right after an earlier step of the current episode (`step`)."
     })
 );
 export type ForkRequest = z.infer<ReturnType<typeof ForkRequestSchema>>;

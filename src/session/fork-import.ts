@@ -125,6 +125,9 @@ export const endImport = async (shared: SessionShared): Promise<void> => {
     shared.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
     shared.schedule.clear("import");
     markAwaitingUse(shared.sql);
+    // Its log may hold the source's history (a branchable environment's
+    // copy): `forked` comes after it, so the seq is read again.
+    shared.events.reset();
     shared.emit(origin.episode, "forked", {
       source: origin.source,
       source_seq: origin.seq

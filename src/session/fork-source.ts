@@ -13,11 +13,13 @@ import {
   dropExpiredSnapshots,
   dropSnapshot,
   readSnapshot,
+  snapshotHistory,
   snapshotSize,
   takeSnapshot,
   touchSnapshot
 } from "../storage/fork-copy";
 import * as idempotency from "../storage/idempotency";
+import { checkRewind, rewindSnapshot } from "./fork-at-step";
 import type { SessionShared } from "./shared";
 
 /** A snapshot no driver came back for (its worker died) is dropped after this. */
@@ -113,7 +115,9 @@ export const beginFork = (
   shared: SessionShared,
   idem: idempotency.IdempotencyKey | undefined,
   /** The session's rate limit: a fork costs a token like any mutation. */
-  throttle: () => void
+  throttle: () => void,
+  /** A past step of the current episode to copy, rather than now (fork-at-step.ts). */
+  step?: number
 ): Promise<ForkStart> =>
   shared.queue.run(async () => {
     const row = shared.requireRow();
@@ -129,16 +133,34 @@ export const beginFork = (
       }
       if (stored !== undefined) return { replay: true, response: stored };
     }
+    const past = step !== undefined && step !== row.steps;
+    const environment = shared.registry.get(row.environment);
+    // A branchable environment's copies carry the episode's history, so
+    // they can be forked at a past step in turn.
+    const live = (sql: SqlStorage, s: string, episode: number, at: number) => {
+      const info = takeSnapshot(sql, s, episode, at);
+      return environment.branchable === true
+        ? snapshotHistory(sql, s, info, episode, shared.events.lastSeq)
+        : info;
+    };
+    if (past) checkRewind(environment, row, step, shared.sql);
     throttle();
     const snap = crypto.randomUUID();
-    const { info, seq } = shared.storage.transactionSync(() => {
+    const { info, seq, reward, total } = shared.storage.transactionSync(() => {
       const expires = now + SNAPSHOT_TTL_MS;
-      const taken = takeSnapshot(shared.sql, snap, row.episode, expires);
+      const taken = past
+        ? rewindSnapshot(shared, environment, row, step, snap, expires)
+        : {
+            info: live(shared.sql, snap, row.episode, expires),
+            seq: shared.events.lastSeq,
+            reward: row.reward,
+            total: row.total
+          };
       shared.schedule.setIfAbsent("fork", expires);
       // A retry with the key while this fork runs must not start another.
       if (idem !== undefined)
         idempotency.record(shared.sql, idem, PENDING, now, SNAPSHOT_TTL_MS);
-      return { info: taken, seq: shared.events.lastSeq };
+      return taken;
     });
     await shared.schedule.arm();
     shared.seen(row);
@@ -161,11 +183,12 @@ export const beginFork = (
           ...(row.episodeTools === undefined
             ? {}
             : { episodeTools: row.episodeTools }),
-          steps: row.steps,
-          reward: row.reward,
-          total: row.total,
-          done: row.done,
-          truncated: row.truncated,
+          // A past step did not end the episode: the step after it came.
+          steps: past ? step : row.steps,
+          reward,
+          total,
+          done: past ? false : row.done,
+          truncated: past ? false : row.truncated,
           taskRef: row.taskRef ?? null,
           episodeRef: row.episodeRef ?? null,
           tables: info.tables

@@ -1,6 +1,7 @@
 /**
  * @module What re-scoring reads that the event log does not hold, recorded
- * in the commits of environments that register rubrics: each episode's
+ * in the commits of environments that register rubrics or are branchable
+ * (a fork at a past step replays the same): each episode's
  * task, each commit's hidden-store changes, and each step's place in the
  * transcript and reward before an episode score. State, transcript and
  * environment store are read back from the log itself (episode-replay.ts).
@@ -36,7 +37,8 @@ export const rescoreItems = (
     step?: RescoreStep;
   }
 ): RescoreItem[] => {
-  if (environment.rubrics === undefined) return [];
+  if (environment.rubrics === undefined && environment.branchable !== true)
+    return [];
   const items: RescoreItem[] = [];
   if ("task" in commit)
     items.push({

@@ -149,7 +149,7 @@ export const sessionRoutes: readonly RouteEntry[] = [
   }),
 
   defineRoute(forkSessionRoute, async (c) => {
-    const { count } = c.req.valid("json");
+    const { count, step } = c.req.valid("json");
     const forked = await forkSession(
       c.env,
       sessionStub(c.env.SESSIONS, c.get("durableId")),
@@ -157,7 +157,9 @@ export const sessionRoutes: readonly RouteEntry[] = [
       count,
       c.req.url,
       c.get("grant"),
-      c.req.header(IDEMPOTENCY_HEADER)
+      c.req.header(IDEMPOTENCY_HEADER),
+      undefined,
+      step
     );
     return c.json(forked, 201);
   })

@@ -7,7 +7,7 @@
  */
 
 import type { Layer } from "../../http/layer";
-import { rescoreItems, writeRescoreItems } from "../../storage/rescore-rows";
+import { recordForReplay } from "../../session/replay-capture";
 import { rescore as rescoreOperation } from "./operation";
 import { rescoreRoutes } from "./routes";
 
@@ -19,15 +19,11 @@ export const rescore = (): Layer => ({
   name: "rescore",
   routes: rescoreRoutes,
   operations: { rescore: rescoreOperation },
+  // A branchable environment's commits record the same in the core.
   attach: ({ runtime }) =>
-    runtime.commits.capture(({ kind, environment, row, firstSeq, ...c }) => {
-      if (environment.rubrics === undefined) return undefined;
-      const items = rescoreItems(environment, {
-        ...(kind === "reset" ? { task: row.episodeTask } : {}),
-        hidden: c.hiddenChanges(),
-        ...(c.step === undefined ? {} : { step: c.step })
-      });
-      return () =>
-        writeRescoreItems(runtime.shared.sql, row.episode, firstSeq, items);
-    })
+    recordForReplay(
+      runtime,
+      (environment) =>
+        environment.rubrics !== undefined && environment.branchable !== true
+    )
 });

@@ -23,9 +23,12 @@ import {
 import { defineOperation } from "./define";
 
 /** A retry of a fork with the same key and count gets the same copies. */
-const forkKey = <I extends { count: number }>() => ({
+const forkKey = <I extends { count: number; step?: number }>() => ({
   scope: () => "fork",
-  hashed: (input: I) => ({ count: input.count })
+  hashed: (input: I) =>
+    input.step === undefined
+      ? { count: input.count }
+      : { count: input.count, step: input.step }
 });
 
 export const forkBegin = defineOperation({
@@ -33,10 +36,10 @@ export const forkBegin = defineOperation({
   internal: true,
   scope: "control",
   mutates: true,
-  idempotency: forkKey<{ count: number }>(),
+  idempotency: forkKey<{ count: number; step?: number }>(),
   events: [],
-  handle: (rt, _input, idem) =>
-    beginFork(rt.shared, idem, () => rt.commits.throttle())
+  handle: (rt, input, idem) =>
+    beginFork(rt.shared, idem, () => rt.commits.throttle(), input.step)
 });
 
 export const forkChunk = defineOperation({
