@@ -324,12 +324,16 @@ export class RoostSession extends SessionReads {
    */
   async fork(
     count = 1,
-    options: MutationOptions = {}
+    options: MutationOptions & {
+      /** Copy the episode as it stood right after this step (a branchable environment's). */
+      step?: number;
+    } = {}
   ): Promise<RoostSession[]> {
     const forked = await this.#send({
       method: "POST",
       path: `${this.#path}/fork`,
-      body: { count },
+      body:
+        options.step === undefined ? { count } : { count, step: options.step },
       credential: this.token,
       ...(this.apiKey ? { apiKey: this.apiKey } : {}),
       schema: ForkResponseSchema(),

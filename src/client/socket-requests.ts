@@ -56,5 +56,11 @@ export const callRequest = async (send: Send, tool: string, args: JsonObject) =>
     await send({ type: "call", tool, arguments: args })
   );
 
-export const forkRequest = async (send: Send, count: number) =>
-  ForkResponseSchema().parse(await send({ type: "fork", count }));
+export const forkRequest = async (send: Send, count: number, step?: number) =>
+  ForkResponseSchema().parse(
+    await send(
+      step === undefined
+        ? { type: "fork", count }
+        : { type: "fork", count, step }
+    )
+  );

@@ -148,12 +148,13 @@ export class SessionSocket {
   }
 
   /**
-   * Copies the session `count` times (see `RoostSession.fork`); the reply
+   * Copies the session `count` times (see `RoostSession.fork`), as it
+   * stands or as it stood right after `step` of the current episode; the reply
    * lists each copy's id, token and socket URL. Resent after a reconnect
    * with the same idempotency key, so a retry never makes a second set.
    */
-  fork(count = 1) {
-    return forkRequest(this.#sender, count);
+  fork(count = 1, step?: number) {
+    return forkRequest(this.#sender, count, step);
   }
 
   readonly #sender = (request: SocketRequest) => this.send(request);

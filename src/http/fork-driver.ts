@@ -227,7 +227,8 @@ export const socketFork = (
   count: number,
   base: string,
   grant: Grant,
-  key: string | undefined
+  key: string | undefined,
+  step?: number
 ): Promise<ForkResponse> => {
   const bindings = env as RoostBindings;
   if (apiKeysConfigured(bindings)) {
@@ -236,5 +237,15 @@ export const socketFork = (
       "Forking makes sessions, which needs an API key here: use POST /v1/sessions/:id/fork with X-API-Key."
     );
   }
-  return forkSession(bindings, source, sourceId, count, base, grant, key);
+  return forkSession(
+    bindings,
+    source,
+    sourceId,
+    count,
+    base,
+    grant,
+    key,
+    undefined,
+    step
+  );
 };

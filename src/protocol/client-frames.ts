@@ -62,7 +62,8 @@ export const ForkFrameSchema = lazy(() =>
       type: z.literal("fork"),
       id: RequestIdSchema(),
       idempotency_key: IdempotencyKeySchema().optional(),
-      count: ForkRequestSchema().shape.count
+      count: ForkRequestSchema().shape.count,
+      step: ForkRequestSchema().shape.step
     })
     .meta({
       id: "ForkFrame",

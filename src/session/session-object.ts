@@ -69,8 +69,8 @@ export class SessionObject extends DurableObject {
       options,
       // The object is its own source: its `op` is what a stub would call.
       fork &&
-        ((count, origin, grant, key) =>
-          fork(env, this, ctx.id, count, origin, grant, key))
+        ((count, origin, grant, key, step) =>
+          fork(env, this, ctx.id, count, origin, grant, key, step))
     );
     // Answered by the platform, so a heartbeat never wakes a hibernating object.
     ctx.setWebSocketAutoResponse(
@@ -181,7 +181,8 @@ export type ForkDriver = (
   count: number,
   origin: string,
   grant: Grant,
-  key: string | undefined
+  key: string | undefined,
+  step?: number
 ) => Promise<unknown>;
 
 /** What a worker exports as `Session`: constructed by the platform with `(ctx, env)`. */

@@ -19,7 +19,8 @@ export type SocketFork = (
   count: number,
   origin: string,
   grant: Grant,
-  key: string | undefined
+  key: string | undefined,
+  step?: number
 ) => Promise<unknown>;
 
 export const runFrame = async (
@@ -85,6 +86,6 @@ export const runFrame = async (
         );
       }
       rt.shared.requireRow();
-      return fork(frame.count, origin, grant, key);
+      return fork(frame.count, origin, grant, key, frame.step);
   }
 };

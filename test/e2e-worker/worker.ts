@@ -8,6 +8,7 @@ import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
 import { allLayers } from "../../src/layers";
+import { branchy } from "../fixtures/branchy";
 import { bulk } from "../fixtures/environments";
 import { graded } from "../fixtures/graded";
 import { pupil } from "../fixtures/pupil";
@@ -24,7 +25,8 @@ import { forgetsOnFork, framesAnswer } from "./unfaithful";
 // a gate, a component that always throws and an episode rubric; two
 // that only `validate --url` can fail (unfaithful.ts); and `bulk`, whose
 // step stages as many bytes as a test asks (one request's heap), and
-// `rescored`, the same under a rubric registered for re-scoring.
+// `rescored`, the same under a rubric registered for re-scoring, and
+// `branchy`, branchable, for forks at a past step.
 const worker = createRoost({
   layers: allLayers(),
   environments: [
@@ -41,7 +43,8 @@ const worker = createRoost({
     forgetsOnFork,
     pupil,
     bulk,
-    rescored
+    rescored,
+    branchy
   ]
 });
 const RoostSession = worker.Session;
