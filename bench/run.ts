@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentsSdkScenario } from "./agents-sdk";
 import { billScenario } from "./bill";
+import { branchScenario } from "./branch";
 import { bundle } from "./bundle";
 import { codeScenario } from "./code";
 import { curriculumScenario } from "./curriculum";
@@ -42,6 +43,7 @@ const scenarios: Record<string, (api: Api, server: Server) => Promise<Row[]>> =
     "fan-out": (api) => fanOut(api),
     "tree-run": (api) => treeRun(api),
     fork: (api) => forkScenario(api),
+    branch: (api) => branchScenario(api),
     "many-sessions": (api) =>
       manySessions(api, { sessions: SESSIONS, chunk: Math.min(200, SESSIONS) }),
     openenv: (api, server) => openEnvScenario(api.baseUrl, server.pgid),

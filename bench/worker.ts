@@ -17,6 +17,7 @@ import { type RowCount, RowMeter } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
 import { bench } from "./worker/bench-environment";
+import { benchBranchable } from "./worker/branch-environment";
 import { benchCode } from "./worker/code-environment";
 import { type FrameStub, workerSocket } from "./worker/openenv-socket";
 import {
@@ -36,7 +37,9 @@ const roost = createRoost({
     benchRescorable,
     // Scenario 15: code tools (the LOADER binding in bench/wrangler.toml).
     benchCode,
-    codeAnalyst
+    codeAnalyst,
+    // Scenarios 11 and 18: what branchable history costs, and forks at a past step.
+    benchBranchable
   ],
   layers: allLayers(),
   // The benchmarks measure the runtime, not the per-session rate limit.
