@@ -52,6 +52,8 @@ export interface RolloutCommand {
   /** A file path, or "-" for stdout. */
   out: string;
   apiKey?: string;
+  /** `--branches M [--branch-every k]`: a tree rollout, M continuations after every k-th step. */
+  branches?: { continuations: number; every: number };
   /** `--model-gateway`: the policy's model calls through each session's gateway, recorded with their tokens. */
   modelGateway?: true;
   /** `--group-judge`: the chat model that scores each group's trajectories against each other. */
@@ -114,6 +116,12 @@ Options of rollout:
                         the key comes from $OPENAI_API_KEY
   --temperature <t>     openai: sampling temperature
   --max-tokens <n>      openai: most tokens per reply
+  --branches <m>        tree rollout (a branchable environment): after each
+                        episode, fork it after every k-th step and play m
+                        continuations from each; lines gain branches (their
+                        returns and mean, the state's value) and
+                        step_advantages
+  --branch-every <k>    with --branches: the steps to branch after (default 1)
   --model-gateway       openai: call the model through each session's model
                         gateway (the server's upstream, not --base-url), so
                         the session records the calls with their token ids
@@ -185,6 +193,8 @@ const FLAGS = new Set([
   "api-key",
   "group-judge",
   "model-gateway",
+  "branches",
+  "branch-every",
   "judge-model",
   "judge-base-url",
   "judge-rubric"
@@ -263,8 +273,22 @@ export const parseArgs = (
     ...(groupSize === undefined ? {} : { groupSize }),
     ...(apiKey ? { apiKey } : {}),
     ...(flags.has("model-gateway") ? { modelGateway: true as const } : {}),
+    ...branchesOf(flags),
     ...judgeOf(flags, env, groupSize)
   };
+};
+
+const branchesOf = (
+  flags: Map<string, string>
+): Pick<RolloutCommand, "branches"> => {
+  const continuations = optionalInt(flags, "branches", 1);
+  const every = optionalInt(flags, "branch-every", 1);
+  if (continuations === undefined) {
+    if (every !== undefined)
+      throw new UsageError("--branch-every needs --branches.");
+    return {};
+  }
+  return { branches: { continuations, every: every ?? 1 } };
 };
 
 const judgeOf = (

@@ -132,6 +132,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
       ...(command.apiKey ? { apiKey: command.apiKey } : {}),
       ...(command.judge ? { groupJudge: command.judge } : {}),
       ...(command.modelGateway ? { modelGateway: true } : {}),
+      ...(command.branches ? { branches: command.branches } : {}),
       signal: abort.signal,
       onProgress: (p) => progress.update(p),
       onEpisode: (t) => writer.add(t)

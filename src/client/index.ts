@@ -22,6 +22,11 @@ export {
   mapObjects,
   mappedFields
 } from "../protocol/map-objects";
+export {
+  type BranchOptions,
+  type BranchPoint,
+  stepAdvantages
+} from "./branch-values";
 export type { ChatEndpoint } from "./chat-completion";
 export { type ChatMessage, toChatMessages } from "./chat-format";
 export { type ClientErrorCode, RoostClientError } from "./client-error";

@@ -8,11 +8,12 @@ import {
   type EnvironmentInfo,
   type ResetResponse
 } from "../protocol";
+import { branchValues } from "./branch-values";
 import { toChatMessages } from "./chat-format";
 import { RoostClientError } from "./client-error";
 import type { RoostClient } from "./http";
 import { tokenSequences, tokenTurns } from "./model-tokens";
-import type { PolicyDecision, TokenUsage } from "./policy";
+import type { PolicyContext, PolicyDecision, TokenUsage } from "./policy";
 import type { RolloutOptions } from "./rollout";
 import type { RoostSession } from "./session-client";
 import type { Trajectory } from "./trajectory";
@@ -143,6 +144,7 @@ export const runEpisode = async (
     const reset = await session.reset();
     trajectory.reset_ms = ms(now() - resetStarted);
     await play(session, reset, trajectory, context);
+    await branch(session, trajectory, context);
   } catch (error) {
     trajectory.error = describe(error);
   } finally {
@@ -210,6 +212,7 @@ export const runGroup = async (
         // Each member its own copy: a policy that edits what it is given
         // must not change what its siblings see.
         await play(sessions[k]!, structuredClone(reset), t, context);
+        await branch(sessions[k]!, t, context);
       } catch (error) {
         t.error = describe(error);
       } finally {
@@ -223,6 +226,35 @@ export const runGroup = async (
       return t;
     })
   );
+};
+
+/** What a decision on `session` is told: its model gateway, when the run asks. */
+const policyContext = (
+  session: RoostSession,
+  context: EpisodeContext
+): PolicyContext =>
+  context.options.modelGateway
+    ? {
+        gateway: {
+          baseUrl: `${context.options.baseUrl.replace(/\/+$/, "")}/v1/sessions/${session.id}/model/v1`,
+          apiKey: session.token
+        }
+      }
+    : {};
+
+/** A tree rollout's continuations from the episode's past steps, when the run asks. */
+const branch = async (
+  session: RoostSession,
+  trajectory: Trajectory,
+  context: EpisodeContext
+): Promise<void> => {
+  const options = context.options.branches;
+  if (options === undefined) return;
+  await branchValues(session, trajectory, options, {
+    policy: context.options.policy,
+    maxSteps: context.maxSteps,
+    context: (copy) => policyContext(copy, context)
+  });
 };
 
 /** Steps the policy from the reset's observations until the episode ends. */
@@ -246,14 +278,7 @@ const play = async (
       observations,
       reset.tools,
       history,
-      context.options.modelGateway
-        ? {
-            gateway: {
-              baseUrl: `${context.options.baseUrl.replace(/\/+$/, "")}/v1/sessions/${session.id}/model/v1`,
-              apiKey: session.token
-            }
-          }
-        : {}
+      policyContext(session, context)
     );
     const decision = isDecision(decided) ? decided : { action: decided };
     const action = ActionSchema().parse(decision.action);

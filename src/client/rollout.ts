@@ -2,6 +2,7 @@
 
 import type { JsonValue } from "../json";
 import { MAX_FORK_COUNT } from "../protocol";
+import type { BranchOptions } from "./branch-values";
 import { RoostClientError } from "./client-error";
 import { type AdvantageOptions, groupAdvantages } from "./group-advantages";
 import { type GroupJudgeOptions, judgeGroup } from "./group-judge";
@@ -50,6 +51,14 @@ export interface RolloutOptions {
    * (`openaiPolicy` uses it by itself).
    */
   modelGateway?: boolean;
+  /**
+   * Tree rollouts: after each episode, fork its session at chosen past
+   * steps (`every` k, or the ones `at` picks) and play `continuations`
+   * from each with the same policy; each trajectory gets `branches` (per
+   * point, the returns and their mean, the state's Monte Carlo value) and
+   * `step_advantages`. The environment must be branchable.
+   */
+  branches?: BranchOptions;
   /** Steps per episode before the run truncates it (default: the environment's, else 100). */
   maxSteps?: number;
   /**

@@ -3,6 +3,7 @@
 import type { JsonObject, JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 import type { Action, OpenAITool, RewardComponents } from "../protocol";
+import type { BranchPoint } from "./branch-values";
 import type { ChatMessage } from "./chat-format";
 import type { TokenSequence } from "./model-tokens";
 import type { TokenUsage } from "./policy";
@@ -82,6 +83,14 @@ export interface Trajectory {
    * without it, or when the upstream gave no token ids.
    */
   token_sequences?: TokenSequence[] | null;
+  /**
+   * With `branches`: each branch point (a step the episode was forked
+   * after), its continuations' returns and their mean, the Monte Carlo
+   * value of the state there.
+   */
+  branches?: BranchPoint[];
+  /** With `branches`: each step's `reward + V(after) − V(before)`, null where a value is not known. */
+  step_advantages?: (number | null)[];
 }
 
 /** Progress of a run, reported after every step and every episode. */

@@ -75,6 +75,34 @@ describe("npm run rollout", () => {
     expect(trajectory.token_sequences[0]!.loss_mask).toContain(1);
   }, 60_000);
 
+  it("writes each branch point's returns and value with --branches", async () => {
+    const out = join(dir, "tree.jsonl");
+    await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "branchy",
+      "--episodes",
+      "1",
+      "--max-steps",
+      "3",
+      "--seed",
+      "3",
+      "--branches",
+      "2",
+      "--out",
+      out
+    ]);
+    const [line] = readFileSync(out, "utf8").trim().split("\n");
+    const trajectory = JSON.parse(line!) as {
+      error: unknown;
+      branches: { step: number; returns: number[] }[];
+      step_advantages: unknown[];
+    };
+    expect(trajectory.error).toBeNull();
+    expect(trajectory.branches.map((b) => b.step)).toEqual([1, 2]);
+    expect(trajectory.branches.every((b) => b.returns.length === 2)).toBe(true);
+    expect(trajectory.step_advantages).toHaveLength(3);
+  }, 60_000);
+
   it("refuses a policy it cannot load with exit code 2", async () => {
     const failure = await rolloutCli(inject("baseUrl"), [
       "--env",
