@@ -8,10 +8,6 @@
 import { RoostError } from "../errors";
 import type { JsonObject, JsonValue } from "../json";
 import type { Message } from "../messages/schema";
-import {
-  MemoryStateBackend,
-  MemoryTranscriptBackend
-} from "../state/memory-backend";
 import { State } from "../state/state";
 import type {
   StateBackend,
@@ -19,8 +15,6 @@ import type {
   TranscriptBackend
 } from "../state/types";
 import { createEnvironmentStore } from "../store/environment-store";
-import { MemoryHiddenStore } from "../store/hidden-store";
-import { MemoryStoreBackend } from "../store/memory-backend";
 import type {
   EnvironmentStore,
   HiddenStore,
@@ -91,8 +85,8 @@ const WHOLE_STORE = new Set([
 const keyOf = (tool: string, name: string): string => `${tool}\u0000${name}`;
 
 /**
- * Where a replay writes: memory by default (re-scoring reads it there); a
- * fork at a past step replays into the session's own tables instead.
+ * Where a replay writes: memory for re-scoring, the session's own tables
+ * for a fork at a past step.
  */
 export interface ReplayBackends {
   store: StoreBackend;
@@ -100,6 +94,20 @@ export interface ReplayBackends {
   transcript: TranscriptBackend;
   hidden: HiddenStore;
 }
+
+/** Events of mutations that never committed: from a `step.aborted`'s `first_seq` to it. */
+export const committedOnly = (
+  events: readonly LoggedEvent[]
+): LoggedEvent[] => {
+  const aborted = events
+    .filter((e) => e.type === "step.aborted")
+    .map((e) => [e.first_seq as number, e.seq] as const);
+  return events.filter(
+    (e) =>
+      e.type !== "step.aborted" &&
+      !aborted.some(([from, to]) => e.seq >= from && e.seq < to)
+  );
+};
 
 /** Everything a rubric reads of an episode, kept up to date event by event. */
 export class ReplayedParts {
@@ -118,13 +126,11 @@ export class ReplayedParts {
   #parts: JsonObject[] = [];
   readonly environment: EnvironmentStore;
 
-  constructor(env: Environment, backends?: ReplayBackends) {
-    this.hidden = new ReplayedHidden(
-      backends?.hidden ?? new MemoryHiddenStore()
-    );
-    this.#stateBackend = backends?.state ?? new MemoryStateBackend();
-    this.#transcript = backends?.transcript ?? new MemoryTranscriptBackend();
-    this.#store = backends?.store ?? new MemoryStoreBackend();
+  constructor(env: Environment, backends: ReplayBackends) {
+    this.hidden = new ReplayedHidden(backends.hidden);
+    this.#stateBackend = backends.state;
+    this.#transcript = backends.transcript;
+    this.#store = backends.store;
     this.state = new State(
       env.state as never,
       this.#stateBackend,

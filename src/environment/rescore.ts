@@ -10,9 +10,15 @@ import type { RewardComponents } from "../protocol";
 import type { EpisodeRubric } from "../rewards/episode";
 import { type Judges, lendJudges } from "../rewards/judges";
 import type { EpisodeStep, RewardContext, Rubric } from "../rewards/types";
+import {
+  MemoryStateBackend,
+  MemoryTranscriptBackend
+} from "../state/memory-backend";
+import { MemoryHiddenStore } from "../store/hidden-store";
+import { MemoryStoreBackend } from "../store/memory-backend";
 import { describeError } from "../tools/content";
 import type { Environment } from "./define-environment";
-import { type LoggedEvent, ReplayedParts } from "./replay-parts";
+import { committedOnly, type LoggedEvent, ReplayedParts } from "./replay-parts";
 import type { RegisteredRubric } from "./rescore-rubrics";
 import { episodeSteps, type KeptStep, scoreEpisode } from "./score-step";
 
@@ -65,20 +71,6 @@ export interface EpisodeRescore {
   total: number;
 }
 
-/** Events of mutations that never committed: from a `step.aborted`'s `first_seq` to it. */
-export const committedOnly = (
-  events: readonly LoggedEvent[]
-): LoggedEvent[] => {
-  const aborted = events
-    .filter((e) => e.type === "step.aborted")
-    .map((e) => [e.first_seq as number, e.seq] as const);
-  return events.filter(
-    (e) =>
-      e.type !== "step.aborted" &&
-      !aborted.some(([from, to]) => e.seq >= from && e.seq < to)
-  );
-};
-
 /** The answered components a step had before its episode score (as an episode rubric's steps carry them). */
 const beforeEpisode = (components: RewardComponents = {}): RewardComponents =>
   Object.fromEntries(
@@ -99,7 +91,12 @@ export const rescoreEpisode = async (
   logged: LoggedEpisode,
   judges?: Judges
 ): Promise<EpisodeRescore> => {
-  const parts = new ReplayedParts(env);
+  const parts = new ReplayedParts(env, {
+    store: new MemoryStoreBackend(),
+    state: new MemoryStateBackend(),
+    transcript: new MemoryTranscriptBackend(),
+    hidden: new MemoryHiddenStore()
+  });
   const places = new Map<number, { at: number; reward: number }>();
   const kept: KeptStep[] = [];
   const steps: StepRescore[] = [];

@@ -8,6 +8,7 @@
 
 import type { Layer } from "../http/layer";
 import { aviary } from "./aviary";
+import { branching } from "./branching";
 import { chat } from "./chat";
 import { mcp } from "./mcp";
 import { modelGateway } from "./model";
@@ -21,6 +22,7 @@ export { OAuthLedger } from "./oauth";
 export { TaskStats } from "./task-stats";
 export {
   aviary,
+  branching,
   chat,
   mcp,
   modelGateway,
@@ -36,6 +38,7 @@ export const allLayers = (): Layer[] => [
   openapi(),
   taskStats(),
   rescore(),
+  branching(),
   chat(),
   modelGateway(),
   mcp(),

@@ -7,19 +7,20 @@
  */
 
 import * as z from "zod";
+import type { Environment } from "../environment/define-environment";
 import { RoostError } from "../errors";
 import { lazy } from "../lazy";
 import {
   dropExpiredSnapshots,
   dropSnapshot,
   readSnapshot,
-  snapshotHistory,
+  type SnapshotInfo,
   snapshotSize,
   takeSnapshot,
   touchSnapshot
 } from "../storage/fork-copy";
 import * as idempotency from "../storage/idempotency";
-import { checkRewind, rewindSnapshot } from "./fork-at-step";
+import type { SessionRow } from "../storage/session-row";
 import type { SessionShared } from "./shared";
 
 /** A snapshot no driver came back for (its worker died) is dropped after this. */
@@ -99,6 +100,45 @@ export interface ForkBegun {
   origin: ForkOrigin;
 }
 
+/** Where the session stood after a past step: its snapshot, its last event, its rewards. */
+export interface Rewound {
+  info: SnapshotInfo;
+  seq: number;
+  reward: number;
+  total: number;
+}
+
+/**
+ * A fork at a past step, and the history a branchable environment's copy
+ * carries: the branching layer's (layers/branching), on `shared.branching`.
+ */
+export interface Branching {
+  /** Refuses, before anything is read or written, what cannot be rebuilt. */
+  check(
+    environment: Environment,
+    row: SessionRow,
+    step: number,
+    sql: SqlStorage
+  ): void;
+  /** Rebuilds `step` and snapshots it under `snap`, inside the snapshot's transaction. */
+  rewind(
+    shared: SessionShared,
+    environment: Environment,
+    row: SessionRow,
+    step: number,
+    snap: string,
+    expiresAt: number
+  ): Rewound;
+  /** Adds the episode's history up to `upTo` to a snapshot. */
+  history(
+    sql: SqlStorage,
+    snap: string,
+    info: SnapshotInfo,
+    episode: number,
+    upTo: number
+  ): SnapshotInfo;
+}
+
 /** Either a fresh snapshot, or what an earlier fork with the same Idempotency-Key answered. */
 export type ForkStart =
   | { replay: false; begun: ForkBegun }
@@ -135,27 +175,35 @@ export const beginFork = (
     }
     const past = step !== undefined && step !== row.steps;
     const environment = shared.registry.get(row.environment);
+    const branching = shared.branching;
+    if (past && branching === undefined)
+      throw new RoostError(
+        "conflict",
+        "Forking at a past step needs the branching layer in this worker: createRoost({ layers: [branching()] }) from roost-edge/layers/branching.",
+        { step }
+      );
+    if (past) branching?.check(environment, row, step, shared.sql);
     // A branchable environment's copies carry the episode's history, so
     // they can be forked at a past step in turn.
     const live = (sql: SqlStorage, s: string, episode: number, at: number) => {
       const info = takeSnapshot(sql, s, episode, at);
-      return environment.branchable === true
-        ? snapshotHistory(sql, s, info, episode, shared.events.lastSeq)
+      return environment.branchable === true && branching !== undefined
+        ? branching.history(sql, s, info, episode, shared.events.lastSeq)
         : info;
     };
-    if (past) checkRewind(environment, row, step, shared.sql);
     throttle();
     const snap = crypto.randomUUID();
     const { info, seq, reward, total } = shared.storage.transactionSync(() => {
       const expires = now + SNAPSHOT_TTL_MS;
-      const taken = past
-        ? rewindSnapshot(shared, environment, row, step, snap, expires)
-        : {
-            info: live(shared.sql, snap, row.episode, expires),
-            seq: shared.events.lastSeq,
-            reward: row.reward,
-            total: row.total
-          };
+      const taken =
+        past && branching !== undefined
+          ? branching.rewind(shared, environment, row, step, snap, expires)
+          : {
+              info: live(shared.sql, snap, row.episode, expires),
+              seq: shared.events.lastSeq,
+              reward: row.reward,
+              total: row.total
+            };
       shared.schedule.setIfAbsent("fork", expires);
       // A retry with the key while this fork runs must not start another.
       if (idem !== undefined)

@@ -17,7 +17,6 @@ import {
 } from "./operations";
 import { staleError, staleGrant } from "./operations/check-grant";
 import type { ResolvedOptions } from "./options";
-import { recordForReplay } from "./replay-capture";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
@@ -57,11 +56,6 @@ export class SessionObject extends DurableObject {
     this.runtime.shared.dev =
       (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
     this.runtime.shared.isolates = loaderIsolates(env, options.loader);
-    // What a fork at a past step replays, for the environments that ask.
-    recordForReplay(
-      this.runtime,
-      (environment) => environment.branchable === true
-    );
     for (const attach of layers.attach) attach({ runtime: this.runtime, env });
     this.sockets = new SocketHub(
       ctx,

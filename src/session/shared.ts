@@ -22,6 +22,7 @@ import {
 import { makeTablesOnFirstUse } from "../storage/tables";
 import type { ExecuteOptions } from "../tools/execute";
 import type { ExecutionHooks, IsolateStarter } from "../tools/types";
+import type { Branching } from "./fork-source";
 import type { OperationTable } from "./layer";
 import { CORE_OPERATIONS } from "./operations";
 import type { ResolvedOptions } from "./options";
@@ -46,6 +47,8 @@ export class SessionShared {
   dev = false;
   /** The worker's Worker Loader, as code tools use it (isolates.ts); undefined without one. */
   isolates: IsolateStarter | undefined;
+  /** Forks at a past step: set by the branching layer, absent without it. */
+  branching: Branching | undefined;
   /** The operations this session runs: the core's and its worker's layers' (operations/index.ts). */
   operations: OperationTable = CORE_OPERATIONS;
   readonly queue = new MutationQueue();

@@ -190,6 +190,28 @@ describe("a worker without layers", () => {
 });
 
 describe("a layer's own Durable Object class", () => {
+  it("refuses a fork at a past step without the branching layer, naming it, and still forks as it stands", async () => {
+    const stub = await coreSession("counter");
+    for (let i = 0; i < 2; i++)
+      ok(await stub.step({ action: toolAction("incr", {}) }));
+    const refused = await stub.op(
+      "forkBegin",
+      { count: 1, step: 1 },
+      SERVER_GRANT
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: "conflict", details: { step: 1 } }
+    });
+    expect(JSON.stringify(refused)).toContain("branching()");
+    const live = await stub.op(
+      "forkBegin",
+      { count: 1, step: 2 },
+      SERVER_GRANT
+    );
+    expect(live).toMatchObject({ ok: true });
+  });
+
   it("is asked for by name when the worker does not bind it: the task statistics answer 503 saying how", async () => {
     const worker = createRoost({
       environments: [counter],

@@ -19,11 +19,16 @@ export const rescore = (): Layer => ({
   name: "rescore",
   routes: rescoreRoutes,
   operations: { rescore: rescoreOperation },
-  // A branchable environment's commits record the same in the core.
+  // Where the branching layer records a branchable environment's commits,
+  // they are recorded once, by it.
   attach: ({ runtime }) =>
     recordForReplay(
       runtime,
       (environment) =>
-        environment.rubrics !== undefined && environment.branchable !== true
+        environment.rubrics !== undefined &&
+        !(
+          environment.branchable === true &&
+          runtime.shared.branching !== undefined
+        )
     )
 });

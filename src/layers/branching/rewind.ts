@@ -10,36 +10,23 @@
  * environment's own) refuses the fork rather than copy it wrong.
  */
 
-import type { Environment } from "../environment/define-environment";
-import { ReplayedParts } from "../environment/replay-parts";
-import { committedOnly } from "../environment/rescore";
-import { RoostError } from "../errors";
-import {
-  dropEpisodeRows,
-  renumberSnapshot,
-  type SnapshotInfo,
-  snapshotHistory,
-  takeSnapshot
-} from "../storage/fork-copy";
-import { userTables } from "../storage/fork-user-tables";
-import { SqliteHiddenStore } from "../storage/hidden-store";
-import { readEpisode, retainedEpisodes } from "../storage/rescore-read";
-import type { SessionRow } from "../storage/session-row";
+import type { Environment } from "../../environment/define-environment";
+import { committedOnly, ReplayedParts } from "../../environment/replay-parts";
+import { RoostError } from "../../errors";
+import type { Rewound } from "../../session/fork-source";
+import type { SessionShared } from "../../session/shared";
+import { takeSnapshot } from "../../storage/fork-copy";
+import { userTables } from "../../storage/fork-user-tables";
+import { SqliteHiddenStore } from "../../storage/hidden-store";
+import { readEpisode, retainedEpisodes } from "../../storage/rescore-read";
+import type { SessionRow } from "../../storage/session-row";
 import {
   SqliteStateBackend,
   SqliteTranscriptBackend
-} from "../storage/state-backend";
-import { SqliteStoreBackend } from "../storage/store-backend";
-import { hasTable } from "../storage/tables";
-import type { SessionShared } from "./shared";
-
-/** Where the session stood after the step: its snapshot, its last event, its rewards. */
-export interface Rewound {
-  info: SnapshotInfo;
-  seq: number;
-  reward: number;
-  total: number;
-}
+} from "../../storage/state-backend";
+import { SqliteStoreBackend } from "../../storage/store-backend";
+import { hasTable } from "../../storage/tables";
+import { dropEpisodeRows, renumberSnapshot, snapshotHistory } from "./snapshot";
 
 const refuse = (message: string, details?: Record<string, unknown>) =>
   new RoostError("conflict", message, details);
