@@ -12,7 +12,7 @@ import { copyShared, linkedSession, resetShare, share } from "./share";
 import { onSplit, onTaskIndex, renderSplits } from "./split-picker";
 import { StateView } from "./state-view";
 import { StoreView } from "./store-view";
-import { appendEvent, appendNote } from "./timeline";
+import { appendEvent, appendNote, onBranch } from "./timeline";
 import { Transcript } from "./transcript";
 import { TreeView } from "./tree-view";
 
@@ -263,35 +263,45 @@ $("#reset").addEventListener(
  * Copies the session and opens the copy; the source's id and token stay on
  * the page, so it can be attached again.
  */
+const forkAndOpen = async (step?: number) => {
+  if (!session) return;
+  const source = session;
+  const forked = await sessionApi<{
+    seq: number;
+    sessions: { session_id: string; token: string }[];
+  }>(
+    source,
+    "POST",
+    "/fork",
+    step === undefined ? { count: 1 } : { count: 1, step }
+  );
+  const copy = forked.sessions[0]!;
+  await open({ id: copy.session_id, token: copy.token });
+  const from = $("#forked-from");
+  fill(
+    from,
+    "A copy of ",
+    h("code", {}, source.id),
+    step === undefined
+      ? ` as of its event ${forked.seq}. `
+      : ` as it stood right after step ${step} (its event ${forked.seq}). `,
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: guarded(() => open({ id: source.id, token: source.token }))
+      },
+      "Back to the source"
+    )
+  );
+  from.hidden = false;
+};
+
 $("#fork").addEventListener(
   "click",
-  guarded(async () => {
-    if (!session) return;
-    const source = session;
-    const forked = await sessionApi<{
-      seq: number;
-      sessions: { session_id: string; token: string }[];
-    }>(source, "POST", "/fork", { count: 1 });
-    const copy = forked.sessions[0]!;
-    await open({ id: copy.session_id, token: copy.token });
-    const from = $("#forked-from");
-    fill(
-      from,
-      "A copy of ",
-      h("code", {}, source.id),
-      ` as of its event ${forked.seq}. `,
-      h(
-        "button",
-        {
-          type: "button",
-          onclick: guarded(() => open({ id: source.id, token: source.token }))
-        },
-        "Back to the source"
-      )
-    );
-    from.hidden = false;
-  })
+  guarded(() => forkAndOpen())
 );
+onBranch((step) => guarded(() => forkAndOpen(step))());
 
 const readArguments = (): Record<string, unknown> => {
   const args = toolForm?.read();

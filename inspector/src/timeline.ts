@@ -12,9 +12,21 @@ const frameSummary = (frame: Frame): unknown => {
   return rest;
 };
 
+/** What a step's "branch from here" does (main.ts: fork at that step and open the copy). */
+let branchFrom: ((step: number) => void) | undefined;
+export const onBranch = (handler: (step: number) => void): void => {
+  branchFrom = handler;
+};
+
 /** One row of the event timeline, newest last and kept in view. */
 export const appendEvent = (frame: Frame): void => {
   const timeline = $("#timeline");
+  const step =
+    frame.type === "step" &&
+    branchFrom !== undefined &&
+    typeof frame.step === "number"
+      ? frame.step
+      : undefined;
   timeline.append(
     h(
       "li",
@@ -26,7 +38,23 @@ export const appendEvent = (frame: Frame): void => {
         frame.type === "message"
           ? messageLine(frame.message)
           : short(frameSummary(frame), 140)
-      )
+      ),
+      ...(step === undefined
+        ? []
+        : [
+            " ",
+            h(
+              "button",
+              {
+                type: "button",
+                class: "branch",
+                "data-step": step,
+                title: `Fork the episode as it stood right after step ${step} (a branchable environment's), and open the copy`,
+                onclick: () => branchFrom?.(step)
+              },
+              "branch from here"
+            )
+          ])
     )
   );
   while (timeline.childElementCount > MAX_TIMELINE) {
