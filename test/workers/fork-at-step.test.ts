@@ -1,6 +1,6 @@
 // Forking at a past step (issue 51): a branchable environment plays random
-// actions (Results stored, keys removed, hidden values set and deleted,
-// state changed, the transcript growing); after each step the test keeps
+// actions (Results stored by a tool and by the model's code, keys removed,
+// hidden values set and deleted, state changed, the transcript growing); after each step the test keeps
 // everything a client can read, the hidden store included. A fork at any
 // step gives copies that read exactly as the session read then, and that
 // go on alone: a copy's steps reach neither its source nor its siblings.
@@ -79,6 +79,12 @@ const anAction = fc.oneof(
   fc.record({
     tool: fc.constant("note"),
     args: fc.record({ text: fc.string({ maxLength: 8 }) })
+  }),
+  fc.record({
+    tool: fc.constant("run_js"),
+    args: fc.integer({ min: 0, max: 99 }).map((k) => ({
+      code: `await results.add({ name: "js", objects: [{ k: ${k} }] }); return ${k};`
+    }))
   })
 );
 
@@ -139,6 +145,21 @@ describe("forking at a past step", () => {
         return { status, ...rest };
       })()
     );
+  }, 60_000);
+
+  it("replays Results the model's code stored", async () => {
+    const { s, views } = await play([
+      {
+        tool: "run_js",
+        args: {
+          code: 'await results.add({ name: "js", objects: [{ k: 5 }] }); return 5;'
+        }
+      },
+      { tool: "put", args: { key: "a", n: 1 } }
+    ]);
+    expect(JSON.stringify(views[1]!.store)).toContain('"k":5');
+    const [copy] = await forkAt(s, 1);
+    expect(await view(copy!)).toEqual(views[1]);
   }, 60_000);
 
   it("forks at a past step after its object was aborted", async () => {
