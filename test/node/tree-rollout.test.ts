@@ -63,4 +63,23 @@ describe("a tree rollout", () => {
       expect(t.deleted).toBe(true);
     }
   }, 120_000);
+
+  it("branches the episodes of a group too, each with its group advantage", async () => {
+    const { trajectories } = await rollout({
+      baseUrl: inject("baseUrl"),
+      environment: "branchy",
+      episodes: 2,
+      groupSize: 2,
+      maxSteps: 3,
+      policy: randomPolicy({ seed: 11 }),
+      branches: { continuations: 2, every: 2 }
+    });
+    expect(trajectories.map((t) => t.group_index)).toEqual([0, 1]);
+    for (const t of trajectories) {
+      expect(t.error).toBeNull();
+      expect(typeof t.advantage).toBe("number");
+      expect(t.branches!.map((b) => b.step)).toEqual([2]);
+      expect(t.branches![0]!.returns).toHaveLength(2);
+    }
+  }, 120_000);
 });
