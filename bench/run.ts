@@ -15,7 +15,7 @@ import { codeScenario } from "./code";
 import { curriculumScenario } from "./curriculum";
 import { fanOut } from "./fan-out";
 import { forkScenario } from "./fork";
-import { gatewayScenario, startUpstream } from "./gateway";
+import { gatewayScenario, startUpstream, type Upstream } from "./gateway";
 import { giantReads } from "./giant-reads";
 import { Api } from "./lib/api";
 import { machine } from "./lib/machine";
@@ -119,6 +119,18 @@ const offline: Record<string, (root: string) => Promise<Row[]>> = {
   soak: soakScenario
 };
 
+/** Runs `run` with the vLLM stand-in up, the server's model upstream given as wrangler arguments. */
+const withUpstream = async (
+  run: (args: string[], upstream: Upstream) => Promise<void>
+): Promise<void> => {
+  const upstream = await startUpstream();
+  try {
+    await run(["--var", `ROOST_MODEL_BASE_URL:${upstream.url}/v1`], upstream);
+  } finally {
+    await upstream.close();
+  }
+};
+
 const main = async () => {
   const asked = process.argv.slice(2);
   const known = [
@@ -155,24 +167,16 @@ const main = async () => {
   const metered = chosen.filter((name) => name in meteredScenarios);
   if (metered.length > 0) {
     // The bill counts a model call through the gateway too.
-    const upstream = await startUpstream();
-    try {
-      await serving(
+    await withUpstream((upstreamArgs) =>
+      serving(
         true,
         async (api, server) => {
           for (const name of metered)
             rows.push(...(await meteredScenarios[name]!(api, server)));
         },
-        [
-          "--var",
-          "ROOST_METER:1",
-          "--var",
-          `ROOST_MODEL_BASE_URL:${upstream.url}/v1`
-        ]
-      );
-    } finally {
-      await upstream.close();
-    }
+        ["--var", "ROOST_METER:1", ...upstreamArgs]
+      )
+    );
   }
   const code = chosen.filter((name) => name in codeScenarios);
   if (code.length > 0) {
@@ -186,23 +190,15 @@ const main = async () => {
     );
   }
   if (chosen.some((name) => gatewayScenarios.includes(name))) {
-    const upstream = await startUpstream();
-    try {
-      await serving(
+    await withUpstream((upstreamArgs, upstream) =>
+      serving(
         false,
         async (api) => {
           rows.push(...(await gatewayScenario(api, upstream)));
         },
-        [
-          "--var",
-          "ROOST_METER:1",
-          "--var",
-          `ROOST_MODEL_BASE_URL:${upstream.url}/v1`
-        ]
-      );
-    } finally {
-      await upstream.close();
-    }
+        ["--var", "ROOST_METER:1", ...upstreamArgs]
+      )
+    );
   }
   for (const name of chosen.filter((name) => name in offline))
     rows.push(...(await offline[name]!(root)));

@@ -16,8 +16,7 @@ import type { OperationInput, OperationName } from "../src/session/operations";
 import { type RowCount, RowMeter } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
-import { bench } from "./worker/bench-environment";
-import { benchBranchable } from "./worker/branch-environment";
+import { bench, benchBranchable } from "./worker/bench-environment";
 import { benchCode } from "./worker/code-environment";
 import { type FrameStub, workerSocket } from "./worker/openenv-socket";
 import {

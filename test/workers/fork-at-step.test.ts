@@ -9,9 +9,8 @@ import { describe, expect, it } from "vitest";
 import type { ForkResponse } from "../../src/protocol";
 import {
   action,
-  authed,
-  call,
   createResetSession,
+  forkCopy,
   json,
   send,
   step,
@@ -20,15 +19,8 @@ import {
 } from "./helpers";
 import { abort, stubOf } from "./session-helpers";
 
-const asSession = (copy: ForkResponse["sessions"][number]): TestSession => ({
-  ...copy,
-  environment: "branchy",
-  call: (path, init = {}) =>
-    call(`/v1/sessions/${copy.session_id}${path}`, {
-      ...init,
-      headers: authed(copy.token, init.headers)
-    })
-});
+const asSession = (copy: ForkResponse["sessions"][number]): TestSession =>
+  forkCopy(copy, "branchy");
 
 /** Everything a client reads, without what differs between copies. */
 const view = async (s: TestSession) => {

@@ -14,6 +14,7 @@ import {
   createResetSession,
   createSession,
   errorOf,
+  forkCopy,
   json,
   send,
   step,
@@ -24,15 +25,8 @@ import { abort, api, inside, ok, stubOf } from "./session-helpers";
 import { openSocket } from "./ws-helpers";
 
 /** A caller for one copy, like `createSession`'s. */
-const asSession = (copy: ForkResponse["sessions"][number]): TestSession => ({
-  ...copy,
-  environment: "lab",
-  call: (path, init = {}) =>
-    call(`/v1/sessions/${copy.session_id}${path}`, {
-      ...init,
-      headers: authed(copy.token, init.headers)
-    })
-});
+const asSession = (copy: ForkResponse["sessions"][number]): TestSession =>
+  forkCopy(copy, "lab");
 
 const fork = async (s: TestSession, body: object, headers = {}) =>
   s.call("/fork", send("POST", body, { ...headers }));

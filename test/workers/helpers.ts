@@ -210,3 +210,17 @@ export const step = async (
   }
   return json<StepResponse>(response);
 };
+
+/** A caller for one copy a fork made, like `createSession`'s. */
+export const forkCopy = (
+  copy: { session_id: string; token: string; ws_url: string },
+  environment: string
+): TestSession => ({
+  ...copy,
+  environment,
+  call: (path, init = {}) =>
+    call(`/v1/sessions/${copy.session_id}${path}`, {
+      ...init,
+      headers: authed(copy.token, init.headers)
+    })
+});

@@ -10,16 +10,13 @@
  * environment's own) refuses the fork rather than copy it wrong.
  */
 
-import type { Environment } from "../../environment/define-environment";
 import { committedOnly, ReplayedParts } from "../../environment/replay-parts";
 import { RoostError } from "../../errors";
-import type { Rewound } from "../../session/fork-source";
-import type { SessionShared } from "../../session/shared";
+import type { Branching } from "../../session/fork-source";
 import { takeSnapshot } from "../../storage/fork-copy";
 import { userTables } from "../../storage/fork-user-tables";
 import { SqliteHiddenStore } from "../../storage/hidden-store";
 import { readEpisode, retainedEpisodes } from "../../storage/rescore-read";
-import type { SessionRow } from "../../storage/session-row";
 import {
   SqliteStateBackend,
   SqliteTranscriptBackend
@@ -32,12 +29,12 @@ const refuse = (message: string, details?: Record<string, unknown>) =>
   new RoostError("conflict", message, details);
 
 /** Checks what the fork needs before anything is read or written. */
-export const checkRewind = (
-  environment: Environment,
-  row: SessionRow,
-  step: number,
-  sql: SqlStorage
-): void => {
+export const checkRewind: Branching["check"] = (
+  environment,
+  row,
+  step,
+  sql
+) => {
   if (environment.branchable !== true)
     throw refuse(
       `Forking at a past step needs an environment that keeps what a replay reads: defineEnvironment({ branchable: true }) (${environment.name} does not). Fork without "step" to copy the session as it stands.`,
@@ -60,14 +57,14 @@ export const checkRewind = (
  * Rebuilds step `step` of the current episode and snapshots it under
  * `snap`. Synchronous: call inside the snapshot's transaction.
  */
-export const rewindSnapshot = (
-  shared: SessionShared,
-  environment: Environment,
-  row: SessionRow,
-  step: number,
-  snap: string,
-  expiresAt: number
-): Rewound => {
+export const rewindSnapshot: Branching["rewind"] = (
+  shared,
+  environment,
+  row,
+  step,
+  snap,
+  expiresAt
+) => {
   const { sql } = shared;
   const log = shared.events;
   const from = retainedEpisodes(sql, log).find(
