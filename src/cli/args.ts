@@ -9,6 +9,8 @@ import {
   type InitCommand,
   parseAuthorArgs
 } from "./author-args";
+import { optionalInt } from "./int-flag";
+import { branchesOf, judgeOf } from "./rollout-modes";
 import { SAMPLING_OPTIONS, samplingOf } from "./sampling-args";
 import { UsageError } from "./usage-error";
 import {
@@ -278,56 +280,6 @@ export const parseArgs = (
   };
 };
 
-const branchesOf = (
-  flags: Map<string, string>
-): Pick<RolloutCommand, "branches"> => {
-  const continuations = optionalInt(flags, "branches", 1);
-  const every = optionalInt(flags, "branch-every", 1);
-  if (continuations === undefined) {
-    if (every !== undefined)
-      throw new UsageError("--branch-every needs --branches.");
-    return {};
-  }
-  return { branches: { continuations, every: every ?? 1 } };
-};
-
-const judgeOf = (
-  flags: Map<string, string>,
-  env: Readonly<Record<string, string | undefined>>,
-  groupSize: number | undefined
-): Pick<RolloutCommand, "judge"> => {
-  const named = ["judge-model", "judge-base-url", "judge-rubric"].find((f) =>
-    flags.has(f)
-  );
-  if (!flags.has("group-judge")) {
-    if (named !== undefined)
-      throw new UsageError(`--${named} needs --group-judge.`);
-    return {};
-  }
-  if (groupSize === undefined || groupSize < 2)
-    throw new UsageError(
-      "--group-judge ranks a group's episodes: it needs --group-size of 2 or more."
-    );
-  const model = flags.get("judge-model") ?? env.ROOST_JUDGE_MODEL;
-  if (!model)
-    throw new UsageError(
-      "--group-judge needs --judge-model <name> (or $ROOST_JUDGE_MODEL)."
-    );
-  const apiKey = env.ROOST_JUDGE_API_KEY;
-  const rubric = flags.get("judge-rubric");
-  return {
-    judge: {
-      model,
-      baseUrl:
-        flags.get("judge-base-url") ??
-        env.ROOST_JUDGE_BASE_URL ??
-        "https://api.openai.com/v1",
-      ...(apiKey ? { apiKey } : {}),
-      ...(rubric === undefined ? {} : { rubric })
-    }
-  };
-};
-
 const rescoreOf = (flags: Map<string, string>): RescoreCommand => {
   const rubric = flags.get("rubric");
   if (!rubric) throw new UsageError("rescore needs --rubric <module>.");
@@ -364,21 +316,6 @@ const readFlags = (
     flags.set(name, value);
   }
   return flags;
-};
-
-const optionalInt = (
-  flags: Map<string, string>,
-  name: string,
-  min: number
-): number | undefined => {
-  const text = flags.get(name);
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min)
-    throw new UsageError(
-      `--${name} must be a whole number ≥ ${min}, not "${text}".`
-    );
-  return value;
 };
 
 const modelOf = (

@@ -8,7 +8,7 @@
  * starts there, and the turn says so.
  */
 
-import type { ModelCall } from "../protocol";
+import type { ModelCall } from "../protocol/model-calls";
 
 /** One model call, its tokens whole. */
 export interface TokenTurn {

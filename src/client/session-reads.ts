@@ -6,9 +6,6 @@ import {
   EventsResponseSchema,
   FrameResponseSchema,
   MessagesResponseSchema,
-  type ModelCall,
-  type ModelCallsResponse,
-  ModelCallsResponseSchema,
   type RunStatus,
   RunStatusSchema,
   SessionStatusSchema,
@@ -21,6 +18,11 @@ import {
   type StorePageResponse,
   StorePageResponseSchema
 } from "../protocol";
+import {
+  type ModelCall,
+  type ModelCallsResponse,
+  ModelCallsResponseSchema
+} from "../protocol/model-calls";
 import { EntryJoiner, type WholeEntry } from "./entry-parts";
 import { SessionItems } from "./items";
 import {

@@ -4,11 +4,7 @@ import * as z from "zod";
 import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
 import { lazy } from "../lazy";
-import type {
-  AssistantMessage,
-  Message,
-  ToolMessage
-} from "../messages/schema";
+import type { AssistantMessage, ToolMessage } from "../messages/schema";
 import { NAME_RE } from "../names";
 import {
   defineEpisodeRubric,
@@ -23,9 +19,7 @@ import type {
 } from "../rewards/types";
 import { defineRubric, type WeightedSumOptions } from "../rewards/weighted-sum";
 import { defineState, type StateDefinition } from "../state/define-state";
-import type { StateAccess, StateShape } from "../state/types";
-import type { Update } from "../store/result";
-import type { EnvironmentStore, HiddenStore } from "../store/types";
+import type { StateShape } from "../state/types";
 import {
   type Tool,
   type ToolConfig,
@@ -33,10 +27,17 @@ import {
   tool
 } from "../tools/define-tool";
 import { type OpenAITool, openAITool } from "../tools/json-schema";
-import type { SqlExec } from "../tools/types";
 import { type ResolvedTree, resolveTree } from "../tree/define-tree";
 import type { TreeConfig } from "../tree/types";
 import type { Dataset } from "./dataset";
+import type {
+  EpisodeContext,
+  Evaluation,
+  ResetResult,
+  StepContext,
+  StepResult,
+  ToolTypes
+} from "./episode-context";
 import {
   type RegisteredRubric,
   type RubricRegistry,
@@ -44,50 +45,15 @@ import {
 } from "./rescore-rubrics";
 import type { ValidationConfig } from "./validation";
 
-/** What reset and step may return as observations: text becomes a user message. */
-export type Observations = string | Message | Message[];
-
-/**
- * What reset returns: the observations, or them and the tools this episode
- * offers (Aviary's `reset() -> (obs, tools)`). Without `tools` every tool
- * of the environment is offered.
- */
-export type ResetResult<ToolName extends string = string> =
-  | Observations
-  | { observations: Observations; tools?: readonly ToolName[] };
-
-/** What reset, custom steps, evaluate and frame receive. */
-export interface EpisodeContext<Shape extends StateShape, Task> {
-  task: Task;
-  environment: EnvironmentStore;
-  hidden: HiddenStore;
-  state: StateAccess<Shape>;
-  emit(update: Update): void;
-  sql?: SqlExec;
-}
-
-export interface StepContext<Shape extends StateShape, Task>
-  extends EpisodeContext<Shape, Task> {
-  /** 1-based number of this step in the episode. */
-  step: number;
-  /** Runs the action's tool calls as the default step does (Aviary's exec_tool_calls). */
-  executeToolCalls(action: AssistantMessage): Promise<ToolMessage[]>;
-}
-
-export interface StepResult {
-  observations: Observations;
-  reward?: number;
-  done?: boolean;
-  truncated?: boolean;
-}
-
-export interface Evaluation {
-  reward?: number;
-  done?: boolean;
-}
-
-/** Tools by name as declared: what typed clients read tool names and inputs from. */
-export type ToolTypes = Record<string, { readonly input: ToolInput }>;
+export type {
+  EpisodeContext,
+  Evaluation,
+  Observations,
+  ResetResult,
+  StepContext,
+  StepResult,
+  ToolTypes
+} from "./episode-context";
 
 /**
  * The tool names reset may choose. TypeScript settles them before it reads

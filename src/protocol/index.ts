@@ -302,15 +302,6 @@ export {
   ActionSchema,
   WireMessageSchema
 } from "./messages";
-export {
-  type ModelCall,
-  ModelCallSchema,
-  ModelCallsQuerySchema,
-  type ModelCallsResponse,
-  ModelCallsResponseSchema,
-  type ModelTokens,
-  ModelTokensSchema
-} from "./model-calls";
 export { type OpenAITool, OpenAIToolSchema } from "./openai-tool";
 export {
   OPENENV_ERROR_CODES,

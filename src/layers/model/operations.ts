@@ -3,12 +3,11 @@
 import * as z from "zod";
 import { RoostError } from "../../errors";
 import { utf8Length } from "../../json";
+import { ReadBudget, truncatedField } from "../../protocol";
 import {
   type ModelCall,
-  ModelCallsResponseSchema,
-  ReadBudget,
-  truncatedField
-} from "../../protocol";
+  ModelCallsResponseSchema
+} from "../../protocol/model-calls";
 import { MaxBytesSchema } from "../../protocol/read-budget";
 import { defineOperation } from "../../session/operations/define";
 import {

@@ -8,7 +8,7 @@
  */
 
 import type { JsonObject, JsonValue } from "../../json";
-import type { ModelCall } from "../../protocol";
+import type { ModelCall } from "../../protocol/model-calls";
 import type { CallMark } from "../../storage/model-call-rows";
 import { MAX_VALUE_BYTES } from "../../storage/row-text";
 import type { Captured } from "./capture";

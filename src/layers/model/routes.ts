@@ -17,11 +17,11 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../../http/route-kit";
+import { SessionParamsSchema } from "../../protocol";
 import {
   ModelCallsQuerySchema,
-  ModelCallsResponseSchema,
-  SessionParamsSchema
-} from "../../protocol";
+  ModelCallsResponseSchema
+} from "../../protocol/model-calls";
 import { type ChatBody, callModel } from "./gateway";
 import { type ModelGatewayOptions, resolveGateway } from "./options";
 
