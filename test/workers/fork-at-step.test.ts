@@ -174,6 +174,17 @@ describe("forking at a past step", () => {
     ).toMatchObject({
       details: { field: "step", steps: 1 }
     });
+    // An entry replaced over HTTP holds objects no event carries.
+    await s.call("/environment/put/a", send("PUT", { objects: [{ n: 9 }] }));
+    await step(s, "note", { text: "after" });
+    await step(s, "note", { text: "later" });
+    // Step 1 came before it and is rebuilt; step 2 would need it.
+    expect((await s.call("/fork", send("POST", { step: 1 }))).status).toBe(201);
+    const replaced = await s.call("/fork", send("POST", { step: 2 }));
+    expect(replaced.status).toBe(409);
+    expect(
+      (await json<{ error: { details: unknown } }>(replaced)).error
+    ).toMatchObject({ details: { step: 2, unrebuilt: ["put/a"] } });
     const lab = await createResetSession({ environment: "lab" });
     await lab.call("/step", send("POST", action("bump", {})));
     await lab.call("/step", send("POST", action("bump", {})));
