@@ -11,13 +11,21 @@ import { calculator } from "./calculator/index";
 import { catalog } from "./catalog/index";
 import { codeAnalyst } from "./code-analyst/index";
 import { counter } from "./counter/index";
+import { mcpEverything } from "./mcp-everything/index";
 import { story } from "./story/index";
 
 // code-analyst's tool runs the model's code in isolates started by the
 // `LOADER` binding (wrangler.toml's [[worker_loaders]]); its parser, acorn,
 // is the price in bundle size (docs/13-performance.md).
 const roost = createRoost({
-  environments: [counter, story, calculator, catalog, codeAnalyst],
+  environments: [
+    counter,
+    story,
+    calculator,
+    catalog,
+    codeAnalyst,
+    mcpEverything
+  ],
   // Every protocol and capability: MCP, OAuth, OpenEnv, Aviary, chat,
   // re-scoring, task statistics. A worker of your own names only the ones
   // it serves (docs/16-layers.md).

@@ -31,6 +31,16 @@ export {
   type ThrownByTool,
   type ValidationConfig
 } from "./environment/index";
+export type {
+  Completer,
+  McpOffer,
+  OfferContext,
+  PromptDefinition,
+  PromptMessage,
+  ResourceBody,
+  ResourceDefinition,
+  ResourceTemplateDefinition
+} from "./environment/mcp-offer";
 export {
   ERROR_STATUS,
   type ErrorBody,
@@ -104,10 +114,13 @@ export {
   type EnvironmentStore,
   error,
   type HiddenStore,
+  type LogLevel,
+  log,
   type Mapping,
   mapObjects,
   mappedFields,
   PAYLOAD_TYPES,
+  progress,
   type Result,
   result,
   status,
@@ -116,12 +129,16 @@ export {
   warning
 } from "./store/index";
 export {
+  type CallerClient,
   type CallOutcome,
+  type ClientRequest,
+  content,
   type IsolateRunOptions,
   type IsolateStarter,
   type OpenAITool,
   type SqlExec,
   type Tool,
+  type ToolContent,
   type ToolContext,
   type ToolException,
   tool

@@ -2,7 +2,7 @@
 
 import * as z from "zod";
 import type { JsonValue } from "../json";
-import { capContent } from "../tools/content";
+import { capText } from "../tools/content";
 import type { CodeLimits } from "./limits";
 
 /** What the main module answers (sandbox-source.ts); anything else is a broken sandbox. */
@@ -33,8 +33,8 @@ export interface CodeAnswer {
 }
 
 const output = (stdout: string, stderr: string, limits: CodeLimits) => ({
-  ...(stdout === "" ? {} : { stdout: capContent(stdout, limits.outputBytes) }),
-  ...(stderr === "" ? {} : { stderr: capContent(stderr, limits.outputBytes) })
+  ...(stdout === "" ? {} : { stdout: capText(stdout, limits.outputBytes) }),
+  ...(stderr === "" ? {} : { stderr: capText(stderr, limits.outputBytes) })
 });
 
 /** The output a failed run wrote before it failed, for the model's error message. */

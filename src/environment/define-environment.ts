@@ -38,6 +38,7 @@ import type {
   StepResult,
   ToolTypes
 } from "./episode-context";
+import type { McpOffer } from "./mcp-offer";
 import {
   type RegisteredRubric,
   type RubricRegistry,
@@ -73,6 +74,8 @@ export interface EnvironmentConfig<
   description: string;
   /** Validates tasks given at creation or reset; omitted means no task. */
   task?: TaskSchema;
+  /** Prompts, resources and resource templates for MCP clients (the MCP layer serves them). */
+  mcp?: McpOffer;
   state?: StateDefinition<Shape>;
   /**
    * Tools by name; a tool's own `name`, if set, must equal its key. The

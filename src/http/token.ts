@@ -5,7 +5,7 @@ import type { SigningKeys } from "./secrets";
 const VERSION = "v1";
 const encoder = new TextEncoder();
 
-const toBase64Url = (bytes: ArrayBuffer): string => {
+export const toBase64Url = (bytes: ArrayBuffer | Uint8Array): string => {
   let binary = "";
   for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
   return btoa(binary)
@@ -14,7 +14,7 @@ const toBase64Url = (bytes: ArrayBuffer): string => {
     .replace(/=+$/, "");
 };
 
-const fromBase64Url = (text: string): Uint8Array | undefined => {
+export const fromBase64Url = (text: string): Uint8Array | undefined => {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   try {
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));

@@ -21,8 +21,47 @@ export const ImagePartSchema = lazy(() =>
   })
 );
 
+/** Audio as OpenAI's chat format carries it: base64 data and its format (`wav`, `mp3`). */
+export const AudioPartSchema = lazy(() =>
+  z.object({
+    type: z.literal("input_audio"),
+    input_audio: z.object({
+      data: z.string(),
+      format: z.string().regex(/^[a-z0-9.+-]{1,32}$/)
+    })
+  })
+);
+
+/**
+ * A document embedded whole, as MCP embeds a resource: its URI, its media
+ * type, and its text or base64 `blob`. OpenAI's format has no such part; a
+ * harness that sends the transcript to a model renders it as it sees fit.
+ */
+export const ResourcePartSchema = lazy(() =>
+  z.object({
+    type: z.literal("resource"),
+    resource: z.union([
+      z.object({
+        uri: z.string().min(1),
+        mimeType: z.string().optional(),
+        text: z.string()
+      }),
+      z.object({
+        uri: z.string().min(1),
+        mimeType: z.string().optional(),
+        blob: z.string()
+      })
+    ])
+  })
+);
+
 export const ContentPartSchema = lazy(() =>
-  z.discriminatedUnion("type", [TextPartSchema(), ImagePartSchema()])
+  z.discriminatedUnion("type", [
+    TextPartSchema(),
+    ImagePartSchema(),
+    AudioPartSchema(),
+    ResourcePartSchema()
+  ])
 );
 export type ContentPart = z.infer<ReturnType<typeof ContentPartSchema>>;
 

@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
+import { UPDATE_KINDS } from "../store/result";
 import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
@@ -143,7 +144,7 @@ export const UpdateEventSchema = lazy(() =>
   event(
     "update",
     {
-      kind: z.enum(["status", "text", "warning", "self_healing_error"]),
+      kind: z.enum(UPDATE_KINDS),
       payload: JsonObjectSchema(),
       call_id: z.string().optional()
     },

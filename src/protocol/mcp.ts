@@ -33,6 +33,8 @@ export const MCP_META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
   clientInfo: "io.modelcontextprotocol/clientInfo",
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  /** The least severe log line a stateless request wants streamed. */
+  logLevel: "io.modelcontextprotocol/logLevel",
   serverInfo: "io.modelcontextprotocol/serverInfo",
   /**
    * Roost's own key: the session a stateless request to an environment's
@@ -55,6 +57,8 @@ export const JSONRPC_ERRORS = {
   resourceNotFound: -32002,
   /** 2026-07-28: a routing header missing, or not what the body says. */
   headerMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability the client did not declare. */
+  missingCapability: -32021,
   /** 2026-07-28: a protocol version the server does not speak. */
   unsupportedVersion: -32022
 } as const;
@@ -123,7 +127,8 @@ export const ResourcesReadParamsSchema = lazy(() =>
 
 export const InitializeParamsSchema = lazy(() =>
   z.looseObject({
-    protocolVersion: z.string().optional()
+    protocolVersion: z.string().optional(),
+    capabilities: JsonObjectSchema().optional()
   })
 );
 

@@ -2,7 +2,7 @@
 
 import { RoostError } from "../errors";
 import type { RewardComponent } from "../protocol";
-import { capContent, describeError } from "../tools/content";
+import { capText, describeError } from "../tools/content";
 import { below } from "./judges";
 import type { Component, Entries, Rubric } from "./types";
 
@@ -106,7 +106,7 @@ const failed = (
 export const COMPONENT_ERROR_BYTES = 1024;
 
 const errorText = (thrown: unknown): string =>
-  capContent(describeError(thrown), COMPONENT_ERROR_BYTES);
+  capText(describeError(thrown), COMPONENT_ERROR_BYTES);
 
 /** A component and everything below it, reported as skipped. */
 export const skipped = <Args>(name: string, c: Component<Args>): Entries => [

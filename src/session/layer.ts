@@ -6,7 +6,7 @@
  * neither bundled nor run.
  */
 
-import type { Grant } from "../protocol/scopes";
+import type { Grant, Scope } from "../protocol/scopes";
 import type { SessionRow } from "../storage/session-row";
 import { CORE_ALARMS } from "./alarm";
 import { CORE_OPERATIONS } from "./operations";
@@ -40,13 +40,21 @@ export type AlarmHandler = (a: AlarmContext) => Promise<"deleted" | undefined>;
 
 /**
  * A request the object answers itself (a stream), forwarded by the worker
- * after it checked the credentials, on the object's internal `path`.
+ * after it checked the credentials, on the object's internal `path`; the
+ * object admits it with `scope`, as an operation's (a chat's stream shows
+ * the session: observe; an MCP client's call runs a tool: act).
  */
-export type ObjectRequest = (
-  runtime: SessionRuntime,
-  url: URL,
-  grant: Grant
-) => Promise<Response>;
+export interface ObjectRequest {
+  /** What a refusal calls it: the operation it is, or what it shows. */
+  readonly name: string;
+  readonly scope: Scope;
+  answer(
+    runtime: SessionRuntime,
+    url: URL,
+    grant: Grant,
+    request: Request
+  ): Promise<Response>;
+}
 
 /** What a layer's `attach` gets, once per object, when the object starts. */
 export interface SessionAttach {

@@ -2,9 +2,9 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { Registry } from "../environment/registry";
-import { RoostError, toErrorBody } from "../errors";
+import { type RoostError, toErrorBody } from "../errors";
 import { closeReplyCode, PING_FRAME, PONG_FRAME } from "../protocol";
-import { allows, type Grant } from "../protocol/scopes";
+import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { grantOf } from "./grant-header";
 import { loaderIsolates } from "./isolates";
@@ -15,7 +15,7 @@ import {
   type OperationInput,
   type OperationName
 } from "./operations";
-import { staleError, staleGrant } from "./operations/check-grant";
+import { checkGrant } from "./operations/check-grant";
 import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
@@ -99,24 +99,15 @@ export class SessionObject extends DurableObject {
       ? requests[url.pathname]
       : undefined;
     if (answer !== undefined) {
-      // Every object request shows the session (a chat stream): a model
-      // token sees nothing of it.
-      if (!allows(grant.scope, "observe"))
-        return Response.json(
-          toErrorBody(
-            new RoostError(
-              "forbidden",
-              "A model token may only call the model."
-            )
-          ),
-          { status: 403 }
-        );
-      const stale = staleGrant(this.runtime.shared, grant);
-      if (stale !== undefined) {
-        const error = staleError(stale);
-        return Response.json(toErrorBody(error), { status: error.status });
+      // The operations' one access check, with the request's own scope (a
+      // model token sees nothing of the session).
+      try {
+        checkGrant(this.runtime.shared, answer.name, answer.scope, grant);
+      } catch (error) {
+        const refused = error as RoostError;
+        return Response.json(toErrorBody(refused), { status: refused.status });
       }
-      return answer(this.runtime, url, grant);
+      return answer.answer(this.runtime, url, grant, request);
     }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return Response.json(

@@ -2,7 +2,7 @@
 
 import type { Emit, EventData } from "../protocol";
 import type { LocatedEntry } from "../store/types";
-import { capContent } from "../tools/content";
+import { capText } from "../tools/content";
 import type { ExecutionHooks, ToolException } from "../tools/types";
 
 /**
@@ -44,9 +44,9 @@ const wireException = (
   exception: ToolException,
   stacks: boolean
 ): NonNullable<EventData<"tool.finished">["exception"]> => ({
-  message: capContent(exception.message, EXCEPTION_MESSAGE_BYTES),
+  message: capText(exception.message, EXCEPTION_MESSAGE_BYTES),
   ...(stacks && exception.stack !== undefined
-    ? { stack: capContent(exception.stack, EXCEPTION_STACK_BYTES) }
+    ? { stack: capText(exception.stack, EXCEPTION_STACK_BYTES) }
     : {})
 });
 

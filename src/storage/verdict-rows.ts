@@ -2,7 +2,7 @@
 
 import type { JsonValue } from "../json";
 import type { Verdict, VerdictKey } from "../rewards/judges";
-import { capContent } from "../tools/content";
+import { capText } from "../tools/content";
 import { hasTable } from "./tables";
 
 /**
@@ -56,7 +56,7 @@ export const writeVerdict = (
     key.hash,
     verdict.model,
     JSON.stringify(verdict.value),
-    capContent(verdict.text, VERDICT_TEXT_BYTES),
+    capText(verdict.text, VERDICT_TEXT_BYTES),
     at
   );
 };

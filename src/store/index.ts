@@ -17,6 +17,10 @@ export { readOnlyStore } from "./reader";
 export {
   describeResult,
   error,
+  LOG_LEVELS,
+  type LogLevel,
+  log,
+  progress,
   type Result,
   type ResultInit,
   result,

@@ -1,6 +1,6 @@
 /** @module Values a tool yields while it works: Results (stored and streamed) and updates (streamed only). */
 
-import type { JsonObject } from "../json";
+import type { JsonObject, JsonValue } from "../json";
 import type { Mapping } from "../protocol/map-objects";
 import { checkDisplay } from "./display";
 
@@ -56,11 +56,25 @@ export const result = (init: ResultInit): Result => ({
   ...checkDisplay({ payloadType: init.payloadType, mapping: init.mapping })
 });
 
+/** Every kind of update, as the wire names them. */
+export const UPDATE_KINDS = [
+  "status",
+  "text",
+  "warning",
+  "self_healing_error",
+  "progress",
+  "log"
+] as const;
+
 /** A progress update streamed to clients; never stored in the environment. */
 export type Update =
   | { kind: "status"; text: string }
   | { kind: "text"; text: string }
   | { kind: "warning"; text: string }
+  /** How far the call is: `progress` rises; `total`, when known, is where it ends. */
+  | { kind: "progress"; progress: number; total?: number; message?: string }
+  /** A log line for the people watching (MCP's notifications/message), at syslog's levels. */
+  | { kind: "log"; level: LogLevel; data: JsonValue; logger?: string }
   /**
    * A recoverable error (Elysia's `Error`): the model is told and may try
    * again. `avoidable` when the tool said how to fix it (feedback); an
@@ -81,6 +95,43 @@ export const UNKNOWN_FEEDBACK = "An unknown issue occurred.";
 export const status = (text: string): Update => ({ kind: "status", text });
 export const text = (text: string): Update => ({ kind: "text", text });
 export const warning = (text: string): Update => ({ kind: "warning", text });
+
+/** Syslog's severities, least first, as MCP's logging names them. */
+export const LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency"
+] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How far the call is: yield or emit it; MCP clients that asked get it as notifications/progress. */
+export const progress = (
+  done: number,
+  total?: number,
+  message?: string
+): Update => ({
+  kind: "progress",
+  progress: done,
+  ...(total === undefined ? {} : { total }),
+  ...(message === undefined ? {} : { message })
+});
+
+/** A log line; MCP clients get it as notifications/message when they asked for its level. */
+export const log = (
+  level: LogLevel,
+  data: JsonValue,
+  logger?: string
+): Update => ({
+  kind: "log",
+  level,
+  data,
+  ...(logger === undefined ? {} : { logger })
+});
 /**
  * A self-healing error. Give `feedback` (what to do differently) when the
  * model can fix it; give only `message` (what went wrong) when it cannot,

@@ -1,9 +1,14 @@
 /** @module Executing one action's tool calls: validation, timeouts, concurrency, streaming, state merges. */
 
 import type { JsonValue } from "../json";
-import type { ToolCall } from "../messages/schema";
+import type { Content, ToolCall } from "../messages/schema";
 import type { StateAccess, StateShape } from "../state/types";
-import type { Result, SelfHealingError, Update } from "../store/result";
+import {
+  type Result,
+  type SelfHealingError,
+  UPDATE_KINDS,
+  type Update
+} from "../store/result";
 import type {
   EnvironmentStore,
   HiddenStore,
@@ -11,7 +16,14 @@ import type {
 } from "../store/types";
 import type { TreeData } from "../tree/types";
 import { type JsonLimits, prepareArguments } from "./arguments";
-import { capContent, describeError, toContent, toException } from "./content";
+import { type CallerClient, CallInterrupted } from "./ask";
+import {
+  capContent,
+  describeError,
+  isToolContent,
+  toContent,
+  toException
+} from "./content";
 import type { Tool } from "./define-tool";
 import {
   EPISODE_ACCESS,
@@ -56,11 +68,13 @@ export interface ExecuteOptions {
   jsonLimits?: JsonLimits;
   /** Handed to every call as `ctx.isolates` (a session's Worker Loader binding). */
   isolates?: IsolateStarter;
+  /** Handed to every call as `ctx.client`: the MCP client calling the tool directly. */
+  client?: CallerClient;
 }
 
 interface Ran {
   ok: boolean;
-  content: string;
+  content: Content;
   value?: unknown;
   results: LocatedEntry[];
   healing?: SelfHealingError;
@@ -89,7 +103,7 @@ export const executeToolCalls = async (
     const call = calls[i]!;
     const tool = scope.tools.get(call.function.name);
     let { ok, content, exception } = ran;
-    if (ok && tool?.outputsToState) {
+    if (ok && tool?.outputsToState && !isToolContent(ran.value)) {
       const failure = mergeOutputs(
         scope.state,
         call.function.name,
@@ -111,7 +125,7 @@ export const executeToolCalls = async (
         is_error: !ok
       },
       results: ran.results,
-      ...(ok && ran.value !== undefined
+      ...(ok && ran.value !== undefined && !isToolContent(ran.value)
         ? { value: ran.value as JsonValue }
         : {}),
       ...(ran.healing ? { error: ran.healing } : {}),
@@ -194,6 +208,7 @@ const runCall = async (
     ...(scope.sql ? { sql: scope.sql } : {}),
     ...(scope.tree ? { tree: scope.tree } : {}),
     ...(options.isolates ? { isolates: options.isolates } : {}),
+    ...(options.client ? { client: options.client } : {}),
     call: ref
   };
   const onItem = (item: Result | Update) => {
@@ -222,8 +237,11 @@ const runCall = async (
         : healing.message || healing.feedback;
       return { ok: false, content, results, healing };
     }
+    // Malformed parts are the tool's own error, caught below.
     return { ok: true, content: toContent(value, yielded), value, results };
   } catch (error) {
+    // The client must answer first, or cannot: the caller hears of it.
+    if (error instanceof CallInterrupted) throw error;
     // The model reads the message only; the stack is the author's, for the
     // session's log and its developer (CallOutcome.exception).
     return {
@@ -269,7 +287,7 @@ const consume = async (
       const item = step.value as unknown;
       if (!isYielded(item)) {
         throw new Error(
-          "a tool may yield only result(...) or an update (status, text, warning, error)."
+          "a tool may yield only result(...) or an update (status, text, warning, error, progress, log)."
         );
       }
       onItem(item);
@@ -282,6 +300,6 @@ const consume = async (
 const isYielded = (item: unknown): item is Yielded =>
   typeof item === "object" &&
   item !== null &&
-  ["result", "status", "text", "warning", "self_healing_error"].includes(
+  ["result", ...UPDATE_KINDS].includes(
     (item as { kind?: unknown }).kind as string
   );

@@ -2,6 +2,17 @@
 
 export { describeIssues } from "../issues";
 export {
+  type CallerClient,
+  CallInterrupted,
+  CLIENT_METHODS,
+  type ClientMethod,
+  type ClientRequest,
+  InputRequired,
+  MissingCapability,
+  missingCapabilities
+} from "./ask";
+export { content, type ToolContent } from "./content";
+export {
   type Tool,
   type ToolConfig,
   type ToolInput,

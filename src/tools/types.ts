@@ -10,6 +10,7 @@ import type {
   LocatedEntry
 } from "../store/types";
 import type { TreeData } from "../tree/types";
+import type { CallerClient } from "./ask";
 
 /** A narrow view of the session's own SQLite, for tables an environment declares. */
 export interface SqlExec {
@@ -52,6 +53,11 @@ export interface ToolContext<
    */
   tree?: TreeData;
   call: { id: string; tool: string };
+  /**
+   * The client that called, when it can be asked mid-call (an MCP client
+   * calling the tool directly): see `ask`. Absent for a model's step.
+   */
+  client?: CallerClient;
   /**
    * Starts fresh isolates from source (Dynamic Workers): present inside a
    * session whose worker has a Worker Loader binding, absent elsewhere.

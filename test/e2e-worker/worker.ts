@@ -4,6 +4,7 @@ import { calculator } from "../../examples/calculator/index";
 import { catalog } from "../../examples/catalog/index";
 import { codeAnalyst } from "../../examples/code-analyst/index";
 import { counter } from "../../examples/counter/index";
+import { mcpEverything } from "../../examples/mcp-everything/index";
 import { story } from "../../examples/story/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
@@ -35,6 +36,7 @@ const worker = createRoost({
     calculator,
     catalog,
     codeAnalyst,
+    mcpEverything,
     nap,
     ledger,
     fragile,

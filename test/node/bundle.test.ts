@@ -20,7 +20,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * docs/13-performance.md for what stands between.
  */
 const CORE_KIB = 113;
-const FULL_KIB = 215;
+// 214.9 before issue 52; its MCP features (prompts, resources, asking the
+// client, streamed calls) and the mcp-everything example took it to 223.6.
+const FULL_KIB = 225;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true

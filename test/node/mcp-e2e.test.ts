@@ -99,8 +99,16 @@ describe("MCP with the official client", () => {
       .catch((e: unknown) => e);
     expect(unknownTool).toBeInstanceOf(McpError);
     expect((unknownTool as McpError).code).toBe(-32602);
+    const prompts = await client.request(
+      { method: "prompts/list" },
+      ListPromptsResultSchema
+    );
+    expect(prompts.prompts.map((p) => p.name)).toEqual([
+      "instructions",
+      "task"
+    ]);
     const unknownMethod = await client
-      .request({ method: "prompts/list" }, ListPromptsResultSchema)
+      .request({ method: "nope/nothing" }, ListPromptsResultSchema)
       .catch((e: unknown) => e);
     expect((unknownMethod as McpError).code).toBe(-32601);
     const badParams = await client

@@ -222,7 +222,7 @@ describe("MCP 2026-07-28 on a session", () => {
 
   it("answers initialize and ping with 404 -32601: this revision has no handshake", async () => {
     const s = await createResetSession();
-    for (const method of ["initialize", "ping", "prompts/list"]) {
+    for (const method of ["initialize", "ping", "logging/setLevel"]) {
       const answer = await onSession(s, method);
       expect(answer.status).toBe(404);
       expect(answer.body.error?.code).toBe(-32601);

@@ -232,11 +232,16 @@ describe("MCP on a session", () => {
       rpc("resources/read", { uri: "roost://environment/note/other" })
     );
     expect(missing.error?.code).toBe(-32002);
+    // A URI that is neither the store's nor one the environment declares
+    // names no resource.
     const foreign = await answer(
       s,
       rpc("resources/read", { uri: "file:///etc/passwd" })
     );
-    expect(foreign.error?.code).toBe(-32602);
+    expect(foreign.error).toMatchObject({
+      code: -32002,
+      data: { uri: "file:///etc/passwd" }
+    });
     const templates = await answer(s, rpc("resources/templates/list"));
     expect(templates.result).toMatchObject({
       resourceTemplates: [{ uriTemplate: "roost://environment/{tool}/{name}" }]

@@ -360,6 +360,25 @@ export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     },
     compare: "shape"
   },
+  answerClient: {
+    environment: "lab",
+    input: () => ({ id: "roost-ask-none", answer: { result: {} } }),
+    http: "MCP's: a client's answer to what a tool asked it mid-call",
+    mcp: "a JSON-RPC response the client POSTs (answered 202), not a method",
+    compare: "answer"
+  },
+  mcpClient: {
+    environment: "lab",
+    input: () => ({ log_level: "info" }),
+    http: "MCP's: what a client of the handshake era declared and set",
+    mcp: {
+      method: "logging/setLevel",
+      params: () => ({ level: "info" }),
+      answer: (r) => r,
+      value: (v) => v
+    },
+    compare: "answer"
+  },
   cancelTask: {
     environment: "lab",
     withTask: "held",

@@ -351,6 +351,20 @@ const CASES: Record<OperationName, Case> = {
     await openGate(s, gate);
     return cancelled;
   },
+  answerClient: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    // No call asked: nothing waits for the answer.
+    return run(s, "answerClient", {
+      id: "roost-ask-none",
+      answer: { result: {} }
+    });
+  },
+  mcpClient: async (w) => {
+    const s = await lab();
+    await w.on(s);
+    return run(s, "mcpClient", { capabilities: {}, log_level: "info" });
+  },
   forkBegin: async () => (await forkSteps(await lab())).answers.forkBegin,
   forkChunk: async () => (await forkSteps(await lab())).answers.forkChunk,
   forkEnd: async () => (await forkSteps(await lab())).answers.forkEnd,

@@ -14,6 +14,10 @@ export const chat = (): Layer => ({
   routes: chatRoutes,
   operations: { startChat },
   objectRequests: {
-    [CHAT_STREAM_PATH]: async (runtime, url) => serveChatStream(runtime, url)
+    [CHAT_STREAM_PATH]: {
+      name: "a chat's stream",
+      scope: "observe",
+      answer: async (runtime, url) => serveChatStream(runtime, url)
+    }
   }
 });

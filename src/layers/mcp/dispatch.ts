@@ -12,7 +12,9 @@
 // protocol versions offered, which the SDK cannot narrow. What remains
 // hand-written is small: this table, the transport checks and the mapping.
 
+import * as z from "zod";
 import { RoostError } from "../../errors";
+import { lazy } from "../../lazy";
 import {
   InitializeParamsSchema,
   JSONRPC_ERRORS,
@@ -23,13 +25,17 @@ import {
   MCP_PROTOCOL_VERSIONS
 } from "../../protocol";
 import { TASKS_CAPABILITY } from "../../protocol/mcp-tasks";
+import { LOG_LEVELS } from "../../store/result";
+import { complete } from "./completion";
+import type { Exchange } from "./exchange";
 import { fromRoost, isSessionGone, parseParams, RpcFailure } from "./failure";
+import { getPrompt, listPrompts } from "./prompts";
 import {
   listResources,
   listResourceTemplates,
   readResource
 } from "./resources";
-import { type Revision, SUPPORTED_VERSIONS } from "./revision";
+import { SUPPORTED_VERSIONS } from "./revision";
 import type { McpTarget } from "./target";
 import { taskMethods } from "./tasks";
 import { extensionMethods, TASKS_EXTENSION } from "./tasks-extension";
@@ -43,17 +49,26 @@ const negotiate = (asked: string | undefined): string =>
 
 const SERVER_INFO = { name: "roost", version: "0.1.0" };
 
-// Nothing changes under a client (tools are fixed per episode), and there
-// is no stream to notify on.
+// Nothing changes under a client (tools are fixed per episode), and no
+// stream stays open to notify on.
 const CAPABILITIES = {
   tools: { listChanged: false },
-  resources: { subscribe: false, listChanged: false }
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+  completions: {}
+};
+
+/** The handshake era's own: logging/setLevel, and subscriptions to resources. */
+const LEGACY_CAPABILITIES = {
+  ...CAPABILITIES,
+  resources: { subscribe: true, listChanged: false },
+  logging: {}
 };
 
 type Method = (
   target: McpTarget,
   params: unknown,
-  revision: Revision
+  exchange: Exchange
 ) => Promise<unknown>;
 
 /** Methods of both eras. */
@@ -62,30 +77,56 @@ const shared: Record<string, Method> = {
   "tools/call": callTool,
   "resources/list": listResources,
   "resources/templates/list": listResourceTemplates,
-  "resources/read": readResource
+  "resources/read": readResource,
+  "prompts/list": listPrompts,
+  "prompts/get": getPrompt,
+  "completion/complete": complete
 };
+
+const LevelParamsSchema = lazy(() => z.object({ level: z.enum(LOG_LEVELS) }));
+const UriParamsSchema = lazy(() => z.object({ uri: z.string().min(1) }));
 
 /** The handshake's era: initialize, and ping to check a session lives. */
 const legacy: Record<string, Method> = {
   ...shared,
   ...taskMethods,
   initialize: async (target, params) => {
-    const version = negotiate(
-      parseParams(InitializeParamsSchema(), params).protocolVersion
-    );
+    const asked = parseParams(InitializeParamsSchema(), params);
+    const version = negotiate(asked.protocolVersion);
+    // What a tool may ask this client, kept for its calls.
+    if (asked.capabilities !== undefined) {
+      await target.recordClient({ capabilities: asked.capabilities });
+    }
     return {
       protocolVersion: version,
       // Tasks came with 2025-11-25.
       capabilities:
         version >= "2025-11-25"
-          ? { ...CAPABILITIES, tasks: TASKS_CAPABILITY }
-          : CAPABILITIES,
+          ? { ...LEGACY_CAPABILITIES, tasks: TASKS_CAPABILITY }
+          : LEGACY_CAPABILITIES,
       serverInfo: SERVER_INFO,
       instructions: (await target.environment()).description
     };
   },
   // Asks the object, so a session deleted under its client answers 404.
   ping: async (target) => {
+    await target.environment();
+    return {};
+  },
+  "logging/setLevel": async (target, params) => {
+    const { level } = parseParams(LevelParamsSchema(), params);
+    await target.recordClient({ log_level: level });
+    return {};
+  },
+  // A resource changes only by a tool's call, whose caller hears of it;
+  // there is no open stream to send notifications/resources/updated on.
+  "resources/subscribe": async (target, params) => {
+    parseParams(UriParamsSchema(), params);
+    await target.environment();
+    return {};
+  },
+  "resources/unsubscribe": async (target, params) => {
+    parseParams(UriParamsSchema(), params);
     await target.environment();
     return {};
   }
@@ -119,6 +160,7 @@ const cached = (
     case "resources/templates/list":
       return { ttlMs: 60_000, cacheScope: "private" };
     case "tools/list":
+    case "prompts/list":
     case "resources/list":
     case "resources/read":
       return { ttlMs: 0, cacheScope: "private" };
@@ -148,9 +190,6 @@ const modernError = (error: JsonRpcError): JsonRpcError =>
     ? { ...error, code: JSONRPC_ERRORS.invalidParams }
     : error;
 
-/** Before 2026-07-28 every request without the header is a legacy one. */
-const LEGACY: Revision = { modern: false, version: "2025-03-26" };
-
 /**
  * Answers a request. A session that no longer exists, or a credential it
  * no longer honours, is thrown on (the route answers 404 or 401); other
@@ -159,8 +198,9 @@ const LEGACY: Revision = { modern: false, version: "2025-03-26" };
 export const dispatchMcp = async (
   message: JsonRpcMessage & { id: string | number },
   target: McpTarget,
-  revision: Revision = LEGACY
+  exchange: Exchange
 ): Promise<JsonRpcResponse> => {
+  const { revision } = exchange;
   const base = { jsonrpc: "2.0" as const, id: message.id };
   const table = revision.modern ? modern : legacy;
   const method = Object.hasOwn(table, message.method)
@@ -196,7 +236,7 @@ export const dispatchMcp = async (
     error: revision.modern ? modernError(error) : error
   });
   try {
-    const result = await method(target, params, revision);
+    const result = await method(target, params, exchange);
     return {
       ...base,
       result: revision.modern ? modernResult(message.method, result) : result

@@ -56,3 +56,17 @@ export const fromRoost = (error: RoostError): JsonRpcError => ({
     ...(error.details ? { details: error.details } : {})
   }
 });
+
+/**
+ * What an author's prompt or resource threw: -32603 with its message, the
+ * stack in the log. A RoostError or a JSON-RPC failure it threw on purpose
+ * passes as it is.
+ */
+export const authorFailed = (what: string, error: unknown): unknown => {
+  if (error instanceof RpcFailure || error instanceof RoostError) return error;
+  console.error(`Roost: ${what} threw`, error);
+  return new RpcFailure({
+    code: JSONRPC_ERRORS.internal,
+    message: `${what} failed: ${error instanceof Error ? error.message : String(error)}`
+  });
+};

@@ -6,6 +6,7 @@
 
 import * as z from "zod";
 import {
+  JsonObjectSchema,
   NameSchema,
   TaskListSchema,
   TaskStartSchema,
@@ -16,7 +17,10 @@ import {
   TOOL_EVENTS,
   WRITE_EVENTS
 } from "../../session/operations/define";
+import { writeMcpClient } from "../../storage/mcp-client";
+import { LOG_LEVELS } from "../../store/result";
 import { tasksOf } from "./call-tasks";
+import { answerAsk } from "./client-asks";
 
 /**
  * Sent once, like a direct call without an Idempotency-Key: a second
@@ -64,8 +68,63 @@ export const cancelTask = defineOperation({
   handle: (rt, { task_id }) => tasksOf(rt).cancel(task_id)
 });
 
-/** MCP's tool-call tasks, added to each session's operation table. */
-export const TASK_OPERATIONS = { startTask, readTask, listTasks, cancelTask };
+/**
+ * A client's answer to what a tool asked it mid-call (client-asks.ts):
+ * handed to the waiting call; `answered` is false when none waits (it
+ * ended, or the object restarted since).
+ */
+export const answerClient = defineOperation({
+  input: () =>
+    z.object({
+      id: z.string().min(1).max(100),
+      answer: z.union([
+        z.object({ result: JsonObjectSchema() }),
+        z.object({
+          error: z.object({ code: z.number().int(), message: z.string() })
+        })
+      ])
+    }),
+  output: () => z.object({ answered: z.boolean() }),
+  scope: "act",
+  mutates: false,
+  events: [],
+  handle: (rt, { id, answer }) => {
+    rt.shared.requireRow();
+    return { answered: answerAsk(rt, id, answer) };
+  }
+});
+
+/**
+ * What an MCP client of the handshake era declared at initialize (its
+ * capabilities: what a tool may ask it) and set with logging/setLevel
+ * (the least severe line its calls stream), kept for its calls.
+ */
+export const mcpClient = defineOperation({
+  input: () =>
+    z.object({
+      capabilities: JsonObjectSchema().optional(),
+      log_level: z.enum(LOG_LEVELS).optional()
+    }),
+  output: () => z.object({}),
+  scope: "observe",
+  mutates: false,
+  events: [],
+  handle: (rt, changes) => {
+    rt.shared.requireRow();
+    writeMcpClient(rt.shared.sql, changes);
+    return {};
+  }
+});
+
+/** MCP's tool-call tasks and mid-call asks, added to each session's operation table. */
+export const TASK_OPERATIONS = {
+  startTask,
+  readTask,
+  listTasks,
+  cancelTask,
+  answerClient,
+  mcpClient
+};
 
 declare module "../../session/operations" {
   interface LayerOperations {
@@ -73,5 +132,7 @@ declare module "../../session/operations" {
     readTask: typeof readTask;
     listTasks: typeof listTasks;
     cancelTask: typeof cancelTask;
+    answerClient: typeof answerClient;
+    mcpClient: typeof mcpClient;
   }
 }

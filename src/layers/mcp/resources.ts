@@ -1,15 +1,21 @@
-/** @module The environment store as MCP resources: one per tool/name key, read through the store RPCs. */
+/**
+ * @module MCP's resources: those the environment declares (`mcp.resources`,
+ * `mcp.resourceTemplates`), and the session's store, one resource per
+ * tool/name key read through the store RPCs.
+ */
 
 import * as z from "zod";
+import type { OfferContext, ResourceBody } from "../../environment/mcp-offer";
 import { RoostError } from "../../errors";
 import { lazy } from "../../lazy";
 import { NAME_RE } from "../../names";
 import {
   JSONRPC_ERRORS,
   ResourcesReadParamsSchema,
-  STORE_RESOURCE_PREFIX
+  STORE_RESOURCE_PREFIX,
+  type StoreKeysResponse
 } from "../../protocol";
-import { missingTool, parseParams, RpcFailure } from "./failure";
+import { authorFailed, missingTool, parseParams, RpcFailure } from "./failure";
 import type { McpTarget } from "./target";
 
 const uriOf = (tool: string, name: string, cursor?: string) =>
@@ -58,22 +64,55 @@ const ListParamsSchema = lazy(() =>
 );
 
 // The hidden store is never listed: keys and reads go to the visible store.
+// The environment's own resources come first, on the first page.
 export const listResources = async (target: McpTarget, params: unknown) => {
   const cursor = parseParams(ListParamsSchema(), params)?.cursor;
   const page = await target.storeKeys(cursor);
+  const declared =
+    cursor === undefined
+      ? Object.entries((await target.environment()).mcp?.resources ?? {})
+      : [];
   return {
-    resources: page.keys.map((k) => ({
-      uri: uriOf(k.tool, k.name),
-      name: `${k.tool}/${k.name}`,
-      description: `Results "${k.name}" of tool ${k.tool}: ${k.entries} entries, ${k.objects} objects.`,
-      mimeType: "application/json"
-    })),
+    resources: [
+      ...declared.map(([uri, r]) => ({
+        uri,
+        name: r.name ?? uri,
+        ...described(r)
+      })),
+      ...storeResources(page)
+    ],
     ...(page.next_cursor === undefined ? {} : { nextCursor: page.next_cursor })
   };
 };
 
-export const listResourceTemplates = async () => ({
+/** A declared resource's optional fields, as MCP lists them. */
+const described = (r: {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}) => ({
+  ...(r.title === undefined ? {} : { title: r.title }),
+  ...(r.description === undefined ? {} : { description: r.description }),
+  ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType })
+});
+
+const storeResources = (page: StoreKeysResponse) =>
+  page.keys.map((k) => ({
+    uri: uriOf(k.tool, k.name),
+    name: `${k.tool}/${k.name}`,
+    description: `Results "${k.name}" of tool ${k.tool}: ${k.entries} entries, ${k.objects} objects.`,
+    mimeType: "application/json"
+  }));
+
+export const listResourceTemplates = async (target: McpTarget) => ({
   resourceTemplates: [
+    ...Object.entries(
+      (await target.environment()).mcp?.resourceTemplates ?? {}
+    ).map(([uriTemplate, t]) => ({
+      uriTemplate,
+      name: t.name ?? uriTemplate,
+      ...described(t)
+    })),
     {
       uriTemplate: `${STORE_RESOURCE_PREFIX}{tool}/{name}`,
       name: "environment store key",
@@ -84,8 +123,85 @@ export const listResourceTemplates = async () => ({
   ]
 });
 
+const notFound = (uri: string): RpcFailure =>
+  new RpcFailure({
+    code: JSONRPC_ERRORS.resourceNotFound,
+    message: `Resource not found: ${uri.slice(0, 200)}`,
+    data: { uri: uri.slice(0, 1024) }
+  });
+
+/** The variables of `uri` if it fills `template` (`{name}` is one segment). */
+export const matchTemplate = (
+  template: string,
+  uri: string
+): Record<string, string> | undefined => {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[A-Za-z0-9_]+\})/)
+    .map((piece) => {
+      const name = /^\{([A-Za-z0-9_]+)\}$/.exec(piece)?.[1];
+      if (name === undefined)
+        return piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(name);
+      return "([^/?#]+)";
+    })
+    .join("");
+  const found = new RegExp(`^${pattern}$`).exec(uri);
+  if (found === null) return undefined;
+  const variables: Record<string, string> = {};
+  for (const [i, name] of names.entries()) {
+    const value = safeDecode(found[i + 1] ?? "");
+    if (value === null) return undefined;
+    variables[name] = value;
+  }
+  return variables;
+};
+
+/** A resource the environment declares, or one its templates make. */
+const readDeclared = async (
+  target: McpTarget,
+  uri: string,
+  client: OfferContext
+) => {
+  const offer = (await target.environment()).mcp;
+  const resource = offer?.resources?.[uri];
+  const templated = resource
+    ? undefined
+    : Object.entries(offer?.resourceTemplates ?? {}).flatMap(([t, def]) => {
+        const variables = matchTemplate(t, uri);
+        return variables === undefined ? [] : [{ def, variables }];
+      })[0];
+  if (resource === undefined && templated === undefined) throw notFound(uri);
+  let body: ResourceBody;
+  try {
+    body =
+      resource !== undefined
+        ? await resource.read(client)
+        : await (templated as NonNullable<typeof templated>).def.read(
+            (templated as NonNullable<typeof templated>).variables,
+            client
+          );
+  } catch (error) {
+    throw authorFailed(`Resource ${uri.slice(0, 200)}`, error);
+  }
+  const mimeType =
+    body.mimeType ?? resource?.mimeType ?? templated?.def.mimeType;
+  return {
+    contents: [
+      {
+        uri,
+        ...(mimeType === undefined ? {} : { mimeType }),
+        ...("text" in body ? { text: body.text } : { blob: body.blob })
+      }
+    ]
+  };
+};
+
 export const readResource = async (target: McpTarget, params: unknown) => {
   const { uri } = parseParams(ResourcesReadParamsSchema(), params);
+  if (!uri.startsWith(STORE_RESOURCE_PREFIX)) {
+    return await readDeclared(target, uri, {});
+  }
   const { tool, name, cursor } = keyOf(uri);
   try {
     // One page of the key, bounded like GET …/environment?tool=&name=;
@@ -106,11 +222,7 @@ export const readResource = async (target: McpTarget, params: unknown) => {
     };
   } catch (error) {
     if (error instanceof RoostError && missingTool(error) === tool) {
-      throw new RpcFailure({
-        code: JSONRPC_ERRORS.resourceNotFound,
-        message: `Resource not found: ${uri}`,
-        data: { uri }
-      });
+      throw notFound(uri);
     }
     throw error;
   }

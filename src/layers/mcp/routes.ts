@@ -19,6 +19,7 @@ import {
   SESSION_ERRORS,
   SESSION_SECURITY
 } from "../../http/route-kit";
+import { signingKeys } from "../../http/secrets";
 import {
   provenSession,
   sessionCredential
@@ -214,13 +215,21 @@ export const answerSessionMcp = async (
   session: SessionGateway,
   header: string
 ): Promise<Response> => {
-  const read = await readMcp(c.req.raw, c.get("limits"));
+  const read = await readMcp(c.req.raw, c.get("limits"), keysOf(c));
   if (read.kind === "answered") return read.response;
   if (read.kind === "accepted") return c.body(null, 202);
-  return await read.answer(sessionTarget(c.get("registry"), session), {
-    [MCP_SESSION_HEADER]: header
+  const target = sessionTarget(c.get("registry"), session);
+  if (read.kind === "response") {
+    await target.answerClient(read.id, read.answer);
+    return c.body(null, 202);
+  }
+  return await read.answer(target, {
+    headers: { [MCP_SESSION_HEADER]: header }
   });
 };
+
+/** The deployment's signing keys, read when a request needs them (request-state.ts). */
+const keysOf = (c: Context<AppEnv>) => () => signingKeys(c.env);
 
 /**
  * The MCP server of an environment, a session per client: here at
@@ -231,7 +240,7 @@ export const answerEnvironmentMcp = async (
   c: Context<AppEnv>,
   environment: Environment
 ): Promise<Response> => {
-  const read = await readMcp(c.req.raw, c.get("limits"));
+  const read = await readMcp(c.req.raw, c.get("limits"), keysOf(c));
   if (read.kind === "answered") return read.response;
   if (read.kind === "request" && read.revision.modern) {
     return await answerStateless(c, environment, read);
@@ -247,8 +256,14 @@ export const answerEnvironmentMcp = async (
     if (read.kind === "accepted") return c.body(null, 202);
     // Served as that session's /mcp, whichever environment it runs.
     const target = sessionTarget(c.get("registry"), found.session);
+    if (read.kind === "response") {
+      return await orGone(async () => {
+        await target.answerClient(read.id, read.answer);
+        return c.body(null, 202);
+      });
+    }
     return await orGone(() =>
-      read.answer(target, { [MCP_SESSION_HEADER]: found.header })
+      read.answer(target, { headers: { [MCP_SESSION_HEADER]: found.header } })
     );
   }
   if (read.kind !== "request") return c.body(null, 202);
@@ -256,10 +271,12 @@ export const answerEnvironmentMcp = async (
   if (started instanceof Response) return started;
   const target = sessionTarget(c.get("registry"), started.session);
   const answer = await read.answer(target, {
-    [MCP_SESSION_HEADER]: sessionCredential(
-      started.sessionId,
-      await mcpSessionToken(c, started)
-    )
+    headers: {
+      [MCP_SESSION_HEADER]: sessionCredential(
+        started.sessionId,
+        await mcpSessionToken(c, started)
+      )
+    }
   });
   await expectUse(started);
   return answer;

@@ -23,6 +23,7 @@ import {
 } from "../../http/session-credential";
 import { JSONRPC_ERRORS, MCP_META } from "../../protocol";
 import { isSessionGone } from "./failure";
+import { openState } from "./request-state";
 import { mcpSessionToken } from "./session-token";
 import { expectUse, startMcpSession } from "./start-session";
 import { type McpRequest, rpcError } from "./streamable-http";
@@ -80,6 +81,29 @@ const answerTask = async (
   );
 };
 
+/**
+ * The session a resumed call's requestState names, if it is one Roost
+ * sealed for this call; a state that is not is refused by the call itself.
+ */
+const stateSession = async (
+  c: Context<AppEnv>,
+  request: McpRequest
+): Promise<string | undefined> => {
+  const params = request.params as
+    | { requestState?: unknown; name?: unknown }
+    | undefined;
+  if (
+    typeof params?.requestState !== "string" ||
+    typeof params.name !== "string"
+  )
+    return undefined;
+  const state = await openState(await signingKeys(c.env), params.requestState, {
+    method: request.method,
+    name: params.name
+  });
+  return state?.session;
+};
+
 export const answerStateless = async (
   c: Context<AppEnv>,
   environment: Environment,
@@ -89,11 +113,13 @@ export const answerStateless = async (
   if (request.method.startsWith("tasks/")) {
     return await answerTask(c, environment, request);
   }
-  const named = request.meta?.[MCP_META.session];
+  // A call resumed with its requestState runs in the session it began in.
+  const named =
+    request.meta?.[MCP_META.session] ?? (await stateSession(c, request));
   if (named !== undefined) {
     const proven =
       typeof named === "string" ? await provenSession(c, named) : undefined;
-    if (proven === undefined) {
+    if (proven === undefined || typeof named !== "string") {
       return noSession(
         request.id,
         `Unknown _meta["${MCP_META.session}"]: send the value a tools/call answered, or leave it out to start a new session.`
@@ -105,7 +131,8 @@ export const answerStateless = async (
         carriedTasks(
           sessionTarget(registry, session),
           await carrier(c, proven.sessionId)
-        )
+        ),
+        { session: named }
       );
     } catch (error) {
       if (!isSessionGone(error)) throw error;
@@ -132,17 +159,10 @@ export const answerStateless = async (
     carriedTasks(
       sessionTarget(registry, started.session),
       await carrier(c, started.sessionId)
-    )
+    ),
+    // The client continues the session by sending this back.
+    { session: credential, resultMeta: { [MCP_META.session]: credential } }
   );
   await expectUse(started);
-  const body = (await answered.json()) as {
-    result?: { _meta?: Record<string, unknown> };
-  };
-  if (body.result !== undefined) {
-    body.result._meta = {
-      ...body.result._meta,
-      [MCP_META.session]: credential
-    };
-  }
-  return Response.json(body, { status: answered.status });
+  return answered;
 };

@@ -1,15 +1,24 @@
-/** @module MCP's Streamable HTTP transport, stateless: one JSON-RPC message in, one JSON answer out. */
+/**
+ * @module MCP's Streamable HTTP transport: one JSON-RPC message in; one
+ * JSON answer out, or server-sent events when the method sends the client
+ * something while it runs.
+ */
 
 import { fromErrorBody, RoostError } from "../../errors";
 import { readCapped } from "../../http/body";
+import type { SigningKeys } from "../../http/secrets";
+import type { JsonObject } from "../../json";
 import {
   checkJsonLimits,
   JSONRPC_ERRORS,
   JsonRpcClientResponseSchema,
-  JsonRpcMessageSchema
+  type JsonRpcMessage,
+  JsonRpcMessageSchema,
+  type JsonRpcResponse
 } from "../../protocol";
 import type { Limits } from "../../protocol/limits";
 import { dispatchMcp } from "./dispatch";
+import type { Exchange, Outgoing } from "./exchange";
 import {
   isRefusal,
   type Revision,
@@ -37,13 +46,28 @@ export const rpcError = (
 
 /**
  * What a POST holds once read: a finished response (a malformed message),
- * a notification or client response to accept with 202 once the caller
- * has checked whose it is, or a request to answer.
+ * a notification to accept with 202 once the caller has checked whose it
+ * is, a client's answer to what a tool asked it (handed to the session,
+ * then 202), or a request to answer.
  */
 export type McpRead =
   | { kind: "answered"; response: Response }
   | { kind: "accepted" }
+  | { kind: "response"; id: string; answer: ClientAnswer }
   | McpRequest;
+
+export type ClientAnswer =
+  | { result: JsonObject }
+  | { error: { code: number; message: string } };
+
+export interface AnswerOptions {
+  /** Headers of the handshake era's answers (its Mcp-Session-Id). */
+  headers?: Record<string, string>;
+  /** The session credential a stateless call runs in (exchange.ts). */
+  session?: string;
+  /** Added to the result's `_meta` (a started session's credential). */
+  resultMeta?: Record<string, unknown>;
+}
 
 export interface McpRequest {
   kind: "request";
@@ -53,10 +77,7 @@ export interface McpRequest {
   params: unknown;
   /** The request's `_meta`, where a stateless client names its session. */
   meta: Record<string, unknown> | undefined;
-  answer(
-    target: McpTarget,
-    headers?: Record<string, string>
-  ): Promise<Response>;
+  answer(target: McpTarget, options?: AnswerOptions): Promise<Response>;
 }
 
 /** The id to echo in an error: only one a request could have carried. */
@@ -71,13 +92,111 @@ const idOf = (body: unknown): string | number | null => {
 };
 
 /**
+ * The HTTP status of an answer: a stateless client learns that a method
+ * is not served from a 404 (and falls back to initialize), and that it
+ * lacks a capability a call needs from a 400 (SEP-2575).
+ */
+const statusOf = (answer: JsonRpcResponse, revision: Revision): number => {
+  if (!revision.modern || !("error" in answer)) return 200;
+  if (answer.error.code === JSONRPC_ERRORS.methodNotFound) return 404;
+  if (answer.error.code === JSONRPC_ERRORS.missingCapability) return 400;
+  return 200;
+};
+
+const encoder = new TextEncoder();
+const event = (message: unknown): Uint8Array =>
+  encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+
+/**
+ * Answers with JSON, unless the method sends the client something while
+ * it runs (progress, a log line, a question): then with server-sent
+ * events, those first and the answer last. A client that takes no stream
+ * (no text/event-stream in Accept) gets the answer alone.
+ */
+const answerOn = async (
+  request: Request,
+  message: JsonRpcMessage & { id: string | number },
+  target: McpTarget,
+  exchange: Omit<Exchange, "send">,
+  headers: Record<string, string>,
+  resultMeta: Record<string, unknown> | undefined
+): Promise<Response> => {
+  const streams = (request.headers.get("accept") ?? "").includes(
+    "text/event-stream"
+  );
+  let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  let open: (response: Response) => void = () => {};
+  const opened = new Promise<Response>((resolve) => {
+    open = resolve;
+  });
+  const send = (outgoing: Outgoing) => {
+    if (writer === undefined) {
+      const { readable, writable } = new TransformStream<Uint8Array>();
+      writer = writable.getWriter();
+      open(
+        new Response(readable, {
+          headers: {
+            ...headers,
+            "content-type": "text/event-stream",
+            "cache-control": "no-cache"
+          }
+        })
+      );
+    }
+    writer.write(event(outgoing)).catch(() => {});
+  };
+  const last = (answer: unknown) => {
+    const w = writer as WritableStreamDefaultWriter<Uint8Array>;
+    w.write(event(answer))
+      .then(() => w.close())
+      .catch(() => {});
+  };
+  const done = dispatchMcp(message, target, {
+    ...exchange,
+    send: streams ? send : undefined
+  }).then(
+    (answer): Response | undefined => {
+      if (resultMeta !== undefined && "result" in answer) {
+        const result = answer.result as { _meta?: Record<string, unknown> };
+        result._meta = { ...result._meta, ...resultMeta };
+      }
+      if (writer === undefined) {
+        return Response.json(answer, {
+          status: statusOf(answer, exchange.revision),
+          headers
+        });
+      }
+      last(answer);
+      return undefined;
+    },
+    (error: unknown): undefined => {
+      if (writer === undefined) throw error;
+      // The stream is open, so its last event says what went wrong.
+      console.error("Roost: an MCP request failed mid-stream", error);
+      last({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: {
+          code: JSONRPC_ERRORS.internal,
+          message:
+            error instanceof RoostError ? error.message : "Internal error."
+        }
+      });
+      return undefined;
+    }
+  );
+  return (await Promise.race([done, opened])) ?? (await opened);
+};
+
+/**
  * Reads one POSTed message. Parse errors and malformed or batched messages
- * are answered 400 at once; notifications and client responses are
- * accepted (202, no body), since Roost never waits on them.
+ * are answered 400 at once; notifications are accepted (202, no body), and
+ * so are a client's answers, once handed to the session.
  */
 export const readMcp = async (
   request: Request,
-  limits: Limits
+  limits: Limits,
+  keys: () => Promise<SigningKeys>
 ): Promise<McpRead> => {
   // The same size, depth and string limits as every other body.
   const raw = await readCapped(request, limits.requestBodyBytes);
@@ -108,8 +227,14 @@ export const readMcp = async (
   }
   const message = JsonRpcMessageSchema().safeParse(body);
   if (!message.success) {
-    if (JsonRpcClientResponseSchema().safeParse(body).success) {
-      return { kind: "accepted" };
+    const response = JsonRpcClientResponseSchema().safeParse(body);
+    if (response.success) {
+      const { id, ...rest } = response.data;
+      const answer =
+        "result" in rest ? { result: rest.result } : { error: rest.error };
+      return id === null
+        ? { kind: "accepted" }
+        : { kind: "response", id: String(id), answer };
     }
     return {
       kind: "answered",
@@ -132,26 +257,29 @@ export const readMcp = async (
       response: rpcError(400, error.code, error.message, id, error.data)
     };
   }
+  const meta = requestMeta(m);
   return {
     kind: "request",
     id,
     method: m.method,
     revision,
     params: m.params,
-    meta: requestMeta(m),
-    answer: async (target, headers = {}) => {
-      const answer = await dispatchMcp({ ...m, id }, target, revision);
-      // A stateless client learns that a method is not served from a 404
-      // (and falls back to initialize); there is no session header to send.
-      const unknown =
-        revision.modern &&
-        "error" in answer &&
-        answer.error.code === JSONRPC_ERRORS.methodNotFound;
-      return Response.json(answer, {
-        status: unknown ? 404 : 200,
-        headers: revision.modern ? {} : headers
-      });
-    }
+    meta,
+    answer: (target, options = {}) =>
+      answerOn(
+        request,
+        { ...m, id },
+        target,
+        {
+          revision,
+          meta,
+          keys,
+          ...(options.session === undefined ? {} : { session: options.session })
+        },
+        // A stateless answer has no session header to send.
+        revision.modern ? {} : (options.headers ?? {}),
+        options.resultMeta
+      )
   };
 };
 

@@ -5,6 +5,7 @@ import type { Registry } from "../../environment/registry";
 import { RoostError } from "../../errors";
 import type { SessionGateway } from "../../http/gateway";
 import type { JsonObject } from "../../json";
+import type { Message } from "../../messages/schema";
 import {
   type CallTaskStatus,
   type OpenAITool,
@@ -13,12 +14,32 @@ import {
   type StoreKeysResponse,
   type ToolInvocationResponse
 } from "../../protocol";
+import type { McpClientRecord } from "../../storage/mcp-client";
+import { type CallChannel, streamedCall } from "./session-stream";
+import type { ClientAnswer } from "./streamable-http";
+
+/** Messages read for the opening of an episode: a system prompt and the task, with room to spare. */
+const OPENING = 20;
 
 export interface McpTarget {
   environment(): Promise<Environment>;
   /** The tools the session's episode offers: all, or the subset its reset chose. */
   tools(): Promise<OpenAITool[]>;
-  callTool(name: string, args: JsonObject): Promise<ToolInvocationResponse>;
+  /**
+   * Runs a tool as a direct call does; with `channel`, streamed to the
+   * client while it runs, and able to ask it (session-stream.ts).
+   */
+  callTool(
+    name: string,
+    args: JsonObject,
+    channel?: CallChannel
+  ): Promise<ToolInvocationResponse>;
+  /** Keeps what a client of the handshake era declared and set (initialize, logging/setLevel). */
+  recordClient(record: McpClientRecord): Promise<void>;
+  /** Hands a client's answer to the call that asked for it. */
+  answerClient(id: string, answer: ClientAnswer): Promise<void>;
+  /** The running episode's opening messages, up to the model's first turn: the task as the model saw it. */
+  openingMessages(): Promise<Message[] | undefined>;
   /** The call as a task, answered at once (tasks.ts). */
   startTask(
     name: string,
@@ -54,7 +75,21 @@ export const sessionTarget = (
   environment: async () =>
     registry.get((await session.op("status", {})).environment),
   tools: async () => (await session.op("tools", {})).tools,
-  callTool: (tool, args) => session.op("call", { tool, arguments: args }),
+  callTool: (tool, args, channel) =>
+    channel === undefined
+      ? session.op("call", { tool, arguments: args })
+      : streamedCall(session, tool, args, channel),
+  recordClient: async (record) => {
+    await session.op("mcpClient", record);
+  },
+  answerClient: async (id, answer) => {
+    await session.op("answerClient", { id, answer });
+  },
+  openingMessages: async () => {
+    const { messages } = await session.op("messages", { limit: OPENING });
+    const end = messages.findIndex((m) => m.role === "assistant");
+    return end < 0 ? messages : messages.slice(0, end);
+  },
   startTask: (tool, args, ttlMs) =>
     session.op("startTask", {
       tool,
@@ -96,6 +131,10 @@ export const environmentTarget = (environment: Environment): McpTarget => ({
   startTask: async (tool) => {
     throw new RoostError("not_found", `Unknown tool: ${tool}`, { tool });
   },
+  // Nothing to keep without a session: a stateless client sends it all.
+  recordClient: async () => {},
+  answerClient: async () => {},
+  openingMessages: async () => undefined,
   readTask: async (taskId) => noTask(taskId),
   cancelTask: async (taskId) => noTask(taskId),
   listTasks: async () => ({ tasks: [] }),

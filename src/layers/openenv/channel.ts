@@ -16,6 +16,7 @@ import { resolveTask } from "../../environment/task";
 import { RoostError } from "../../errors";
 import type { AppEnv } from "../../http/env";
 import { type StartedSession, startSession } from "../../http/gateway";
+import { signingKeys } from "../../http/secrets";
 import { sessionCredential } from "../../http/session-credential";
 import type { JsonObject } from "../../json";
 import {
@@ -34,6 +35,7 @@ import type {
   OperationOutput
 } from "../../session/operations";
 import { dispatchMcp } from "../mcp/dispatch";
+import { requestMeta } from "../mcp/revision";
 import { sessionTarget } from "../mcp/target";
 import {
   type Frame,
@@ -287,10 +289,13 @@ export class OpenEnvChannel {
     if (!request.ok) return request.answer;
     const { session } = this.#requireSession();
     const target = sessionTarget(this.#c.get("registry"), session);
-    return (await dispatchMcp(
-      request.message,
-      target
-    )) as unknown as JsonObject;
+    // A frame carries no stream back: nothing is sent before the answer.
+    return (await dispatchMcp(request.message, target, {
+      revision: { modern: false, version: "2025-03-26" },
+      meta: requestMeta(request.message),
+      send: undefined,
+      keys: () => signingKeys(this.#c.env)
+    })) as unknown as JsonObject;
   }
 
   #keeps(): boolean {
