@@ -133,7 +133,63 @@ export const bundle = async (root: string): Promise<Row[]> => {
   ];
   rows.push(...contributors(scenario, plain.meta, "demo"));
   rows.push(...contributors(scenario, corePlain.meta, "core"));
+  const mcp = await build(
+    root,
+    true,
+    join(root, "bench", "mcp-only", "wrangler.toml")
+  );
+  rows.push({
+    scenario,
+    measure:
+      "the MCP layer's cost: the core worker with `mcp()` (`bench/mcp-only`) − the core worker, gzipped",
+    roost: bytes(mcp.gzip - core.gzip),
+    reference: `${bytes(mcp.gzip)} with it, ${bytes(core.gzip)} without`,
+    ratio: bytes(mcp.gzip - core.gzip),
+    target: "",
+    met: null
+  });
+  rows.push(...capabilities(scenario, mcp.meta));
   return rows;
+};
+
+/** MCP's capabilities by the files that serve them. */
+const MCP_CAPABILITIES: readonly [string, RegExp][] = [
+  [
+    "the transport, revisions, tools and routes",
+    /mcp\/(dispatch|streamable-http|revision|routes|tools|tool-result|target|stateless-environment|start-session|session-token|failure|operations|index)\.ts|protocol\/mcp\.ts/
+  ],
+  [
+    "tasks (2025-11-25's and the 2026 extension)",
+    /mcp\/(tasks|tasks-extension|call-tasks|task-capability|task-counts|alarms)\.ts|task-rows|protocol\/(call-tasks|mcp-tasks)/
+  ],
+  [
+    "asking the client mid-call, streamed calls, input-required results",
+    /mcp\/(client-asks|input-required|request-state|session-call|session-stream|exchange)\.ts|tools\/ask|mcp-client/
+  ],
+  ["prompts and completions", /mcp\/(prompts|completion)\.ts/],
+  ["resources and templates", /mcp\/resources\.ts/],
+  ["parameter headers (SEP-2243)", /mcp\/param-headers\.ts/],
+  ["the live view (an MCP App)", /mcp\/live-view/]
+];
+
+/** Minified bytes of each MCP capability in the MCP-only worker. */
+const capabilities = (scenario: string, meta: Metafile): Row[] => {
+  const inputs = Object.values(meta.outputs).flatMap((o) =>
+    Object.entries(o.inputs)
+  );
+  return MCP_CAPABILITIES.map(([name, files]) => ({
+    scenario,
+    measure: `MCP: ${name} (bytes in the minified output)`,
+    roost: bytes(
+      inputs
+        .filter(([path]) => files.test(path))
+        .reduce((sum, [, i]) => sum + i.bytesInOutput, 0)
+    ),
+    reference: "",
+    ratio: "",
+    target: "",
+    met: null
+  }));
 };
 
 /** The largest parts of a build, by package or source folder. */

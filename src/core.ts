@@ -131,6 +131,7 @@ export {
 export {
   type CallerClient,
   type CallOutcome,
+  CallRefused,
   type ClientRequest,
   content,
   type IsolateRunOptions,

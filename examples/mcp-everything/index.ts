@@ -11,12 +11,13 @@ import { defineEnvironment } from "roost-edge/core";
 import { askTools } from "./ask-tools";
 import { contentTools } from "./content-tools";
 import { offer } from "./offer";
+import { taskTools } from "./task-tools";
 
 export const mcpEverything = defineEnvironment({
   name: "mcp-everything",
   description:
     "Every MCP feature Roost serves, as the MCP conformance suite's fixtures: content of every kind, progress, logging, questions for the client, prompts, resources and tasks.",
-  tools: { ...contentTools, ...askTools },
+  tools: { ...contentTools, ...askTools, ...taskTools },
   mcp: offer,
   reset: () =>
     "Call any tool: each shows one feature of MCP (see the tool's description)."

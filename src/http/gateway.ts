@@ -47,6 +47,8 @@ const FIRST_BACKOFF_MS = 25;
 /** One session's object, as a transport uses it. */
 export interface SessionGateway {
   readonly id: DurableObjectId;
+  /** What the caller's credential grants (the object checks it again). */
+  readonly grant: Grant;
   /**
    * Runs operation `name` and answers its value, throwing its RoostError.
    * `key` is the client's Idempotency-Key: it binds for operations that
@@ -182,6 +184,7 @@ export const gatewayTo = (
   const stubOf = () => sessionStub(namespace, id, locationHint);
   return {
     id,
+    grant,
     op: (name, input, key) => send(stubOf, name, input, grant, key),
     fetch: (request) => stubOf().fetch(withGrant(request, grant))
   };

@@ -10,6 +10,7 @@
 
 import { createMiddleware } from "hono/factory";
 import { RoostError } from "../errors";
+import { tokenFromSubprotocols } from "../protocol/subprotocol";
 import { allowOrigin } from "./cors";
 import { type AppEnv, isDev, listSetting } from "./env";
 
@@ -25,6 +26,15 @@ const listedHosts = (setting: string | undefined): string[] =>
       return [];
     }
   });
+
+/**
+ * A socket opened with its token in the subprotocol: a credential no
+ * browser attaches on its own, so only a page it was handed to can send
+ * it, from wherever it runs (an MCP App in a host's sandboxed frame,
+ * whose origin is `null`). The token is checked as on every socket.
+ */
+const carriesToken = (offered: string | undefined): boolean =>
+  tokenFromSubprotocols(offered) !== undefined;
 
 export const originGuard = createMiddleware<AppEnv>(async (c, next) => {
   const url = new URL(c.req.url);
@@ -43,7 +53,8 @@ export const originGuard = createMiddleware<AppEnv>(async (c, next) => {
   if (
     origin !== undefined &&
     origin !== url.origin &&
-    allowOrigin(c.env, origin) === null
+    allowOrigin(c.env, origin) === null &&
+    !carriesToken(c.req.header("Sec-WebSocket-Protocol"))
   )
     throw new RoostError(
       "forbidden",

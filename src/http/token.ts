@@ -26,6 +26,19 @@ export const fromBase64Url = (text: string): Uint8Array | undefined => {
   }
 };
 
+/** Text from the base64url of its UTF-8; undefined when it is not both. */
+export const textFromBase64Url = (text: string): string | undefined => {
+  const bytes = fromBase64Url(text);
+  if (bytes === undefined) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      bytes
+    );
+  } catch {
+    return undefined;
+  }
+};
+
 /** Signs a session id with the first key. */
 export const signToken = async (
   keys: SigningKeys,

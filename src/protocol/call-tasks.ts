@@ -26,7 +26,11 @@ export const TaskStartSchema = lazy(() =>
   z.object({
     tool: z.string().min(1),
     arguments: JsonObjectSchema(),
-    ttl_ms: z.number().nonnegative().optional()
+    ttl_ms: z.number().nonnegative().optional(),
+    /** The MCP client's declared capabilities: what the call may ask it (tools/ask.ts). */
+    capabilities: JsonObjectSchema().optional(),
+    /** Answers the client gave before the task began, by the names they were asked with. */
+    answers: z.record(z.string(), JsonObjectSchema()).optional()
   })
 );
 
@@ -43,7 +47,9 @@ export const TaskStatusSchema = lazy(() =>
       /** The call's answer, once it committed (completed, or failed with `is_error`). */
       result: ToolInvocationResponseSchema().optional(),
       /** Why the call was refused (failed without a result). */
-      error: ErrorBodySchema().optional()
+      error: ErrorBodySchema().optional(),
+      /** What the call asks its client, while `input_required`, by name. */
+      input_requests: z.record(z.string(), JsonObjectSchema()).optional()
     })
     .meta({
       id: "CallTaskStatus",

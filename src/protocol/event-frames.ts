@@ -2,13 +2,13 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
-import { UPDATE_KINDS } from "../store/result";
 import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { WireMessageSchema } from "./messages";
 import { RewardComponentsSchema } from "./reward-components";
 import { TimestampSchema } from "./session-status";
+import { UPDATE_KINDS } from "./update-kinds";
 
 const Position = lazy(() => z.number().int().nonnegative());
 

@@ -14,6 +14,8 @@ const KEY = "mcp_client";
 export interface McpClientRecord {
   capabilities?: JsonObject;
   log_level?: LogLevel;
+  /** Resources it subscribed to (resources/subscribe). */
+  subscriptions?: string[];
 }
 
 export const readMcpClient = (sql: SqlStorage): McpClientRecord => {

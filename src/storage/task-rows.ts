@@ -31,12 +31,26 @@ export type TaskOutcome =
   | { result: ToolInvocationResponse }
   | { error: ErrorBody };
 
+/**
+ * Before it ends, a task whose call may ask its client keeps, in the same
+ * column, what the client declared, what the call asked and is not yet
+ * answered (status `input_required`), and every answer so far: the call
+ * runs again from its start with them (tools/ask.ts).
+ */
+export interface TaskInput {
+  input: {
+    capabilities: Record<string, unknown>;
+    asked: Record<string, { method: string; params?: Record<string, unknown> }>;
+    answers: Record<string, Record<string, unknown>>;
+  };
+}
+
 export interface TaskRow {
   taskId: string;
   tool: string;
   arguments: Record<string, unknown>;
   status: TaskState;
-  outcome?: TaskOutcome;
+  outcome?: TaskOutcome | TaskInput;
   /** Times a later instance of the object took the call up again after one died. */
   redrives: number;
   createdAt: number;
@@ -63,7 +77,7 @@ const fromRaw = (r: RawTask): TaskRow => ({
   status: r.status as TaskState,
   ...(r.outcome === null
     ? {}
-    : { outcome: JSON.parse(r.outcome) as TaskOutcome }),
+    : { outcome: JSON.parse(r.outcome) as TaskOutcome | TaskInput }),
   redrives: r.redrives,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -88,11 +102,12 @@ const outcomeText = (outcome: TaskOutcome): string => {
 export const insertTask = (sql: SqlStorage, task: TaskRow): void => {
   sql.exec(
     `INSERT INTO tasks (task_id, tool, arguments, status, outcome, redrives,
-      created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, NULL, 0, ?, ?, ?)`,
+      created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)`,
     task.taskId,
     task.tool,
     JSON.stringify(task.arguments),
     task.status,
+    task.outcome === undefined ? null : JSON.stringify(task.outcome),
     task.createdAt,
     task.updatedAt,
     task.expiresAt
@@ -136,17 +151,34 @@ export const endTask = (
   );
 };
 
-/** Cancels a task that is still working; answers whether it did. */
+/** Cancels a task that has not ended; answers whether it did. */
 export const cancelTask = (
   sql: SqlStorage,
   taskId: string,
   now: number
 ): boolean =>
   sql.exec(
-    "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE task_id = ? AND status = 'working'",
+    "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE task_id = ? AND status IN ('working', 'input_required')",
     now,
     taskId
   ).rowsWritten > 0;
+
+/** What a task's call asked and was answered, and whether it waits on its client or runs again. */
+export const writeTaskInput = (
+  sql: SqlStorage,
+  taskId: string,
+  status: "working" | "input_required",
+  input: TaskInput,
+  now: number
+): void => {
+  sql.exec(
+    "UPDATE tasks SET status = ?, outcome = ?, updated_at = ? WHERE task_id = ? AND status IN ('working', 'input_required')",
+    status,
+    JSON.stringify(input),
+    now,
+    taskId
+  );
+};
 
 export const countRedrive = (sql: SqlStorage, taskId: string): void => {
   sql.exec(

@@ -1,6 +1,10 @@
 /** @module Values a tool yields while it works: Results (stored and streamed) and updates (streamed only). */
 
 import type { JsonObject, JsonValue } from "../json";
+import { UPDATE_KINDS } from "../protocol/update-kinds";
+
+export { UPDATE_KINDS };
+
 import type { Mapping } from "../protocol/map-objects";
 import { checkDisplay } from "./display";
 
@@ -55,16 +59,6 @@ export const result = (init: ResultInit): Result => ({
   ...(init.llmMessage === undefined ? {} : { llmMessage: init.llmMessage }),
   ...checkDisplay({ payloadType: init.payloadType, mapping: init.mapping })
 });
-
-/** Every kind of update, as the wire names them. */
-export const UPDATE_KINDS = [
-  "status",
-  "text",
-  "warning",
-  "self_healing_error",
-  "progress",
-  "log"
-] as const;
 
 /** A progress update streamed to clients; never stored in the environment. */
 export type Update =

@@ -61,6 +61,14 @@ export class MissingCapability extends CallInterrupted {
   }
 }
 
+/**
+ * Refuses the call as a protocol error, not a tool message the model reads:
+ * nothing the call did is kept, and its caller gets the error (an MCP
+ * task ends failed). For what the tool cannot do at all, not for a result
+ * the model should see.
+ */
+export class CallRefused extends CallInterrupted {}
+
 /** The capabilities `requests` need that `declared` lacks. */
 export const missingCapabilities = (
   declared: JsonObject,

@@ -6,6 +6,7 @@ import type { JsonObject } from "../json";
 import { NAME_RE } from "../names";
 import type { StateShape, StateValues } from "../state/types";
 import type { TreeData } from "../tree/types";
+import type { ClientRequest } from "./ask";
 import type { OutputToState, ToolContext, ToolRun } from "./types";
 
 /** The zod type every tool input must be: an object of named parameters. */
@@ -31,6 +32,20 @@ export interface ToolConfig<
   timeoutMs?: number;
   /** False makes the tool run alone: it waits for running calls and blocks new ones. */
   concurrencySafe?: boolean;
+  /**
+   * How an MCP client that runs calls as tasks gets this one: `required`
+   * (always a task; a client that cannot is refused), `optional` (a task
+   * at once), `forbidden` (never). Unset, the call is answered plainly when
+   * it ends within two seconds, as a task otherwise.
+   */
+  taskSupport?: "forbidden" | "optional" | "required";
+  /**
+   * What the call needs its MCP client to answer before it starts
+   * (`{ name: request }`, as `ctx.client.ask` takes): a stateless client
+   * answers them before a task is made for the call. `run` reads the
+   * answers with `ctx.client.ask` under the same names.
+   */
+  asksFirst?: (args: JsonObject) => Record<string, ClientRequest>;
   /** Decision trees: the tool may end the run. */
   end?: boolean;
   /** Decision trees: whether the model may pick this tool now; a string (or false) says why not. */

@@ -1,5 +1,6 @@
 /** @module Executing one action's tool calls: validation, timeouts, concurrency, streaming, state merges. */
 
+import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
 import type { Content, ToolCall } from "../messages/schema";
 import type { StateAccess, StateShape } from "../state/types";
@@ -16,7 +17,7 @@ import type {
 } from "../store/types";
 import type { TreeData } from "../tree/types";
 import { type JsonLimits, prepareArguments } from "./arguments";
-import { type CallerClient, CallInterrupted } from "./ask";
+import { type CallerClient, CallInterrupted, CallRefused } from "./ask";
 import {
   capContent,
   describeError,
@@ -240,6 +241,14 @@ const runCall = async (
     // Malformed parts are the tool's own error, caught below.
     return { ok: true, content: toContent(value, yielded), value, results };
   } catch (error) {
+    // The tool refused the call: its caller hears of it, not the model.
+    if (error instanceof CallRefused) {
+      throw new RoostError(
+        "invalid_request",
+        `Tool ${name} refused the call: ${error.message}`,
+        { refused_by: name }
+      );
+    }
     // The client must answer first, or cannot: the caller hears of it.
     if (error instanceof CallInterrupted) throw error;
     // The model reads the message only; the stack is the author's, for the

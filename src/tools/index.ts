@@ -4,6 +4,7 @@ export { describeIssues } from "../issues";
 export {
   type CallerClient,
   CallInterrupted,
+  CallRefused,
   CLIENT_METHODS,
   type ClientMethod,
   type ClientRequest,

@@ -1,4 +1,8 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type OAuthClientProvider,
   UnauthorizedError
@@ -11,6 +15,11 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port.mjs";
+import {
+  CONFORMANCE_CLI,
+  failedChecks,
+  readChecks
+} from "./helpers/conformance/cli";
 import { type E2eServer, startE2eServer } from "./helpers/e2e-server";
 
 // The official MCP client's OAuth against a real wrangler dev configured as
@@ -77,7 +86,11 @@ class MemoryProvider implements OAuthClientProvider {
 }
 
 /** The operator's browser: opens the consent page, types the key, clicks Allow; answers the redirect's code. */
-const approveInBrowser = async (url: URL, key: string): Promise<string> => {
+const approveInBrowser = async (
+  url: URL,
+  key: string,
+  redirect = REDIRECT
+): Promise<string> => {
   const page = await fetch(url, { redirect: "manual" });
   expect(page.status).toBe(200);
   const html = await page.text();
@@ -100,8 +113,10 @@ const approveInBrowser = async (url: URL, key: string): Promise<string> => {
   });
   expect(answer.status).toBe(303);
   const back = new URL(answer.headers.get("location")!);
-  expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+  expect(`${back.origin}${back.pathname}`).toBe(redirect);
   expect(back.searchParams.get("iss")).toBe(new URL(url).origin);
+  // The client's own callback (the conformance suite listens on it).
+  if (redirect !== REDIRECT) await fetch(back);
   return back.searchParams.get("code")!;
 };
 
@@ -137,6 +152,68 @@ describe("the MCP SDK's OAuth client against wrangler dev", () => {
     expect(transport.sessionId).toMatch(/^[0-9a-f]{64}\.act\./);
     await client.close();
   });
+
+  // The official MCP conformance suite's authorization-server scenarios:
+  // its metadata checks, and an authorization code grant with PKCE, which
+  // waits for a person to approve in a browser; approved here as the
+  // operator would. It registers no client, so this one is registered first.
+  it("passes the MCP conformance suite's authorization scenarios", async () => {
+    const port = await freePort();
+    const redirect = `http://127.0.0.1:${port}/callback`;
+    const registered = await fetch(`${server.baseUrl}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "conformance",
+        redirect_uris: [redirect],
+        token_endpoint_auth_method: "none"
+      })
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const out = mkdtempSync(join(tmpdir(), "roost-conformance-auth-"));
+    try {
+      const suite = spawn(
+        process.execPath,
+        [
+          ...CONFORMANCE_CLI,
+          "authorization",
+          "--url",
+          server.baseUrl,
+          "--client-id",
+          client_id,
+          "--port",
+          String(port),
+          "--resource",
+          `${server.baseUrl}/v1/environments/counter/mcp`,
+          "-o",
+          out
+        ],
+        { stdio: ["ignore", "pipe", "inherit"] }
+      );
+      const ended = new Promise((done) => suite.on("exit", done));
+      let printed = "";
+      const url = await new Promise<URL>((resolve, reject) => {
+        suite.stdout.on("data", (chunk: Buffer) => {
+          printed += chunk.toString();
+          const found = /Access the following URL[^\n]*\n(\S+)/.exec(printed);
+          if (found?.[1] !== undefined) resolve(new URL(found[1]));
+        });
+        suite.on("exit", () => reject(new Error(printed)));
+      });
+      await approveInBrowser(url, apiKey, redirect);
+      await ended;
+      const scenarios = readChecks(out);
+      expect(failedChecks(scenarios)).toEqual([]);
+      expect([...scenarios.keys()].sort()).toEqual([
+        "authorization-server-authorization-code-grant",
+        "authorization-server-authorization-server-metadata-endpoint"
+      ]);
+      for (const checks of scenarios.values())
+        expect(checks.some((c) => c.status === "SUCCESS")).toBe(true);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("is refused (401) with a token issued for another environment's endpoint", async () => {
     const provider = new MemoryProvider();

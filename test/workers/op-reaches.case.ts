@@ -360,6 +360,14 @@ export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     },
     compare: "shape"
   },
+  updateTask: {
+    environment: "lab",
+    withTask: "ended",
+    input: (p) => ({ task_id: p.taskId, input_responses: {} }),
+    http: NO_TASK_ROUTE,
+    mcp: "tasks/update is the tasks extension's (2026-07-28), whose answer is an empty acknowledgement",
+    compare: "shape"
+  },
   answerClient: {
     environment: "lab",
     input: () => ({ id: "roost-ask-none", answer: { result: {} } }),

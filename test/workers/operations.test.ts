@@ -351,6 +351,17 @@ const CASES: Record<OperationName, Case> = {
     await openGate(s, gate);
     return cancelled;
   },
+  updateTask: async (w) => {
+    const s = await lab();
+    const { task_id } = await run(s, "startTask", {
+      tool: "bump",
+      arguments: {}
+    });
+    await run(s, "readTask", { task_id, wait: 30 });
+    await w.on(s);
+    // It asked nothing: the answers change nothing.
+    return run(s, "updateTask", { task_id, input_responses: { x: {} } });
+  },
   answerClient: async (w) => {
     const s = await lab();
     await w.on(s);

@@ -75,6 +75,26 @@ describe("development mode: local hosts only", () => {
     expect((await json<{ steps: number }>(await s.call(""))).steps).toBe(0);
   });
 
+  // An MCP App's page runs in a host's sandboxed frame (Origin: null) and
+  // holds a token minted for it; a socket that carries no token is still
+  // refused from elsewhere.
+  it("opens a socket from any Origin only when it carries its token", async () => {
+    const s = await createResetSession();
+    const upgrade = (protocols: string) =>
+      s.call("/ws", {
+        headers: {
+          Upgrade: "websocket",
+          Origin: "null",
+          "Sec-WebSocket-Protocol": protocols
+        }
+      });
+    const opened = await upgrade(`roost.v1, roost.token.${s.token}`);
+    expect(opened.status).toBe(101);
+    opened.webSocket?.accept();
+    opened.webSocket?.close();
+    expect((await refusal(await upgrade("roost.v1"))).code).toBe("forbidden");
+  });
+
   it("answers its own origin, localhost pages and clients that send no Origin", async () => {
     for (const origin of [
       "http://127.0.0.1:8787",

@@ -30,8 +30,13 @@ import {
   nextTaskExpiry,
   nextWorking,
   readTask,
-  type TaskRow
+  type TaskInput,
+  type TaskOutcome,
+  type TaskRow,
+  writeTaskInput
 } from "../../storage/task-rows";
+import { InputRequired } from "../../tools/ask";
+import { replayedClient } from "./client-asks";
 import { TaskCounts } from "./task-counts";
 
 /**
@@ -63,10 +68,23 @@ const clampTtl = (asked: number | undefined): number =>
     ? TASK_TTL_MS.default
     : Math.min(TASK_TTL_MS.max, Math.max(TASK_TTL_MS.min, Math.round(asked)));
 
+/** What the task ended with, if it ended; not what its call asked meanwhile. */
+const outcomeOf = (task: TaskRow): TaskOutcome | undefined =>
+  task.outcome === undefined || "input" in task.outcome
+    ? undefined
+    : task.outcome;
+
+const inputOf = (task: TaskRow): TaskInput["input"] | undefined =>
+  task.outcome !== undefined && "input" in task.outcome
+    ? task.outcome.input
+    : undefined;
+
 const statusMessage = (task: TaskRow): string | undefined => {
   if (task.status === "cancelled")
     return "Cancelled by the client; a call already running when it was cancelled still took effect.";
-  const outcome = task.outcome;
+  if (task.status === "input_required")
+    return "The call waits for its client's answers (tasks/update).";
+  const outcome = outcomeOf(task);
   if (outcome === undefined) return undefined;
   if ("error" in outcome) return outcome.error.message;
   return outcome.result.is_error
@@ -77,7 +95,9 @@ const statusMessage = (task: TaskRow): string | undefined => {
 /** The wire form; `full` adds the outcome (a list leaves it out). */
 const toStatus = (task: TaskRow, full: boolean): CallTaskStatus => {
   const message = statusMessage(task);
-  const outcome = full ? task.outcome : undefined;
+  const outcome = full ? outcomeOf(task) : undefined;
+  const asked =
+    task.status === "input_required" ? inputOf(task)?.asked : undefined;
   return {
     task_id: task.taskId,
     status: task.status,
@@ -90,11 +110,15 @@ const toStatus = (task: TaskRow, full: boolean): CallTaskStatus => {
       ? {}
       : "error" in outcome
         ? { error: outcome.error }
-        : { result: outcome.result })
+        : { result: outcome.result }),
+    ...(asked === undefined
+      ? {}
+      : { input_requests: asked as Record<string, JsonObject> })
   };
 };
 
-const isTerminal = (task: TaskRow): boolean => task.status !== "working";
+const isTerminal = (task: TaskRow): boolean =>
+  task.status !== "working" && task.status !== "input_required";
 
 export class CallTasks {
   readonly #shared: SessionShared;
@@ -133,6 +157,8 @@ export class CallTasks {
     tool: string;
     arguments: JsonObject;
     ttl_ms?: number | undefined;
+    capabilities?: JsonObject | undefined;
+    answers?: Record<string, JsonObject> | undefined;
   }): Promise<CallTaskStatus> {
     const shared = this.#shared;
     const row = shared.requireRow();
@@ -149,7 +175,19 @@ export class CallTasks {
       redrives: 0,
       createdAt: now,
       updatedAt: now,
-      expiresAt: now + clampTtl(input.ttl_ms)
+      expiresAt: now + clampTtl(input.ttl_ms),
+      // An MCP client that declared what it can answer may be asked.
+      ...(input.capabilities === undefined
+        ? {}
+        : {
+            outcome: {
+              input: {
+                capabilities: input.capabilities,
+                asked: {},
+                answers: input.answers ?? {}
+              }
+            }
+          })
     };
     shared.storage.transactionSync(() => {
       insertTask(shared.sql, task);
@@ -235,6 +273,47 @@ export class CallTasks {
   }
 
   /**
+   * The client's answers to what a task's call asked: kept; once nothing
+   * asked is left unanswered, the call runs again from its start with
+   * them. Answers to what it did not ask are ignored. Written before the
+   * caller is answered, so its next read sees them.
+   */
+  async answer(
+    taskId: string,
+    responses: Record<string, JsonObject>
+  ): Promise<CallTaskStatus> {
+    const shared = this.#shared;
+    const task = this.#require(taskId);
+    const input = inputOf(task);
+    if (task.status !== "input_required" || input === undefined)
+      return toStatus(task, true);
+    const answers = { ...input.answers };
+    const asked = { ...input.asked };
+    for (const [name, answer] of Object.entries(responses)) {
+      if (!Object.hasOwn(asked, name)) continue;
+      answers[name] = answer;
+      delete asked[name];
+    }
+    const status =
+      Object.keys(asked).length === 0 ? "working" : "input_required";
+    shared.storage.transactionSync(() =>
+      writeTaskInput(
+        shared.sql,
+        taskId,
+        status,
+        { input: { ...input, asked, answers } },
+        shared.now()
+      )
+    );
+    if (status === "working") {
+      this.#mine.add(taskId);
+      this.#counts.started(taskId);
+      this.drive().catch((e) => console.error("Roost: a task drive", e));
+    }
+    return this.read(taskId);
+  }
+
+  /**
    * Runs pending calls one by one until none is left (or the budget is
    * spent: the lease's alarm goes on). Called by `start` and the alarm.
    */
@@ -315,6 +394,7 @@ export class CallTasks {
         // Cancelled, ended or expired while it waited: it never runs.
         const latest = readTask(shared.sql, task.taskId, shared.now());
         if (latest === undefined || isTerminal(latest)) return;
+        const input = inputOf(latest);
         await this.#commits.commit("call", undefined, (m) =>
           directCall(
             shared,
@@ -333,11 +413,33 @@ export class CallTasks {
                   { result: out },
                   shared.now()
                 )
-              )
+              ),
+            input === undefined
+              ? undefined
+              : replayedClient(
+                  input.capabilities as JsonObject,
+                  input.answers as Record<string, JsonObject>
+                )
           )
         );
       });
     } catch (error) {
+      // It asks what its client has not answered yet: nothing it did is
+      // kept, and it waits (tasks/update runs it again).
+      const input = inputOf(task);
+      if (error instanceof InputRequired && input !== undefined) {
+        shared.storage.transactionSync(() =>
+          writeTaskInput(
+            shared.sql,
+            task.taskId,
+            "input_required",
+            { input: { ...input, asked: error.requests } },
+            shared.now()
+          )
+        );
+        this.#wake(task.taskId);
+        return;
+      }
       if (!(error instanceof RoostError))
         console.error("Roost: a task's call failed", error);
       // A session deleted under its task has nothing left to write to.

@@ -118,16 +118,17 @@ const legacy: Record<string, Method> = {
     await target.recordClient({ log_level: level });
     return {};
   },
-  // A resource changes only by a tool's call, whose caller hears of it;
-  // there is no open stream to send notifications/resources/updated on.
+  // A store key changes by a tool's call: a call this client makes tells
+  // it on its own stream (notifications/resources/updated) when a key it
+  // subscribed to changed. No stream stays open for others' calls.
   "resources/subscribe": async (target, params) => {
-    parseParams(UriParamsSchema(), params);
-    await target.environment();
+    const { uri } = parseParams(UriParamsSchema(), params);
+    await target.recordClient({ subscribe: uri });
     return {};
   },
   "resources/unsubscribe": async (target, params) => {
-    parseParams(UriParamsSchema(), params);
-    await target.environment();
+    const { uri } = parseParams(UriParamsSchema(), params);
+    await target.recordClient({ unsubscribe: uri });
     return {};
   }
 };

@@ -10,6 +10,8 @@ export type Outgoing =
 
 export interface Exchange {
   readonly revision: Revision;
+  /** The request's headers (a stateless call's parameter headers). */
+  readonly headers: Headers;
   /** The request's `_meta`: a stateless client's capabilities, a progress token. */
   readonly meta: Record<string, unknown> | undefined;
   /**

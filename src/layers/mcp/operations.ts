@@ -17,10 +17,13 @@ import {
   TOOL_EVENTS,
   WRITE_EVENTS
 } from "../../session/operations/define";
-import { writeMcpClient } from "../../storage/mcp-client";
+import { readMcpClient, writeMcpClient } from "../../storage/mcp-client";
 import { LOG_LEVELS } from "../../store/result";
 import { tasksOf } from "./call-tasks";
 import { answerAsk } from "./client-asks";
+
+/** Resources one client may subscribe to at once; the oldest go first. */
+const MAX_SUBSCRIPTIONS = 100;
 
 /**
  * Sent once, like a direct call without an Idempotency-Key: a second
@@ -68,6 +71,21 @@ export const cancelTask = defineOperation({
   handle: (rt, { task_id }) => tasksOf(rt).cancel(task_id)
 });
 
+/** A client's answers to what a task's call asked it (MCP's tasks/update). */
+export const updateTask = defineOperation({
+  input: () =>
+    z.object({
+      task_id: z.string().min(1).max(64),
+      input_responses: z.record(z.string(), JsonObjectSchema())
+    }),
+  output: TaskStatusSchema,
+  scope: "act",
+  mutates: true,
+  events: [],
+  handle: (rt, { task_id, input_responses }) =>
+    tasksOf(rt).answer(task_id, input_responses)
+});
+
 /**
  * A client's answer to what a tool asked it mid-call (client-asks.ts):
  * handed to the waiting call; `answered` is false when none waits (it
@@ -103,15 +121,28 @@ export const mcpClient = defineOperation({
   input: () =>
     z.object({
       capabilities: JsonObjectSchema().optional(),
-      log_level: z.enum(LOG_LEVELS).optional()
+      log_level: z.enum(LOG_LEVELS).optional(),
+      subscribe: z.string().min(1).max(2048).optional(),
+      unsubscribe: z.string().min(1).max(2048).optional()
     }),
   output: () => z.object({}),
   scope: "observe",
   mutates: false,
   events: [],
-  handle: (rt, changes) => {
+  handle: (rt, { subscribe, unsubscribe, ...changes }) => {
     rt.shared.requireRow();
-    writeMcpClient(rt.shared.sql, changes);
+    const kept = readMcpClient(rt.shared.sql).subscriptions ?? [];
+    const subscriptions =
+      subscribe === undefined && unsubscribe === undefined
+        ? undefined
+        : [
+            ...kept.filter((u) => u !== subscribe && u !== unsubscribe),
+            ...(subscribe === undefined ? [] : [subscribe])
+          ].slice(-MAX_SUBSCRIPTIONS);
+    writeMcpClient(rt.shared.sql, {
+      ...changes,
+      ...(subscriptions === undefined ? {} : { subscriptions })
+    });
     return {};
   }
 });
@@ -122,6 +153,7 @@ export const TASK_OPERATIONS = {
   readTask,
   listTasks,
   cancelTask,
+  updateTask,
   answerClient,
   mcpClient
 };
@@ -132,6 +164,7 @@ declare module "../../session/operations" {
     readTask: typeof readTask;
     listTasks: typeof listTasks;
     cancelTask: typeof cancelTask;
+    updateTask: typeof updateTask;
     answerClient: typeof answerClient;
     mcpClient: typeof mcpClient;
   }

@@ -9,8 +9,8 @@
 
 import type { SigningKeys } from "../../http/secrets";
 import {
-  fromBase64Url,
   signToken,
+  textFromBase64Url,
   toBase64Url,
   verifyMac
 } from "../../http/token";
@@ -39,18 +39,6 @@ const signed = (payload: string) => `mcp-request-state:${payload}`;
 const encode = (text: string): string =>
   toBase64Url(new TextEncoder().encode(text));
 
-const decode = (text: string): string | undefined => {
-  const bytes = fromBase64Url(text);
-  if (bytes === undefined) return undefined;
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
-      bytes
-    );
-  } catch {
-    return undefined;
-  }
-};
-
 export const sealState = async (
   keys: SigningKeys,
   state: RequestState,
@@ -77,7 +65,7 @@ export const openState = async (
   if (payload === undefined || mac === undefined || rest.length > 0)
     return undefined;
   if (!(await verifyMac(keys, signed(payload), mac))) return undefined;
-  const text = decode(payload);
+  const text = textFromBase64Url(payload);
   if (text === undefined) return undefined;
   const state = JSON.parse(text) as Sealed;
   if (

@@ -16,6 +16,12 @@ import {
   type StoreKeysResponse
 } from "../../protocol";
 import { authorFailed, missingTool, parseParams, RpcFailure } from "./failure";
+import {
+  LIVE_VIEW_URI,
+  liveViewHtml,
+  liveViewMeta,
+  MCP_APP_MIME_TYPE
+} from "./live-view";
 import type { McpTarget } from "./target";
 
 const uriOf = (tool: string, name: string, cursor?: string) =>
@@ -73,6 +79,8 @@ export const listResources = async (target: McpTarget, params: unknown) => {
       ? Object.entries((await target.environment()).mcp?.resources ?? {})
       : [];
   return {
+    // The live view (an MCP App) is found from the tools' `_meta`, as
+    // hosts look for apps, and is not listed with the data.
     resources: [
       ...declared.map(([uri, r]) => ({
         uri,
@@ -199,6 +207,19 @@ const readDeclared = async (
 
 export const readResource = async (target: McpTarget, params: unknown) => {
   const { uri } = parseParams(ResourcesReadParamsSchema(), params);
+  if (uri === LIVE_VIEW_URI && target.liveView !== undefined) {
+    const view = await target.liveView();
+    return {
+      contents: [
+        {
+          uri,
+          mimeType: MCP_APP_MIME_TYPE,
+          text: liveViewHtml(view),
+          _meta: liveViewMeta(view)
+        }
+      ]
+    };
+  }
   if (!uri.startsWith(STORE_RESOURCE_PREFIX)) {
     return await readDeclared(target, uri, {});
   }

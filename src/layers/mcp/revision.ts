@@ -35,13 +35,16 @@ export interface RevisionRefusal {
 /** The spec's default for a request without the version header. */
 const UNNAMED_LEGACY = "2025-03-26";
 
-/** The param a stateless request's Mcp-Name header repeats, per method. */
+/**
+ * The param a stateless request's Mcp-Name header repeats, per method it
+ * serves: tasks/result is 2025-11-25's, answered -32601 here, so its
+ * header is not asked for first.
+ */
 const NAMED_BY: Record<string, string> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
   "tasks/get": "taskId",
-  "tasks/result": "taskId",
   "tasks/update": "taskId",
   "tasks/cancel": "taskId"
 };

@@ -32,6 +32,7 @@ import {
   SessionParamsSchema
 } from "../../protocol";
 import { isSessionGone } from "./failure";
+import { liveViewOf } from "./live-view-token";
 import { mcpSessionToken } from "./session-token";
 import { expectUse, startMcpSession } from "./start-session";
 import { answerStateless } from "./stateless-environment";
@@ -181,7 +182,9 @@ const UNKNOWN_HEADER = `Unknown ${MCP_SESSION_HEADER}: initialize again.`;
 /** The session the request's Mcp-Session-Id proves, or the error to answer. */
 const headerSession = async (
   c: Context<AppEnv>
-): Promise<{ session: SessionGateway; header: string } | Response> => {
+): Promise<
+  { session: SessionGateway; header: string; sessionId: string } | Response
+> => {
   const header = c.req.header(MCP_SESSION_HEADER);
   if (header === undefined) return unknownSession(400, MISSING_HEADER);
   const proven = await provenSession(c, header);
@@ -189,7 +192,8 @@ const headerSession = async (
     ? unknownSession(404, UNKNOWN_HEADER)
     : {
         session: gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant),
-        header
+        header,
+        sessionId: proven.sessionId
       };
 };
 
@@ -218,7 +222,12 @@ export const answerSessionMcp = async (
   const read = await readMcp(c.req.raw, c.get("limits"), keysOf(c));
   if (read.kind === "answered") return read.response;
   if (read.kind === "accepted") return c.body(null, 202);
-  const target = sessionTarget(c.get("registry"), session);
+  const target = sessionTarget(
+    c.get("registry"),
+    session,
+    // The header is the session id, or a credential that begins with it.
+    liveViewOf(c, header.split(".")[0] ?? header, session.id)
+  );
   if (read.kind === "response") {
     await target.answerClient(read.id, read.answer);
     return c.body(null, 202);
@@ -255,7 +264,11 @@ export const answerEnvironmentMcp = async (
     if (found instanceof Response) return found;
     if (read.kind === "accepted") return c.body(null, 202);
     // Served as that session's /mcp, whichever environment it runs.
-    const target = sessionTarget(c.get("registry"), found.session);
+    const target = sessionTarget(
+      c.get("registry"),
+      found.session,
+      liveViewOf(c, found.sessionId, found.session.id)
+    );
     if (read.kind === "response") {
       return await orGone(async () => {
         await target.answerClient(read.id, read.answer);
@@ -269,7 +282,11 @@ export const answerEnvironmentMcp = async (
   if (read.kind !== "request") return c.body(null, 202);
   const started = await startMcpSession(c, environment, read.id);
   if (started instanceof Response) return started;
-  const target = sessionTarget(c.get("registry"), started.session);
+  const target = sessionTarget(
+    c.get("registry"),
+    started.session,
+    liveViewOf(c, started.sessionId, started.session.id)
+  );
   const answer = await read.answer(target, {
     headers: {
       [MCP_SESSION_HEADER]: sessionCredential(

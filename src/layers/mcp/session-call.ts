@@ -14,6 +14,7 @@ import { lazy } from "../../lazy";
 import {
   JsonObjectSchema,
   NameSchema,
+  STORE_RESOURCE_PREFIX,
   type ToolInvocationResponse
 } from "../../protocol";
 import { directCall } from "../../session/direct-call";
@@ -60,6 +61,8 @@ export type McpCall = z.infer<ReturnType<typeof McpCallSchema>>;
 /** One line of the call's stream. */
 export type CallFrame =
   | { update: Update }
+  /** A resource the client subscribed to changed (a Result stored under its key). */
+  | { updated: string }
   | { ask: { id: string } & ClientRequest }
   | { done: ToolInvocationResponse }
   | { input: Record<string, ClientRequest> }
@@ -81,13 +84,22 @@ const frameOf = (error: unknown): CallFrame =>
       ? { missing: error.capabilities }
       : { error: toErrorBody(error) };
 
-/** Each update also goes to the stream, a log line only at `level` or above. */
+/**
+ * Each update also goes to the stream, a log line only at `level` or
+ * above, and a store key the client subscribed to says it changed.
+ */
 const teed = (
   hooks: ExecutionHooks,
   send: (frame: CallFrame) => void,
-  level: LogLevel | undefined
+  level: LogLevel | undefined,
+  subscribed: ReadonlySet<string>
 ): ExecutionHooks => ({
   ...hooks,
+  onResult: (call, result, stored) => {
+    hooks.onResult?.(call, result, stored);
+    const uri = `${STORE_RESOURCE_PREFIX}${stored.tool}/${stored.name}`;
+    if (subscribed.has(uri)) send({ updated: uri });
+  },
   onUpdate: (call, update) => {
     hooks.onUpdate?.(call, update);
     if (update.kind === "log" && !atLeast(update.level, level)) return;
@@ -131,7 +143,10 @@ export const serveMcpCall = async (
     .mutate("call", undefined, (m) =>
       directCall(
         runtime.shared,
-        { ...m, hooks: teed(m.hooks, send, level) },
+        {
+          ...m,
+          hooks: teed(m.hooks, send, level, new Set(kept.subscriptions))
+        },
         { tool: call.tool, arguments: call.arguments },
         undefined,
         client

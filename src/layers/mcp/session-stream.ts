@@ -30,7 +30,10 @@ export interface CallChannel {
   logLevel?: LogLevel;
   /** Each update and live ask, as the call makes them. */
   onFrame(
-    frame: Extract<CallFrame, { update: unknown } | { ask: unknown }>
+    frame: Extract<
+      CallFrame,
+      { update: unknown } | { ask: unknown } | { updated: unknown }
+    >
   ): void;
 }
 

@@ -23,12 +23,14 @@ import {
 } from "../../http/session-credential";
 import { JSONRPC_ERRORS, MCP_META } from "../../protocol";
 import { isSessionGone } from "./failure";
+import { liveViewOf } from "./live-view-token";
 import { openState } from "./request-state";
 import { mcpSessionToken } from "./session-token";
 import { expectUse, startMcpSession } from "./start-session";
 import { type McpRequest, rpcError } from "./streamable-http";
 import { carriedTasks, environmentTarget, sessionTarget } from "./target";
 import { carryTask, provenTask } from "./task-capability";
+import { declaresTasks } from "./tasks-extension";
 
 const toolNamed = (params: unknown): string | undefined => {
   const name = (params as { name?: unknown } | undefined)?.name;
@@ -129,7 +131,11 @@ export const answerStateless = async (
     try {
       return await request.answer(
         carriedTasks(
-          sessionTarget(registry, session),
+          sessionTarget(
+            registry,
+            session,
+            liveViewOf(c, proven.sessionId, proven.durableId)
+          ),
           await carrier(c, proven.sessionId)
         ),
         { session: named }
@@ -144,9 +150,13 @@ export const answerStateless = async (
   }
   const tool = toolNamed(request.params);
   const known = environment.toolSchemas.some((t) => t.function.name === tool);
+  // A task-only tool, for a client that cannot take tasks: refused too.
+  const refused =
+    environment.tools.get(tool ?? "")?.taskSupport === "required" &&
+    !declaresTasks(request.params);
   // Only a call of a tool the environment has makes a session; a bad call
   // is refused without one.
-  if (request.method !== "tools/call" || !known) {
+  if (request.method !== "tools/call" || !known || refused) {
     return await request.answer(environmentTarget(environment));
   }
   const started = await startMcpSession(c, environment, request.id);
@@ -157,7 +167,11 @@ export const answerStateless = async (
   );
   const answered = await request.answer(
     carriedTasks(
-      sessionTarget(registry, started.session),
+      sessionTarget(
+        registry,
+        started.session,
+        liveViewOf(c, started.sessionId, started.session.id)
+      ),
       await carrier(c, started.sessionId)
     ),
     // The client continues the session by sending this back.

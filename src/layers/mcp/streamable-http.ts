@@ -100,6 +100,7 @@ const statusOf = (answer: JsonRpcResponse, revision: Revision): number => {
   if (!revision.modern || !("error" in answer)) return 200;
   if (answer.error.code === JSONRPC_ERRORS.methodNotFound) return 404;
   if (answer.error.code === JSONRPC_ERRORS.missingCapability) return 400;
+  if (answer.error.code === JSONRPC_ERRORS.headerMismatch) return 400;
   return 200;
 };
 
@@ -272,6 +273,7 @@ export const readMcp = async (
         target,
         {
           revision,
+          headers: request.headers,
           meta,
           keys,
           ...(options.session === undefined ? {} : { session: options.session })

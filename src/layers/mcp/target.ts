@@ -14,15 +14,27 @@ import {
   type StoreKeysResponse,
   type ToolInvocationResponse
 } from "../../protocol";
+import { allows, type Scope } from "../../protocol/scopes";
 import type { McpClientRecord } from "../../storage/mcp-client";
+import type { LiveView } from "./live-view";
 import { type CallChannel, streamedCall } from "./session-stream";
 import type { ClientAnswer } from "./streamable-http";
+
+/** What a task's call may ask its client: what the client declared, and answers given before. */
+export interface TaskAsking {
+  capabilities: JsonObject;
+  answers?: Record<string, JsonObject>;
+}
 
 /** Messages read for the opening of an episode: a system prompt and the task, with room to spare. */
 const OPENING = 20;
 
 export interface McpTarget {
   environment(): Promise<Environment>;
+  /** Refuses at once a caller whose credential lacks `scope` (as the session would). */
+  requireScope(scope: Scope): void;
+  /** The session's live view (live-view.ts), with a token minted for it; absent without a session. */
+  liveView?: () => Promise<LiveView>;
   /** The tools the session's episode offers: all, or the subset its reset chose. */
   tools(): Promise<OpenAITool[]>;
   /**
@@ -34,17 +46,28 @@ export interface McpTarget {
     args: JsonObject,
     channel?: CallChannel
   ): Promise<ToolInvocationResponse>;
-  /** Keeps what a client of the handshake era declared and set (initialize, logging/setLevel). */
-  recordClient(record: McpClientRecord): Promise<void>;
+  /** Keeps what a client of the handshake era declared and set (initialize, logging/setLevel, subscriptions). */
+  recordClient(
+    record: Omit<McpClientRecord, "subscriptions"> & {
+      subscribe?: string;
+      unsubscribe?: string;
+    }
+  ): Promise<void>;
   /** Hands a client's answer to the call that asked for it. */
   answerClient(id: string, answer: ClientAnswer): Promise<void>;
   /** The running episode's opening messages, up to the model's first turn: the task as the model saw it. */
   openingMessages(): Promise<Message[] | undefined>;
-  /** The call as a task, answered at once (tasks.ts). */
+  /** The call as a task, answered at once (tasks.ts); `asking`, when its client may be asked. */
   startTask(
     name: string,
     args: JsonObject,
-    ttlMs?: number
+    ttlMs?: number,
+    asking?: TaskAsking
+  ): Promise<CallTaskStatus>;
+  /** The client's answers to what a task's call asked. */
+  updateTask(
+    taskId: string,
+    responses: Record<string, JsonObject>
   ): Promise<CallTaskStatus>;
   /** A task, once it ended or after `waitSeconds`. */
   readTask(taskId: string, waitSeconds?: number): Promise<CallTaskStatus>;
@@ -70,10 +93,20 @@ export interface McpTarget {
  */
 export const sessionTarget = (
   registry: Registry,
-  session: SessionGateway
+  session: SessionGateway,
+  liveView?: () => Promise<LiveView>
 ): McpTarget => ({
   environment: async () =>
     registry.get((await session.op("status", {})).environment),
+  requireScope: (scope) => {
+    if (!allows(session.grant.scope, scope))
+      throw new RoostError(
+        "forbidden",
+        `This credential's scope "${session.grant.scope}" does not allow this; it needs "${scope}".`,
+        { scope, granted: session.grant.scope }
+      );
+  },
+  ...(liveView === undefined ? {} : { liveView }),
   tools: async () => (await session.op("tools", {})).tools,
   callTool: (tool, args, channel) =>
     channel === undefined
@@ -90,11 +123,17 @@ export const sessionTarget = (
     const end = messages.findIndex((m) => m.role === "assistant");
     return end < 0 ? messages : messages.slice(0, end);
   },
-  startTask: (tool, args, ttlMs) =>
+  startTask: (tool, args, ttlMs, asking) =>
     session.op("startTask", {
       tool,
       arguments: args,
-      ...(ttlMs === undefined ? {} : { ttl_ms: ttlMs })
+      ...(ttlMs === undefined ? {} : { ttl_ms: ttlMs }),
+      ...asking
+    }),
+  updateTask: (taskId, responses) =>
+    session.op("updateTask", {
+      task_id: taskId,
+      input_responses: responses
     }),
   readTask: (taskId, waitSeconds) =>
     session.op("readTask", {
@@ -122,6 +161,8 @@ export const sessionTarget = (
  */
 export const environmentTarget = (environment: Environment): McpTarget => ({
   environment: async () => environment,
+  // The route admitted the request; there is no session to guard.
+  requireScope: () => {},
   tools: async () => [...environment.toolSchemas],
   // Reached only for a name the environment has no tool by: the route
   // starts a session for any other.
@@ -137,6 +178,7 @@ export const environmentTarget = (environment: Environment): McpTarget => ({
   openingMessages: async () => undefined,
   readTask: async (taskId) => noTask(taskId),
   cancelTask: async (taskId) => noTask(taskId),
+  updateTask: async (taskId) => noTask(taskId),
   listTasks: async () => ({ tasks: [] }),
   storeKeys: async () => ({ keys: [] }),
   readKey: async (tool) => {
@@ -183,6 +225,8 @@ export const carriedTasks = (
       carried(await target.readTask(inner(taskId), wait)),
     cancelTask: async (taskId) =>
       carried(await target.cancelTask(inner(taskId))),
+    updateTask: async (taskId, responses) =>
+      carried(await target.updateTask(inner(taskId), responses)),
     listTasks: async () => ({ tasks: [] })
   };
 };

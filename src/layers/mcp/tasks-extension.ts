@@ -8,14 +8,17 @@
  * The same durable tasks as 2025-11-25's serve both (tasks.ts).
  */
 
+import * as z from "zod";
 import { fromErrorBody, RoostError } from "../../errors";
 import type { JsonObject } from "../../json";
-import { type CallTaskStatus, MCP_META } from "../../protocol";
+import { lazy } from "../../lazy";
+import { type CallTaskStatus, JSONRPC_ERRORS, MCP_META } from "../../protocol";
+import { JsonObjectSchema } from "../../protocol/json-value";
 import { TaskIdParamsSchema } from "../../protocol/mcp-tasks";
 import { fromRoost, parseParams, RpcFailure } from "./failure";
 import { requestMeta } from "./revision";
-import type { McpTarget } from "./target";
-import { getTask, mcpTask, onTask } from "./tasks";
+import type { McpTarget, TaskAsking } from "./target";
+import { mcpTask, onTask } from "./tasks";
 import { callToolResult } from "./tool-result";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -27,6 +30,12 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
  */
 const TASK_AFTER_SECONDS = 2;
 
+const UpdateParamsSchema = lazy(() =>
+  TaskIdParamsSchema().extend({
+    inputResponses: z.record(z.string(), JsonObjectSchema()).optional()
+  })
+);
+
 /** Whether the request's client capabilities declare the extension. */
 export const declaresTasks = (params: unknown): boolean => {
   const meta = requestMeta({ jsonrpc: "2.0", method: "", params });
@@ -35,6 +44,19 @@ export const declaresTasks = (params: unknown): boolean => {
     | undefined;
   const declared = capabilities?.extensions?.[TASKS_EXTENSION];
   return typeof declared === "object" && declared !== null;
+};
+
+/** MCP's -32021 for a task method or a task-only tool, without the extension. */
+export const tasksRequired = (what: string): RpcFailure =>
+  new RpcFailure({
+    code: JSONRPC_ERRORS.missingCapability,
+    message: `${what} needs the ${TASKS_EXTENSION} extension: declare it in _meta["${MCP_META.clientCapabilities}"].extensions.`,
+    data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }
+  });
+
+/** The extension's methods answer only a client that declared it. */
+const requireTasks = (method: string, params: unknown): void => {
+  if (!declaresTasks(params)) throw tasksRequired(method);
 };
 
 /** The extension's Task: 2025-11-25's, with its durations named in ms. */
@@ -56,11 +78,17 @@ const taskError = (t: CallTaskStatus) =>
 export const callAsTask = async (
   target: McpTarget,
   name: string,
-  args: JsonObject
+  args: JsonObject,
+  at: "once" | "after a while",
+  asking: TaskAsking
 ): Promise<unknown> => {
+  if (at === "once") {
+    const started = await target.startTask(name, args, undefined, asking);
+    return { ...extensionTask(started), resultType: "task" };
+  }
   let started: CallTaskStatus;
   try {
-    started = await target.startTask(name, args);
+    started = await target.startTask(name, args, undefined, asking);
   } catch (error) {
     const limited =
       error instanceof RoostError &&
@@ -82,11 +110,15 @@ export const callAsTask = async (
 
 /** tasks/get: the task, with its result or error once it ended. */
 const getExtensionTask = async (target: McpTarget, params: unknown) => {
+  requireTasks("tasks/get", params);
   const { taskId } = parseParams(TaskIdParamsSchema(), params);
   const t = await onTask(() => target.readTask(taskId));
   const error = taskError(t);
   return {
     ...extensionTask(t),
+    ...(t.status === "input_required" && t.input_requests !== undefined
+      ? { inputRequests: t.input_requests }
+      : {}),
     ...(t.status === "completed" && t.result !== undefined
       ? { result: { ...callToolResult(t.result), resultType: "complete" } }
       : {}),
@@ -102,6 +134,7 @@ export const extensionMethods: Record<
   // An acknowledgement: cancelling is cooperative (a running call ends and
   // takes effect; its task stays cancelled).
   "tasks/cancel": async (target, params) => {
+    requireTasks("tasks/cancel", params);
     const { taskId } = parseParams(TaskIdParamsSchema(), params);
     const t = await onTask(() => target.readTask(taskId));
     if (t.status === "working" || t.status === "input_required") {
@@ -109,10 +142,15 @@ export const extensionMethods: Record<
     }
     return {};
   },
-  // Roost's tasks never ask for input, so there is nothing to take; the
-  // task must exist all the same.
+  // The client's answers to what the task's call asked; answers to what
+  // it did not ask are ignored. The task must exist all the same.
   "tasks/update": async (target, params) => {
-    await getTask(target, params);
+    requireTasks("tasks/update", params);
+    const { taskId, inputResponses = {} } = parseParams(
+      UpdateParamsSchema(),
+      params
+    );
+    await onTask(() => target.updateTask(taskId, inputResponses));
     return {};
   }
 };

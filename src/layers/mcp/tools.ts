@@ -8,7 +8,11 @@ import {
   ToolsCallParamsSchema
 } from "../../protocol";
 import { LOG_LEVELS, type LogLevel } from "../../store/result";
-import { InputRequired } from "../../tools/ask";
+import {
+  InputRequired,
+  MissingCapability,
+  missingCapabilities
+} from "../../tools/ask";
 import type { Exchange } from "./exchange";
 import { invalidParams, missingTool, parseParams, RpcFailure } from "./failure";
 import {
@@ -18,10 +22,12 @@ import {
   missingCapability,
   resumed
 } from "./input-required";
+import { LIVE_VIEW_URI } from "./live-view";
+import { checkParamHeaders } from "./param-headers";
 import type { CallChannel } from "./session-stream";
 import type { McpTarget } from "./target";
 import { startToolTask, taskRequested } from "./tasks";
-import { callAsTask, declaresTasks } from "./tasks-extension";
+import { callAsTask, declaresTasks, tasksRequired } from "./tasks-extension";
 import { callToolResult } from "./tool-result";
 
 /** The dialect zod writes; MCP's default since 2025-11-25, named so no client guesses. */
@@ -35,6 +41,7 @@ export const listTools = async (
   // Older clients' validators may not know the 2020-12 meta-schema by name;
   // the schema is the same either way.
   const recent = revision.version >= "2025-11-25";
+  const environment = await target.environment();
   return {
     // The model-facing schemas: parameters filled from state are hidden.
     tools: (await target.tools()).map((t) => ({
@@ -47,8 +54,18 @@ export const listTools = async (
       // call still answers. The stateless revision dropped the field: there
       // the server decides, for a client that declared the extension.
       ...(recent && !revision.modern
-        ? { execution: { taskSupport: "optional" } }
-        : {})
+        ? {
+            execution: {
+              taskSupport:
+                environment.tools.get(t.function.name)?.taskSupport ??
+                "optional"
+            }
+          }
+        : {}),
+      // A host that renders MCP Apps shows the session live beside the call.
+      ...(target.liveView === undefined
+        ? {}
+        : { _meta: { ui: { resourceUri: LIVE_VIEW_URI } } })
     }))
   };
 };
@@ -80,6 +97,14 @@ const channelOf = (
       : {}),
     ...(revision.modern && logLevel !== undefined ? { logLevel } : {}),
     onFrame: (frame) => {
+      if ("updated" in frame) {
+        send?.({
+          jsonrpc: "2.0",
+          method: "notifications/resources/updated",
+          params: { uri: frame.updated }
+        });
+        return;
+      }
       if ("ask" in frame) {
         const { id, method, params = {} } = frame.ask;
         send?.({ jsonrpc: "2.0", id, method, params });
@@ -123,14 +148,59 @@ export const callTool = async (
   // Each revision asks for a task its own way: 2025-11-25 with `task` in
   // the params, 2026-07-28 by declaring the extension and leaving it to us.
   const task = revision.modern ? undefined : taskRequested(params);
+  // The call's own scope, before anything is read for it.
+  target.requireScope("act");
   try {
     if (task !== undefined)
       return await startToolTask(target, call.name, args, task);
-    if (revision.modern && declaresTasks(params))
-      return await callAsTask(target, call.name, args);
+    const environment = await target.environment();
+    const tool = environment.tools.get(call.name);
+    if (revision.modern) {
+      checkParamHeaders(
+        environment.toolSchemas.find((t) => t.function.name === call.name),
+        args,
+        exchange.headers
+      );
+    }
+    const support = tool?.taskSupport;
+    const tasks = revision.modern && declaresTasks(params);
+    if (support === "required" && !tasks) {
+      if (revision.modern) throw tasksRequired(`Tool ${call.name}`);
+      // 2025-11-25: a task-only tool called plainly is no method here.
+      throw new RpcFailure({
+        code: JSONRPC_ERRORS.methodNotFound,
+        message: `Tool ${call.name} runs only as a task: call it with params.task.`
+      });
+    }
     const { answers } = revision.modern
       ? await resumed(exchange, params, ref)
       : { answers: {} };
+    // What the tool asks before it starts, a stateless client answers
+    // first: before a task is made for it.
+    const first = revision.modern ? tool?.asksFirst?.(args) : undefined;
+    if (first !== undefined) {
+      const unanswered = Object.entries(first).filter(
+        ([name]) => !Object.hasOwn(answers, name)
+      );
+      const missing = missingCapabilities(
+        declaredCapabilities(exchange),
+        first
+      );
+      if (Object.keys(missing).length > 0) throw new MissingCapability(missing);
+      if (unanswered.length > 0) {
+        const asked = new InputRequired(Object.fromEntries(unanswered));
+        return await inputRequiredResult(exchange, asked, ref, answers);
+      }
+    }
+    if (tasks && support !== "forbidden") {
+      return await callAsTask(
+        target,
+        call.name,
+        args,
+        support === undefined ? "after a while" : "once",
+        { capabilities: declaredCapabilities(exchange), answers }
+      );
+    }
     try {
       return callToolResult(
         await target.callTool(call.name, args, channelOf(exchange, answers))

@@ -292,6 +292,7 @@ export class OpenEnvChannel {
     // A frame carries no stream back: nothing is sent before the answer.
     return (await dispatchMcp(request.message, target, {
       revision: { modern: false, version: "2025-03-26" },
+      headers: new Headers(),
       meta: requestMeta(request.message),
       send: undefined,
       keys: () => signingKeys(this.#c.env)
