@@ -19,6 +19,10 @@ export const mcpEverything = defineEnvironment({
     "Every MCP feature Roost serves, as the MCP conformance suite's fixtures: content of every kind, progress, logging, questions for the client, prompts, resources and tasks.",
   tools: { ...contentTools, ...askTools, ...taskTools },
   mcp: offer,
+  validation: {
+    noOracle:
+      "A showcase of MCP's features, not a task: there is nothing to solve."
+  },
   reset: () =>
     "Call any tool: each shows one feature of MCP (see the tool's description)."
 });

@@ -73,9 +73,11 @@ export const taskTools = {
     }),
     run: ({ region }) => `Region: ${region}`
   }),
+  // It takes its time for an MCP client only: a model's step (and the
+  // validator's random episodes) would wait a minute for nothing.
   slow_compute: tool({
     description:
-      "Takes `seconds` to compute; a task when the client takes tasks.",
+      "Takes `seconds` to compute when an MCP client calls it; a task when the client takes tasks.",
     input: z.object({
       seconds: z.number().min(0).max(120),
       label: z.string().optional()
@@ -83,7 +85,7 @@ export const taskTools = {
     taskSupport: "optional",
     timeoutMs: 130_000,
     run: async ({ seconds, label }, ctx) => {
-      await pause(seconds * 1000, ctx.signal);
+      if (ctx.client !== undefined) await pause(seconds * 1000, ctx.signal);
       return `Computed ${label ?? "it"} in ${seconds} s.`;
     }
   }),

@@ -26,9 +26,11 @@ export const directCall = async (
     m.row,
     m.parts,
     { id, tool: c.tool, arguments: c.arguments },
-    client === undefined
-      ? shared.executeOptions(m.hooks)
-      : { ...shared.executeOptions(m.hooks), client }
+    {
+      ...shared.executeOptions(m.hooks),
+      direct: true,
+      ...(client === undefined ? {} : { client })
+    }
   );
   const response: ToolInvocationResponse = {
     content: out.message.content,

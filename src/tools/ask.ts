@@ -62,10 +62,9 @@ export class MissingCapability extends CallInterrupted {
 }
 
 /**
- * Refuses the call as a protocol error, not a tool message the model reads:
- * nothing the call did is kept, and its caller gets the error (an MCP
- * task ends failed). For what the tool cannot do at all, not for a result
- * the model should see.
+ * Refuses the call: a client that called the tool directly gets a
+ * protocol error, not a result (nothing the call did is kept; an MCP task
+ * ends failed); in a model's step the model reads it as a failed call.
  */
 export class CallRefused extends CallInterrupted {}
 

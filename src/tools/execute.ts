@@ -71,6 +71,11 @@ export interface ExecuteOptions {
   isolates?: IsolateStarter;
   /** Handed to every call as `ctx.client`: the MCP client calling the tool directly. */
   client?: CallerClient;
+  /**
+   * The call was made by a client, not a model's step: a tool's refusal
+   * (`CallRefused`) is then the caller's error; in a step the model reads it.
+   */
+  direct?: boolean;
 }
 
 interface Ran {
@@ -241,13 +246,12 @@ const runCall = async (
     // Malformed parts are the tool's own error, caught below.
     return { ok: true, content: toContent(value, yielded), value, results };
   } catch (error) {
-    // The tool refused the call: its caller hears of it, not the model.
+    // The tool refused the call: a client that called it hears of it; in
+    // a step, the model reads it like any failure.
     if (error instanceof CallRefused) {
-      throw new RoostError(
-        "invalid_request",
-        `Tool ${name} refused the call: ${error.message}`,
-        { refused_by: name }
-      );
+      const message = `Tool ${name} refused the call: ${error.message}`;
+      if (!options.direct) return { ok: false, content: message, results };
+      throw new RoostError("invalid_request", message, { refused_by: name });
     }
     // The client must answer first, or cannot: the caller hears of it.
     if (error instanceof CallInterrupted) throw error;
