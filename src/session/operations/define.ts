@@ -9,10 +9,9 @@ import type { SessionRuntime } from "../runtime";
 
 export interface Operation<I, O> {
   /**
-   * The input every transport hands over (each validated it already with
-   * these schemas or stricter ones). Getters, as `lazy` gives them: the
-   * schemas type the operation and document it, and no transport parses
-   * with them, so a cold isolate never builds them.
+   * The input every transport hands over. `dispatch` parses each call's
+   * input with it, in the session, whatever the transport checked before;
+   * a getter, as `lazy` gives it, so a schema is built on first use.
    */
   readonly input: () => z.ZodType<I>;
   /** What it answers, for documentation; the handler's type is the contract. */
