@@ -1,11 +1,9 @@
 /**
- * @module Tool calls run as tasks (MCP's tasks): a row when one starts,
- * the call driven through the mutation queue like any direct call, its
- * outcome written in the call's own commit. An alarm timer is the lease
- * while calls are pending: if the object dies mid-call, the next instance
- * (woken by the alarm, or sooner by a client's poll) runs the call again,
- * and since the aborted attempt committed nothing, the session sees it
- * once.
+ * @module Tool calls run as tasks (MCP's tasks): a row when one starts, the
+ * call driven through the mutation queue like any direct call, its outcome
+ * in the call's own commit. An alarm is the lease while calls are pending:
+ * if the object dies mid-call, the next instance runs it again, and since
+ * the aborted attempt committed nothing, the session sees it once.
  */
 
 import {
@@ -14,7 +12,7 @@ import {
 } from "../../environment/episode-machine";
 import { RoostError, toErrorBody } from "../../errors";
 import type { JsonObject } from "../../json";
-import { type CallTaskStatus, TASK_TTL_MS } from "../../protocol";
+import type { CallTaskStatus } from "../../protocol";
 import type { Committer } from "../../session/commit";
 import { directCall } from "../../session/direct-call";
 import type { SessionRuntime } from "../../session/runtime";
@@ -30,14 +28,22 @@ import {
   nextTaskExpiry,
   nextWorking,
   readTask,
-  type TaskInput,
-  type TaskOutcome,
   type TaskRow,
   writeTaskInput
 } from "../../storage/task-rows";
 import { InputRequired } from "../../tools/ask";
 import { replayedClient } from "./client-asks";
 import { TaskCounts } from "./task-counts";
+import {
+  afterCursor,
+  clampTtl,
+  firstInput,
+  inputOf,
+  isTerminal,
+  newTaskId,
+  toStatus,
+  withAnswers
+} from "./task-status";
 
 /**
  * How long the alarm waits before it takes up a pending call whose
@@ -46,8 +52,6 @@ import { TaskCounts } from "./task-counts";
  * object sooner (`wait`, which tasks/get and tasks/result call).
  */
 const LEASE_MS = 30_000;
-/** What a task suggests between polls. */
-const POLL_INTERVAL_MS = 1_000;
 /**
  * Times a call is taken up again after its object died with it: a call
  * that kills its object every time (memory, CPU) must end, as failed.
@@ -60,65 +64,6 @@ const MAX_KEPT = 1_000;
 /** Wall time one drive spends before it hands over to the next alarm (an alarm may run 15 minutes). */
 const DRIVE_BUDGET_MS = 5 * 60_000;
 export const TASK_PAGE = 100;
-
-const CURSOR = /^(\d{1,15}):([\w-]{1,64})$/;
-
-const clampTtl = (asked: number | undefined): number =>
-  asked === undefined
-    ? TASK_TTL_MS.default
-    : Math.min(TASK_TTL_MS.max, Math.max(TASK_TTL_MS.min, Math.round(asked)));
-
-/** What the task ended with, if it ended; not what its call asked meanwhile. */
-const outcomeOf = (task: TaskRow): TaskOutcome | undefined =>
-  task.outcome === undefined || "input" in task.outcome
-    ? undefined
-    : task.outcome;
-
-const inputOf = (task: TaskRow): TaskInput["input"] | undefined =>
-  task.outcome !== undefined && "input" in task.outcome
-    ? task.outcome.input
-    : undefined;
-
-const statusMessage = (task: TaskRow): string | undefined => {
-  if (task.status === "cancelled")
-    return "Cancelled by the client; a call already running when it was cancelled still took effect.";
-  if (task.status === "input_required")
-    return "The call waits for its client's answers (tasks/update).";
-  const outcome = outcomeOf(task);
-  if (outcome === undefined) return undefined;
-  if ("error" in outcome) return outcome.error.message;
-  return outcome.result.is_error
-    ? "The tool reported an error; its result says what."
-    : undefined;
-};
-
-/** The wire form; `full` adds the outcome (a list leaves it out). */
-const toStatus = (task: TaskRow, full: boolean): CallTaskStatus => {
-  const message = statusMessage(task);
-  const outcome = full ? outcomeOf(task) : undefined;
-  const asked =
-    task.status === "input_required" ? inputOf(task)?.asked : undefined;
-  return {
-    task_id: task.taskId,
-    status: task.status,
-    ...(message === undefined ? {} : { status_message: message }),
-    created_at: new Date(task.createdAt).toISOString(),
-    updated_at: new Date(task.updatedAt).toISOString(),
-    ttl_ms: task.expiresAt - task.createdAt,
-    poll_interval_ms: POLL_INTERVAL_MS,
-    ...(outcome === undefined
-      ? {}
-      : "error" in outcome
-        ? { error: outcome.error }
-        : { result: outcome.result }),
-    ...(asked === undefined
-      ? {}
-      : { input_requests: asked as Record<string, JsonObject> })
-  };
-};
-
-const isTerminal = (task: TaskRow): boolean =>
-  task.status !== "working" && task.status !== "input_required";
 
 export class CallTasks {
   readonly #shared: SessionShared;
@@ -168,7 +113,7 @@ export class CallTasks {
     const now = shared.now();
     this.#counts.admit(now);
     const task: TaskRow = {
-      taskId: this.#newId(now),
+      taskId: newTaskId(now, this.#count++),
       tool: input.tool,
       arguments: input.arguments,
       status: "working",
@@ -176,18 +121,7 @@ export class CallTasks {
       createdAt: now,
       updatedAt: now,
       expiresAt: now + clampTtl(input.ttl_ms),
-      // An MCP client that declared what it can answer may be asked.
-      ...(input.capabilities === undefined
-        ? {}
-        : {
-            outcome: {
-              input: {
-                capabilities: input.capabilities,
-                asked: {},
-                answers: input.answers ?? {}
-              }
-            }
-          })
+      ...firstInput(input.capabilities, input.answers)
     };
     shared.storage.transactionSync(() => {
       insertTask(shared.sql, task);
@@ -226,18 +160,7 @@ export class CallTasks {
   list(cursor?: string): { tasks: CallTaskStatus[]; next_cursor?: string } {
     const shared = this.#shared;
     shared.seen(shared.requireRow());
-    let after: { createdAt: number; taskId: string } | undefined;
-    if (cursor !== undefined) {
-      const m = CURSOR.exec(cursor);
-      if (m === null) {
-        throw new RoostError(
-          "invalid_request",
-          "Invalid cursor: pass a previous page's next cursor.",
-          { field: "cursor" }
-        );
-      }
-      after = { createdAt: Number(m[1]), taskId: m[2]! };
-    }
+    const after = cursor === undefined ? undefined : afterCursor(cursor);
     const rows = listTasks(shared.sql, shared.now(), TASK_PAGE + 1, after);
     const page = rows.slice(0, TASK_PAGE);
     const last = page.at(-1);
@@ -287,23 +210,9 @@ export class CallTasks {
     const input = inputOf(task);
     if (task.status !== "input_required" || input === undefined)
       return toStatus(task, true);
-    const answers = { ...input.answers };
-    const asked = { ...input.asked };
-    for (const [name, answer] of Object.entries(responses)) {
-      if (!Object.hasOwn(asked, name)) continue;
-      answers[name] = answer;
-      delete asked[name];
-    }
-    const status =
-      Object.keys(asked).length === 0 ? "working" : "input_required";
+    const { status, next } = withAnswers(input, responses);
     shared.storage.transactionSync(() =>
-      writeTaskInput(
-        shared.sql,
-        taskId,
-        status,
-        { input: { ...input, asked, answers } },
-        shared.now()
-      )
+      writeTaskInput(shared.sql, taskId, status, next, shared.now())
     );
     if (status === "working") {
       this.#mine.add(taskId);
@@ -455,17 +364,6 @@ export class CallTasks {
       endTask(shared.sql, taskId, "failed", { error }, shared.now())
     );
     this.#wake(taskId);
-  }
-
-  /**
-   * Ids sort in creation order (a list pages by them): the time, a count
-   * for tasks of the same millisecond, then randomness, so an id cannot be
-   * guessed from another.
-   */
-  #newId(now: number): string {
-    const count = (this.#count++ % 1296).toString(36).padStart(2, "0");
-    const random = crypto.randomUUID().replaceAll("-", "").slice(0, 20);
-    return `${now.toString(36).padStart(9, "0")}${count}-${random}`;
   }
 
   #require(taskId: string): TaskRow {
