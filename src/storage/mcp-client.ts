@@ -7,7 +7,6 @@
 
 import type { JsonObject } from "../json";
 import type { LogLevel } from "../store/result";
-import { hasTable } from "./tables";
 
 const KEY = "mcp_client";
 
@@ -18,11 +17,18 @@ export interface McpClientRecord {
   subscriptions?: string[];
 }
 
+// Without `hasTable`, which reads (and bills) all of sqlite_schema: a
+// session without a meta table has nothing kept.
 export const readMcpClient = (sql: SqlStorage): McpClientRecord => {
-  if (!hasTable(sql, "meta")) return {};
-  const [row] = sql
-    .exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", KEY)
-    .toArray();
+  let rows: { value: string }[];
+  try {
+    rows = sql
+      .exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", KEY)
+      .toArray();
+  } catch {
+    return {};
+  }
+  const [row] = rows;
   return row === undefined ? {} : (JSON.parse(row.value) as McpClientRecord);
 };
 

@@ -132,7 +132,10 @@ export const serveMcpCall = async (
     // A client gone mid-call changes nothing: the call still commits.
     writer.write(encoder.encode(`${JSON.stringify(frame)}\n`)).catch(() => {});
   };
-  const kept = readMcpClient(runtime.shared.sql);
+  // A stateless client says everything in its request; only a client of
+  // the handshake era has something kept (a read of one row).
+  const kept =
+    call.capabilities === undefined ? readMcpClient(runtime.shared.sql) : {};
   const capabilities = call.capabilities ?? kept.capabilities ?? {};
   const live = call.live
     ? liveClient(runtime, capabilities, (id, r) => send({ ask: { id, ...r } }))
