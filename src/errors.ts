@@ -20,6 +20,10 @@ export const ERROR_STATUS = {
   idempotency_mismatch: 422,
   rate_limited: 429,
   internal: 500,
+  // An environment's own hook (reset, step, evaluate, a rubric, frame)
+  // threw: the author's bug, named with the hook and what it threw
+  // (environment/hook-failure.ts), never the client's fault.
+  hook_failed: 500,
   // A decision model failed (after retries) or kept choosing options that do
   // not exist; reported in a failed run's status, as the upstream's fault.
   model_error: 502,
@@ -51,9 +55,10 @@ export class RoostError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: unknown
+    readonly details?: unknown,
+    options?: { cause?: unknown }
   ) {
-    super(message);
+    super(message, options);
     this.name = "RoostError";
   }
 

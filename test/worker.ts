@@ -8,6 +8,7 @@ import { tally } from "../src/environment/fixtures.case";
 import { allLayers } from "../src/layers";
 import { createRoost } from "../src/roost";
 import { branchy } from "./fixtures/branchy";
+import { brittle, brittleStep } from "./fixtures/brittle";
 import { coder } from "./fixtures/code";
 import {
   bulk,
@@ -48,7 +49,9 @@ const roost = createRoost({
     coder,
     pupil,
     truant,
-    tutee
+    tutee,
+    brittle,
+    brittleStep
   ],
   layers: allLayers(),
   // Small, so the slow-reader test needs few events.

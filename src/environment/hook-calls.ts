@@ -25,6 +25,7 @@ import type {
 } from "./define-environment";
 import { createEpisodeControl } from "./episode-control";
 import { checkEpisodeTools } from "./episode-tools";
+import { callHook } from "./hook-failure";
 import { scoreRewards } from "./score-step";
 
 /** What one session holds. */
@@ -113,7 +114,9 @@ export const runReset = async (
   options: ExecuteOptions = {}
 ): Promise<{ observations: Message[]; tools?: string[] }> => {
   const ctx = contextOf(parts, task, options);
-  const result = splitReset(await env.reset({ task, ctx } as never));
+  const result = splitReset(
+    await callHook(env.name, "reset", () => env.reset({ task, ctx } as never))
+  );
   if (result.tools !== undefined && !Array.isArray(result.tools)) {
     throw new RoostError(
       "internal",
@@ -171,11 +174,10 @@ export const runStep = async (
   let toolMessages: ToolMessage[] = [];
   let base: { name: "evaluate" | "step"; reward: number } | undefined;
   if (env.step) {
-    const r = await env.step(action, {
-      ...ctx,
-      step,
-      executeToolCalls: execute
-    } as never);
+    const own = env.step;
+    const r = await callHook(env.name, "step", () =>
+      own(action, { ...ctx, step, executeToolCalls: execute } as never)
+    );
     observations = toMessages(r.observations);
     reward = r.reward ?? 0;
     done = r.done ?? false;
@@ -187,8 +189,11 @@ export const runStep = async (
   } else {
     const messages = await execute(action);
     observations = messages;
-    const evaluation = env.evaluate
-      ? await env.evaluate({ observations: messages, ctx } as never)
+    const evaluate = env.evaluate;
+    const evaluation = evaluate
+      ? await callHook(env.name, "evaluate", () =>
+          evaluate({ observations: messages, ctx } as never)
+        )
       : {};
     reward = evaluation.reward ?? 0;
     done = evaluation.done ?? false;

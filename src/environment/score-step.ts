@@ -17,6 +17,7 @@ import type {
 } from "../rewards/types";
 import type { HiddenStore } from "../store/types";
 import type { Environment, EpisodeContext } from "./define-environment";
+import { callHook } from "./hook-failure";
 
 /**
  * The hidden-store key an episode rubric's steps are kept under until the
@@ -85,8 +86,9 @@ export const scoreRewards = async (
       ctx: s.ctx,
       step: s.step
     };
-    const scored = await env.rubric.score(
-      lendJudges(args, s.judges, s.step) as never
+    const rubric = env.rubric;
+    const scored = await callHook(env.name, "rubric", () =>
+      rubric.score(lendJudges(args, s.judges, s.step) as never)
     );
     added += scored.value;
     for (const [name, entry] of scored.entries) components[name] = entry;
@@ -105,10 +107,12 @@ export const scoreRewards = async (
     return { added, components, stepAdded: added };
   }
   const steps = episodeSteps([...kept, self], s.messages());
-  const scored = await scoreEpisode(
-    episode,
-    { steps, ctx: s.ctx, done: s.done, truncated: s.truncated },
-    s.judges
+  const scored = await callHook(env.name, "episodeRubric", () =>
+    scoreEpisode(
+      episode,
+      { steps, ctx: s.ctx, done: s.done, truncated: s.truncated },
+      s.judges
+    )
   );
   Object.assign(components, scored.components);
   // The episode is over: nothing more reads the kept steps.

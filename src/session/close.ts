@@ -7,6 +7,7 @@ import { contextOf, type SessionParts } from "../environment/hook-calls";
 import type { StateDefinition } from "../state/define-state";
 import { committedParts } from "../storage/episode-parts";
 import { withinTime } from "../timeout";
+import { toException } from "../tools/content";
 import type { SessionShared } from "./shared";
 
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
@@ -52,9 +53,10 @@ export const closeSession = async (
         environment.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
       );
     } catch (error) {
+      // A timeout is Roost's own error; anything else is the author's.
+      const thrown = toException(error);
       console.error(
-        `Roost: onClose of ${environment.name} failed (${reason}); deleting the session anyway:`,
-        error
+        `Roost: the onClose hook of environment "${environment.name}" failed (session ${row.sessionId}, ${reason}); deleting the session anyway:\n${thrown.stack ?? thrown.message}`
       );
     }
   }

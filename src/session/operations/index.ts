@@ -9,6 +9,7 @@ import { fromErrorBody, RoostError } from "../../errors";
 import { issuesToErrorBody } from "../../protocol/error-body";
 import type { Grant } from "../../protocol/scopes";
 import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
+import { explainFailure } from "../hook-log";
 import type { AnyOperation, OperationTable } from "../layer";
 import type { SessionRuntime } from "../runtime";
 import { checkGrant } from "./check-grant";
@@ -160,5 +161,9 @@ export const dispatch = async <N extends OperationName>(
   if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
   const checked = parsed.data as OperationInput<N>;
   const idem = key === undefined ? undefined : await bindKey(op, checked, key);
-  return (await op.handle(rt, checked, idem)) as OperationOutput<N>;
+  try {
+    return (await op.handle(rt, checked, idem)) as OperationOutput<N>;
+  } catch (error) {
+    throw explainFailure(rt.shared, name, error);
+  }
 };

@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { episodeEnvironment } from "../../environment/episode-tools";
+import { callHookSync } from "../../environment/hook-failure";
 import { RoostError } from "../../errors";
 import { type JsonObject, type JsonValue, utf8Length } from "../../json";
 import {
@@ -118,11 +119,10 @@ export const frame = defineOperation({
   handle: (rt, q) =>
     rt.read((parts, environment, row) => {
       if (environment.frame) {
-        const f = environment.frame({
-          task: row.episodeTask,
-          ...parts,
-          emit: () => {}
-        } as never);
+        const own = environment.frame;
+        const f = callHookSync(environment.name, "frame", () =>
+          own({ task: row.episodeTask, ...parts, emit: () => {} } as never)
+        );
         const out = { state: f.state, info: (f.info ?? {}) as JsonObject };
         const bytes = utf8Length(JSON.stringify(out));
         if (bytes > READ_BYTES.max) {
