@@ -340,7 +340,7 @@ describe("the inspector's reward plot", () => {
     await page.close();
   });
 
-  it("is readable over several episodes (the picture in docs/01-getting-started.md)", async () => {
+  it("is readable over several episodes (the picture in docs/24-inspector.md)", async () => {
     const s = await create("counter", { target: 3 });
     const episodes: string[][] = [
       ["incr", "incr", "incr"],

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { contents } from "./helpers/markdown-links";
 
 // The front page, the guide in docs/ and the examples' READMEs: what their
 // code blocks show must be what the project runs.
@@ -46,6 +47,27 @@ describe("README and the guide", () => {
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm test");
   });
+
+  // The front page is a front page over docs/, and every page of the
+  // guide stays short enough to read, with its own contents list: detail
+  // goes into a page of its own (a new number), not back onto these.
+  const lines = (text: string) => text.trimEnd().split("\n").length;
+
+  it("keeps the front page to 300 lines", () => {
+    expect(lines(readFileSync("README.md", "utf8"))).toBeLessThanOrEqual(300);
+  });
+
+  // docs/README.md is the guide's index: its list of pages is its contents.
+  it.each(guide.filter((file) => file !== "docs/README.md"))(
+    "%s: at most 400 lines, with a contents list of every section",
+    (file) => {
+      const text = readFileSync(file, "utf8");
+      expect(lines(text)).toBeLessThanOrEqual(400);
+      const { sections, listed } = contents(text);
+      expect(sections.length).toBeGreaterThan(0);
+      expect(sections.filter((id) => !listed.includes(id))).toEqual([]);
+    }
+  );
 
   // A pasted block that uses a variable no block sets sends nothing (the
   // tree example once used $AUTH where the walkthrough sets $T). Pages

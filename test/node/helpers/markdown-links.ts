@@ -84,6 +84,28 @@ export const headingIds = (markdown: string): Set<string> => {
   return ids;
 };
 
+/**
+ * A page's own contents: the ids of its `##` sections in order, and the
+ * `#anchors` of the bulleted links above the first of them.
+ */
+export const contents = (
+  markdown: string
+): { sections: string[]; listed: string[] } => {
+  const lines = withoutFences(markdown).split("\n");
+  const first = lines.findIndex((line) => /^##\s/.test(line));
+  const sections = lines.flatMap((line) => {
+    const h2 = /^##\s+(.*?)\s*$/.exec(line);
+    return h2 ? [githubSlug(h2[1]!)] : [];
+  });
+  const listed = lines
+    .slice(0, first === -1 ? lines.length : first)
+    .flatMap((line) => {
+      const item = /^\s*[-*]\s+\[.*\]\(#([^)\s]+)\)/.exec(line);
+      return item ? [item[1]!] : [];
+    });
+  return { sections, listed };
+};
+
 const lineOf = (text: string, index: number): number =>
   text.slice(0, index).split("\n").length;
 
