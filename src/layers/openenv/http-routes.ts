@@ -8,7 +8,7 @@
  * name no session, with one difference that makes HTTP episodes possible:
  * a reset's session is kept, and its answer carries the base URL that
  * names it (`…/openenv/s/<session_id>.<token>`), under which `/step`,
- * `/state` and `/reset` continue that session (docs/07-training.md).
+ * `/state` and `/reset` continue that session (docs/20-openenv.md).
  */
 
 import type { Context } from "hono";
