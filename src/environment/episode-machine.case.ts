@@ -190,12 +190,14 @@ export const runEpisodeContract = (label: string, open: OpenTally) => {
       });
       expect(await refusal(s.call("nope"))).toEqual({
         code: "not_found",
-        message: 'Environment tally has no tool "nope".',
-        details: { tool: "nope" }
+        message: 'Environment tally has no tool "nope". Tools: mark, peek.',
+        details: { tool: "nope", tools: ["mark", "peek"] }
       });
       // In a step it is an invalid call the model reads; nothing ends.
       expect(await s.step(only("close"))).toEqual({
-        observations: ["Invalid tool call: close"],
+        observations: [
+          "Invalid tool call: close is not a tool. Tools: mark, peek."
+        ],
         reward: 0,
         done: false,
         truncated: false

@@ -175,14 +175,16 @@ export const requireOffered = (
   rec: EpisodeRecord,
   tool: string
 ): void => {
+  const offered = rec.episodeTools;
   if (!env.tools.has(tool)) {
+    // The tools a call may name now: the episode's, else all of them.
+    const tools = offered ?? [...env.tools.keys()];
     throw new RoostError(
       "not_found",
-      `Environment ${env.name} has no tool "${tool}".`,
-      { tool }
+      `Environment ${env.name} has no tool "${tool}". Tools: ${tools.join(", ") || "none"}.`,
+      { tool, tools: [...tools] }
     );
   }
-  const offered = rec.episodeTools;
   if (offered !== undefined && !offered.includes(tool)) {
     throw new RoostError(
       "not_found",

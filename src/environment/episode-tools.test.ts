@@ -52,7 +52,7 @@ describe("tools per reset in a local session", () => {
     expect(names(out.tools)).toEqual(["drill"]);
     const step = await s.step(toolCalls({ name: "saw" }, { name: "drill" }));
     expect(step.observations.map((m) => m.content)).toEqual([
-      "Invalid tool call: saw",
+      "Invalid tool call: saw is not a tool. Tools: drill.",
       "drilled"
     ]);
     expect(s.parts.state.get("used")).toEqual(["drill"]);

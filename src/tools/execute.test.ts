@@ -81,12 +81,52 @@ describe("executeToolCalls", () => {
     expect(out[0]!.message).toMatchObject({ role: "tool", name: "echo" });
   });
 
-  it("turns an unknown tool into Aviary's error message", async () => {
-    const { scope } = scopeWith({});
+  it("answers an unknown tool with Aviary's error message and the tools there are", async () => {
+    const { scope } = scopeWith({ echo: echo as Tool });
     const [out] = await executeToolCalls([call("nope")], scope);
     expect(out!.message).toMatchObject({
-      content: "Invalid tool call: nope",
+      content: "Invalid tool call: nope is not a tool. Tools: echo.",
       is_error: true
+    });
+    const none = await executeToolCalls([call("nope")], scopeWith({}).scope);
+    expect(none[0]!.message.content).toBe(
+      "Invalid tool call: nope is not a tool. Tools: none."
+    );
+  });
+
+  it("names missing, unexpected and expected keys, optional ones marked", async () => {
+    const guess = tool({
+      description: "Guess a word.",
+      input: z.object({ word: z.string(), hint: z.boolean().optional() }),
+      run: ({ word }) => word
+    });
+    const strict = tool({
+      description: "Guess, refusing unknown keys.",
+      input: z.strictObject({ word: z.string() }),
+      run: ({ word }) => word
+    });
+    const { scope } = scopeWith({
+      guess: guess as Tool,
+      strict: strict as Tool
+    });
+    const [typo, strictTypo, extraOnly] = await executeToolCalls(
+      [
+        call("guess", { wrod: "crane" }),
+        call("strict", { word: "crane", hnt: true }),
+        // Keys an object input does not know are dropped when all else is right.
+        call("guess", { word: "crane", wrod: "x" })
+      ],
+      scope
+    );
+    expect(typo!.message.content).toBe(
+      'Invalid arguments for guess: missing required key "word"; unexpected key "wrod". Expected keys: word, hint (optional).'
+    );
+    expect(strictTypo!.message.content).toBe(
+      'Invalid arguments for strict: unexpected key "hnt". Expected keys: word.'
+    );
+    expect(extraOnly!.message).toMatchObject({
+      content: "crane",
+      is_error: false
     });
   });
 

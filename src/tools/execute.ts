@@ -146,6 +146,27 @@ export const executeToolCalls = async (
   });
 };
 
+/** Most tool names an unknown-tool message lists. */
+const LISTED_TOOLS = 20;
+
+/**
+ * Aviary's text for a name that is no tool ("Invalid tool call: x"), then
+ * the names that are: the model's next call can pick one. Only the
+ * episode's tools are in `tools`, so one left out is not named.
+ */
+const unknownTool = (
+  name: string,
+  tools: ReadonlyMap<string, unknown>
+): string => {
+  const names = [...tools.keys()];
+  const listed = names.slice(0, LISTED_TOOLS).join(", ");
+  const more =
+    names.length > LISTED_TOOLS
+      ? ` and ${names.length - LISTED_TOOLS} more`
+      : "";
+  return `Invalid tool call: ${name} is not a tool. Tools: ${listed || "none"}${more}.`;
+};
+
 const runCall = async (
   call: ToolCall,
   scope: ExecutionScope,
@@ -155,7 +176,7 @@ const runCall = async (
   const name = call.function.name;
   const tool = scope.tools.get(name);
   if (tool === undefined) {
-    return { ok: false, content: `Invalid tool call: ${name}`, results: [] };
+    return { ok: false, content: unknownTool(name, scope.tools), results: [] };
   }
   const args = prepareArguments(
     tool,

@@ -124,7 +124,7 @@ describe("OpenEnv's clients against Roost", () => {
     // ToolError forbids extra keys; error_type must be one of five.
     expect(unknown.observation.error).toEqual({
       error_type: "tool_not_found",
-      message: "Invalid tool call: nope"
+      message: "Invalid tool call: nope is not a tool. Tools: incr, decr."
     });
     expect(unknown.observation.result).toBeNull();
     await env.close();

@@ -92,7 +92,7 @@ describe("tools per reset", () => {
       expect.objectContaining({
         role: "tool",
         name: "drill",
-        content: "Invalid tool call: drill",
+        content: "Invalid tool call: drill is not a tool. Tools: saw.",
         is_error: true
       })
     ]);
@@ -139,7 +139,7 @@ describe("tools per reset", () => {
       names((await reset(s, { task: { tools: ["drill", "hammer"] } })).tools)
     ).toEqual(["drill", "hammer"]);
     expect((await step(s, "saw")).observations[0]).toMatchObject({
-      content: "Invalid tool call: saw"
+      content: "Invalid tool call: saw is not a tool. Tools: drill, hammer."
     });
     expect(names((await reset(s, { task: {} })).tools)).toEqual([
       "saw",
@@ -155,7 +155,7 @@ describe("tools per reset", () => {
     const s = await toolbox([]);
     expect((await reset(s)).tools).toEqual([]);
     expect((await step(s, "saw")).observations[0]).toMatchObject({
-      content: "Invalid tool call: saw",
+      content: "Invalid tool call: saw is not a tool. Tools: none.",
       is_error: true
     });
   });
@@ -186,7 +186,7 @@ describe("tools per reset", () => {
     await abort(stub);
     expect(await mcpTools(s)).toEqual(["drill"]);
     expect((await step(s, "saw")).observations[0]).toMatchObject({
-      content: "Invalid tool call: saw"
+      content: "Invalid tool call: saw is not a tool. Tools: drill."
     });
     expect((await step(s, "drill")).observations[0]).toMatchObject({
       content: "used the drill"
@@ -214,7 +214,7 @@ describe("tools per reset", () => {
     };
     expect(await mcpTools(fork)).toEqual(["hammer"]);
     expect((await step(fork, "saw")).observations[0]).toMatchObject({
-      content: "Invalid tool call: saw"
+      content: "Invalid tool call: saw is not a tool. Tools: hammer."
     });
   });
 

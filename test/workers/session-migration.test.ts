@@ -204,7 +204,7 @@ describe("a session from before tools per reset", () => {
     expect(
       ok(await woken.step({ action: toolAction("drill") })).observations[0]
     ).toMatchObject({
-      content: "Invalid tool call: drill"
+      content: "Invalid tool call: drill is not a tool. Tools: saw."
     });
   });
 });
