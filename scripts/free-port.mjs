@@ -1,5 +1,6 @@
-// A port nothing listens on right now: for npm start's tests, the Node
-// end-to-end server and the benchmarks' server.
+// A port nothing listens on right now: for the benchmarks' servers. Tests
+// take theirs through test/node/helpers/test-port.ts, which keeps them in
+// ROOST_TEST_PORTS' range when it is set.
 import { createServer } from "node:net";
 
 export const freePort = () =>

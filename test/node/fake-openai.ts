@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerAsVllm, STUB_MODELS } from "./fake-vllm";
+import { listenPort } from "./helpers/test-port";
 
 export interface CannedResponse {
   /** Default 200. */
@@ -115,9 +116,10 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
       "application/json"
     );
   });
+  const asked = await listenPort();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
+    server.listen(asked, "127.0.0.1", resolve);
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,6 +1,7 @@
 /**
- * Starts one `wrangler dev` for every end-to-end test file, on a free port
- * (or the one ROOST_E2E_PORT pins) with a throwaway state folder, and hands
+ * Starts one `wrangler dev` for every end-to-end test file, on free ports
+ * (from ROOST_TEST_PORTS' range when set; ROOST_E2E_PORT and
+ * ROOST_INSPECTOR_PORT pin them) with a throwaway state folder, and hands
  * its URL and its log to the tests.
  */
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import {
   type FakeOpenAI,
   startFakeOpenAI
 } from "./fake-openai";
-import { e2ePort } from "./helpers/e2e-port";
+import { e2eInspectorPort, e2ePort } from "./helpers/e2e-port";
 import { type E2eServer, startE2eServer } from "./helpers/e2e-server";
 
 declare module "vitest" {
@@ -34,6 +35,7 @@ export default async function setup(project: TestProject) {
   // Chosen before anything starts, so a pinned port that is taken stops
   // the run with nothing left behind.
   const port = await e2ePort();
+  const inspectorPort = await e2eInspectorPort();
   // Started before wrangler, so the worker's `openai` model can be pointed at it.
   fake = await startFakeOpenAI();
   project.provide("fakeOpenAIUrl", fake.url);
@@ -44,6 +46,7 @@ export default async function setup(project: TestProject) {
   writeFileSync(devLog, "");
   server = await startE2eServer({
     port,
+    inspectorPort,
     vars: {
       ROOST_DEV: "1",
       ROOST_MODEL_BASE_URL: `${fake.url}/v1`,

@@ -7,9 +7,9 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port.mjs";
 import { waitUntilReady as wait } from "../../scripts/ready.mjs";
 import { postJson, spawnNpmStart, stopNpmStart } from "./helpers/npm-start";
+import { testPort } from "./helpers/test-port";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -19,7 +19,7 @@ const listen = async (answer: (n: number) => number) => {
     res.statusCode = answer(++n);
     res.end();
   });
-  const port = await freePort();
+  const port = await testPort();
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
   return { server, url: `http://127.0.0.1:${port}/health`, count: () => n };
 };
@@ -35,7 +35,7 @@ describe("waiting for the server", () => {
   });
 
   it("keeps trying while nothing listens yet", async () => {
-    const port = await freePort();
+    const port = await testPort();
     const url = `http://127.0.0.1:${port}/health`;
     const ready = wait(url, { intervalMs: 20 });
     await new Promise((r) => setTimeout(r, 100));
@@ -106,12 +106,13 @@ describe("two npm start servers of the user's own files at once", () => {
     // A file outside the clone importing roost-edge/core, with a bad name.
     const file = join(work, "my-env.ts");
     writeFileSync(file, OUTSIDE("Bad Name!"));
-    const [portA, portB] = [await freePort(), await freePort()];
+    const [portA, portB] = [await testPort(), await testPort()];
     const a = start(
       ["examples/own-worker/guess.ts", "--log-level", "warn"],
-      portA
+      portA,
+      await testPort()
     );
-    const b = start([file, "--log-level", "warn"], portB);
+    const b = start([file, "--log-level", "warn"], portB, await testPort());
     children.push(a.child, b.child);
     await Promise.all([a.listening, b.listening]);
 
@@ -187,7 +188,7 @@ describe("two npm start servers of the user's own files at once", () => {
 describe("npm start on a port another server holds", () => {
   it("says so and exits, instead of answering the probe with the other server", async () => {
     const other = createServer((_, res) => res.end("ok"));
-    const port = await freePort();
+    const port = await testPort();
     await new Promise<void>((r) => other.listen(port, "127.0.0.1", r));
     const child = spawn(process.execPath, ["scripts/start.mjs"], {
       stdio: ["ignore", "pipe", "pipe"],

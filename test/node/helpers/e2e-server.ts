@@ -8,8 +8,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../../scripts/free-port.mjs";
 import { waitUntilReady } from "../../../scripts/ready.mjs";
+import { testPort } from "./test-port";
 
 export interface E2eServer {
   baseUrl: string;
@@ -23,14 +23,18 @@ export interface E2eServer {
 }
 
 export const startE2eServer = async (options: {
-  port: number;
+  /** Its HTTP port; a free one (test-port.ts) when not given. */
+  port?: number;
+  /** wrangler dev's `--inspector-port`; a free one when not given. */
+  inspectorPort?: number;
   /** `--var`s: the mode and its secrets are the caller's. */
   vars: Record<string, string>;
   /** Sees each chunk of output as it comes (a log file, say). */
   onOutput?: (text: string) => void;
 }): Promise<E2eServer> => {
   const dir = mkdtempSync(join(tmpdir(), "roost-e2e-"));
-  const inspectorPort = await freePort();
+  const port = options.port ?? (await testPort());
+  const inspectorPort = options.inspectorPort ?? (await testPort());
   const child: ChildProcess = spawn(
     join(process.cwd(), "node_modules", ".bin", "wrangler"),
     [
@@ -40,7 +44,7 @@ export const startE2eServer = async (options: {
       "--ip",
       "127.0.0.1",
       "--port",
-      String(options.port),
+      String(port),
       "--persist-to",
       join(dir, "state"),
       ...Object.entries(options.vars).flatMap(([k, v]) => [
@@ -82,7 +86,7 @@ export const startE2eServer = async (options: {
     rmSync(dir, { recursive: true, force: true });
   };
 
-  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(`${baseUrl}/health`, {
       timeoutMs: 90_000,

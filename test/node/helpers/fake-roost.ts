@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+import { listenPort } from "./test-port";
 
 export interface FakeConnection {
   socket: WebSocket;
@@ -80,8 +81,9 @@ export class FakeRoost {
 
   static async start(): Promise<FakeRoost> {
     const fake = new FakeRoost();
+    const port = await listenPort();
     await new Promise<void>((resolve) =>
-      fake.#http.listen(0, "127.0.0.1", resolve)
+      fake.#http.listen(port, "127.0.0.1", resolve)
     );
     return fake;
   }

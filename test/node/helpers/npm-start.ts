@@ -1,21 +1,41 @@
 /**
  * @module `npm start` as a user runs it, in its own process group: with
- * arguments on a given port (`spawnNpmStart`), or plain on a free port,
+ * arguments on given ports (`spawnNpmStart`), or plain on free ports,
  * waited for (`npmStart`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { freePort } from "../../../scripts/free-port.mjs";
+import { testPort } from "./test-port";
 
 const root = new URL("../../..", import.meta.url).pathname;
 
-/** `npm start` with these arguments on `port`: `listening` once it says so. */
-export const spawnNpmStart = (args: string[], port: number) => {
-  const child = spawn(process.execPath, ["scripts/start.mjs", ...args], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-    env: { ...process.env, PORT: String(port), WRANGLER_SEND_METRICS: "false" }
-  });
+/**
+ * `npm start` with these arguments on `port`, its wrangler's debugger on
+ * `inspectorPort` (else one the dev server picks itself): `listening` once
+ * it says so.
+ */
+export const spawnNpmStart = (
+  args: string[],
+  port: number,
+  inspectorPort?: number
+) => {
+  const inspector =
+    inspectorPort === undefined
+      ? []
+      : ["--inspector-port", String(inspectorPort)];
+  const child = spawn(
+    process.execPath,
+    ["scripts/start.mjs", ...args, ...inspector],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        WRANGLER_SEND_METRICS: "false"
+      }
+    }
+  );
   let output = "";
   const listening = new Promise<void>((resolve, reject) => {
     const seen = (d: Buffer) => {
@@ -67,10 +87,14 @@ export interface NpmStart {
   stop(): Promise<void>;
 }
 
-/** Plain `npm start` on a free port, listening. */
+/** Plain `npm start` on free ports, listening. */
 export const npmStart = async (): Promise<NpmStart> => {
-  const port = await freePort();
-  const { child, listening, output } = spawnNpmStart([], port);
+  const port = await testPort();
+  const { child, listening, output } = spawnNpmStart(
+    [],
+    port,
+    await testPort()
+  );
   await listening;
   return {
     base: `http://127.0.0.1:${port}`,
