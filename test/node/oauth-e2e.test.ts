@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,14 +12,14 @@ import type {
   OAuthClientInformationMixed,
   OAuthTokens
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port.mjs";
+import { describe, expect, it } from "vitest";
 import {
   CONFORMANCE_CLI,
   failedChecks,
   readChecks
 } from "./helpers/conformance/cli";
-import { type E2eServer, startE2eServer } from "./helpers/e2e-server";
+import { withProductionServer } from "./helpers/production-server";
+import { testPort } from "./helpers/test-port";
 
 // The official MCP client's OAuth against a real wrangler dev configured as
 // a deployment with OAuth on: it finds the authorization server from the
@@ -29,24 +28,8 @@ import { type E2eServer, startE2eServer } from "./helpers/e2e-server";
 // the code with its PKCE verifier, and calls a tool with the token.
 
 const REDIRECT = "http://127.0.0.1:33418/callback";
-const random = () => randomBytes(32).toString("base64url");
-const apiKey = random();
-let server: E2eServer;
-
-beforeAll(async () => {
-  server = await startE2eServer({
-    port: await freePort(),
-    vars: {
-      ROOST_SECRETS: `k1:${random()}`,
-      ROOST_API_KEYS: apiKey,
-      ROOST_OAUTH: "1"
-    }
-  });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const production = withProductionServer({ ROOST_OAUTH: "1" });
+const apiKey = production.key;
 
 /** What a client keeps between runs, in memory, and the URL it was sent to. */
 class MemoryProvider implements OAuthClientProvider {
@@ -122,7 +105,9 @@ const approveInBrowser = async (
 
 describe("the MCP SDK's OAuth client against wrangler dev", () => {
   it("discovers, registers, is approved with an API key, and calls a tool with its token", async () => {
-    const endpoint = new URL(`${server.baseUrl}/v1/environments/counter/mcp`);
+    const endpoint = new URL(
+      `${production.server.baseUrl}/v1/environments/counter/mcp`
+    );
     const provider = new MemoryProvider();
     const first = new StreamableHTTPClientTransport(endpoint, {
       authProvider: provider
@@ -158,17 +143,20 @@ describe("the MCP SDK's OAuth client against wrangler dev", () => {
   // waits for a person to approve in a browser; approved here as the
   // operator would. It registers no client, so this one is registered first.
   it("passes the MCP conformance suite's authorization scenarios", async () => {
-    const port = await freePort();
+    const port = await testPort();
     const redirect = `http://127.0.0.1:${port}/callback`;
-    const registered = await fetch(`${server.baseUrl}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        client_name: "conformance",
-        redirect_uris: [redirect],
-        token_endpoint_auth_method: "none"
-      })
-    });
+    const registered = await fetch(
+      `${production.server.baseUrl}/oauth/register`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          client_name: "conformance",
+          redirect_uris: [redirect],
+          token_endpoint_auth_method: "none"
+        })
+      }
+    );
     const { client_id } = (await registered.json()) as { client_id: string };
     const out = mkdtempSync(join(tmpdir(), "roost-conformance-auth-"));
     try {
@@ -178,13 +166,13 @@ describe("the MCP SDK's OAuth client against wrangler dev", () => {
           ...CONFORMANCE_CLI,
           "authorization",
           "--url",
-          server.baseUrl,
+          production.server.baseUrl,
           "--client-id",
           client_id,
           "--port",
           String(port),
           "--resource",
-          `${server.baseUrl}/v1/environments/counter/mcp`,
+          `${production.server.baseUrl}/v1/environments/counter/mcp`,
           "-o",
           out
         ],
@@ -217,7 +205,9 @@ describe("the MCP SDK's OAuth client against wrangler dev", () => {
 
   it("is refused (401) with a token issued for another environment's endpoint", async () => {
     const provider = new MemoryProvider();
-    const counter = new URL(`${server.baseUrl}/v1/environments/counter/mcp`);
+    const counter = new URL(
+      `${production.server.baseUrl}/v1/environments/counter/mcp`
+    );
     const transport = new StreamableHTTPClientTransport(counter, {
       authProvider: provider
     });
@@ -227,23 +217,26 @@ describe("the MCP SDK's OAuth client against wrangler dev", () => {
     await transport.finishAuth(
       await approveInBrowser(provider.authorizationUrl!, apiKey)
     );
-    const res = await fetch(`${server.baseUrl}/v1/environments/story/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        authorization: `Bearer ${provider.saved!.access_token}`
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {} }
-      })
-    });
+    const res = await fetch(
+      `${production.server.baseUrl}/v1/environments/story/mcp`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${provider.saved!.access_token}`
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {} }
+        })
+      }
+    );
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toContain(
-      `resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/v1/environments/story/mcp"`
+      `resource_metadata="${production.server.baseUrl}/.well-known/oauth-protected-resource/v1/environments/story/mcp"`
     );
   });
 });

@@ -4,19 +4,15 @@ import {
   StreamableHTTPError
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { Frame } from "./helpers/frames";
-import {
-  type ProductionServer,
-  startProductionServer
-} from "./helpers/production-server";
+import { withProductionServer } from "./helpers/production-server";
 import {
   type Credential,
   catalogQuery,
   expectError,
-  incrAction,
-  scopedHttp
+  incrAction
 } from "./helpers/scoped-http";
 import { openSocket as open } from "./helpers/scoped-socket";
 
@@ -25,18 +21,8 @@ import { openSocket as open } from "./helpers/scoped-socket";
 // official MCP SDK. A wrangler dev of its own, with ROOST_SECRETS and
 // ROOST_API_KEYS and no ROOST_DEV.
 
-let server: ProductionServer;
-let http: ReturnType<typeof scopedHttp>;
-let key: string;
-
-beforeAll(async () => {
-  server = await startProductionServer();
-  http = scopedHttp(server.baseUrl);
-  key = server.apiKey;
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const production = withProductionServer();
+const { http, key } = production;
 
 const steps = (frames: Frame[]) =>
   frames.filter((f) => f.type === "step").length;
@@ -244,7 +230,7 @@ describe("production mode: Aviary's TaskDatasetClient", () => {
   });
 
   it("runs an episode with the key in X-API-Key, and refuses every request without it", async () => {
-    const base = `${server.baseUrl}/v1/environments/counter/aviary`;
+    const base = `${production.server.baseUrl}/v1/environments/counter/aviary`;
     for (const apiKey of [undefined, "not-the-key"]) {
       const want = apiKey === undefined ? 401 : 403;
       expect((await send(`${base}/info`, undefined, apiKey)).status).toBe(want);
@@ -312,8 +298,8 @@ describe("production mode: the MCP SDK client", () => {
     const { session_id: id, token } = await http.createSession("counter", key);
     const act = await http.mint(id, "act", { bearer: token });
     const observe = await http.mint(id, "observe", { bearer: token });
-    const sessionUrl = `${server.baseUrl}/v1/sessions/${id}/mcp`;
-    const environmentUrl = `${server.baseUrl}/v1/environments/counter/mcp`;
+    const sessionUrl = `${production.server.baseUrl}/v1/sessions/${id}/mcp`;
+    const environmentUrl = `${production.server.baseUrl}/v1/environments/counter/mcp`;
 
     // The session's own endpoint, the token as the bearer.
     const agent = await connect(sessionUrl, { Authorization: `Bearer ${act}` });
@@ -392,7 +378,7 @@ describe("production mode: the MCP SDK client", () => {
     expectError(await post({ bearer: `${id}.${token}` }), 403, "forbidden");
     // The SDK client without the key cannot connect at all.
     const refused = await connect(
-      `${server.baseUrl}/v1/environments/counter/mcp`,
+      `${production.server.baseUrl}/v1/environments/counter/mcp`,
       {}
     ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StreamableHTTPError);

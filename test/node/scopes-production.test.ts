@@ -1,31 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ProductionServer,
-  startProductionServer
-} from "./helpers/production-server";
-import {
-  catalogQuery,
-  expectError,
-  incrAction,
-  scopedHttp
-} from "./helpers/scoped-http";
+import { describe, expect, it } from "vitest";
+import { withProductionServer } from "./helpers/production-server";
+import { catalogQuery, expectError, incrAction } from "./helpers/scoped-http";
 
 // Scoped credentials as a deployment serves them: a wrangler dev of its own
 // with ROOST_SECRETS and ROOST_API_KEYS and no ROOST_DEV, reached over real
 // HTTP. The sockets, Aviary and MCP are in scopes-production-clients.test.ts.
 
-let server: ProductionServer;
-let http: ReturnType<typeof scopedHttp>;
-let key: string;
-
-beforeAll(async () => {
-  server = await startProductionServer();
-  http = scopedHttp(server.baseUrl);
-  key = server.apiKey;
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { http, key } = withProductionServer();
 
 const sessionPath = (id: string, rest = "") => `/v1/sessions/${id}${rest}`;
 

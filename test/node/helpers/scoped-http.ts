@@ -42,7 +42,9 @@ const whoOf = (credential: Credential): string => {
   return scope === "v1" ? "control" : scope;
 };
 
-export const scopedHttp = (baseUrl: string) => {
+/** `baseUrl` may be read late: a file's server is started after its calls are made. */
+export const scopedHttp = (baseUrl: string | (() => string)) => {
+  const base = typeof baseUrl === "string" ? () => baseUrl : baseUrl;
   /** Every answer, in order. */
   const seen: Seen[] = [];
   const call = async (
@@ -51,7 +53,7 @@ export const scopedHttp = (baseUrl: string) => {
     credential: Credential,
     body?: unknown
   ): Promise<Answer> => {
-    const res = await fetch(`${baseUrl}${path}`, {
+    const res = await fetch(`${base()}${path}`, {
       method,
       headers: {
         ...headersOf(credential),
