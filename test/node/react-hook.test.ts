@@ -9,9 +9,7 @@ import {
   StrictMode,
   useRef
 } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { WebSocket } from "ws";
 import {
   connectSession,
   createClient,
@@ -25,15 +23,16 @@ import {
   type UseSessionOptions,
   useSession
 } from "../../src/react/index";
+import {
+  actUntil,
+  nodeFetch,
+  reactRoots,
+  WebSocket
+} from "./helpers/react-dom";
 
 const baseUrl = inject("baseUrl");
-// Node's own fetch: happy-dom's would apply a page origin's CORS rules.
-const nodeFetch = globalThis.fetch;
 const client = createClient({ baseUrl, fetch: nodeFetch });
-
-(
-  globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
-).IS_REACT_ACT_ENVIRONMENT = true;
+const roots = reactRoots();
 
 /** Counts every socket the hook opens, and keeps them so a test can cut one. */
 const sockets: WebSocket[] = [];
@@ -44,10 +43,7 @@ class CountingWebSocket extends WebSocket {
   }
 }
 
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
+afterEach(() => {
   sockets.length = 0;
 });
 
@@ -123,12 +119,9 @@ const mount = async (
     backoff: { baseMs: 100, maxMs: 500 }
   };
   const element = createElement(Transcript, props);
-  const container = document.createElement("div");
-  document.body.append(container);
-  await act(async () => {
-    root = createRoot(container);
-    root.render(strict ? createElement(StrictMode, null, element) : element);
-  });
+  await roots.render(
+    strict ? createElement(StrictMode, null, element) : element
+  );
   await until(
     () => hook?.connection === "open" && hook.state !== undefined,
     "the snapshot"
@@ -137,16 +130,12 @@ const mount = async (
 };
 
 /** Lets React and the socket work until `predicate` holds. */
-const until = async (predicate: () => boolean, what: string) => {
-  const deadline = Date.now() + 15_000;
-  while (!predicate()) {
-    if (Date.now() > deadline)
-      throw new Error(
-        `Timed out waiting for ${what}: ${JSON.stringify({ connection: hook?.connection, state: hook?.state, error: String(hook?.error) })}`
-      );
-    await act(() => new Promise((r) => setTimeout(r, 10)));
-  }
-};
+const until = (predicate: () => boolean, what: string) =>
+  actUntil(predicate, what, () => ({
+    connection: hook?.connection,
+    state: hook?.state,
+    error: String(hook?.error)
+  }));
 
 const h = () => hook!;
 const transcript = async (session: RoostSession) => {

@@ -4,9 +4,7 @@
 // live for a read-only token, and the server's refusal of an action tried
 // anyway, as a rejected promise rather than a hang.
 import { act, createElement, type FunctionComponent } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, inject, it } from "vitest";
-import { WebSocket } from "ws";
+import { describe, expect, inject, it } from "vitest";
 import {
   createClient,
   RoostClientError,
@@ -17,21 +15,16 @@ import {
   type UseSessionOptions,
   useSession
 } from "../../src/react/index";
+import {
+  actUntil,
+  nodeFetch,
+  reactRoots,
+  WebSocket
+} from "./helpers/react-dom";
 
 const baseUrl = inject("baseUrl");
-// Node's own fetch: happy-dom's would apply a page origin's CORS rules.
-const nodeFetch = globalThis.fetch;
 const client = createClient({ baseUrl, fetch: nodeFetch });
-
-(
-  globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
-).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
-afterEach(async () => {
-  await act(async () => root?.unmount());
-  root = undefined;
-});
+const roots = reactRoots();
 
 const incr = (n = 1) => ({
   tool_calls: Array.from({ length: n }, (_, i) => ({
@@ -60,33 +53,24 @@ const View: FunctionComponent<UseSessionOptions> = (props) => {
 const h = () => hook!;
 
 /** Lets React and the socket work until `predicate` holds. */
-const until = async (predicate: () => boolean, what: string) => {
-  const deadline = Date.now() + 15_000;
-  while (!predicate()) {
-    if (Date.now() > deadline)
-      throw new Error(
-        `Timed out waiting for ${what}: ${JSON.stringify({ connection: hook?.connection, state: hook?.state, error: String(hook?.error) })}`
-      );
-    await act(() => new Promise((r) => setTimeout(r, 10)));
-  }
-};
+const until = (predicate: () => boolean, what: string) =>
+  actUntil(predicate, what, () => ({
+    connection: hook?.connection,
+    state: hook?.state,
+    error: String(hook?.error)
+  }));
 
 const mount = async (session: RoostSession) => {
-  const container = document.createElement("div");
-  document.body.append(container);
-  await act(async () => {
-    root = createRoot(container);
-    root.render(
-      createElement(View, {
-        baseUrl,
-        sessionId: session.id,
-        token: session.token,
-        WebSocket,
-        fetch: nodeFetch,
-        heartbeatMs: 0
-      })
-    );
-  });
+  const container = await roots.render(
+    createElement(View, {
+      baseUrl,
+      sessionId: session.id,
+      token: session.token,
+      WebSocket,
+      fetch: nodeFetch,
+      heartbeatMs: 0
+    })
+  );
   await until(
     () => hook?.connection === "open" && hook.state !== undefined,
     "the snapshot"
