@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toolCalls } from "../../src/messages/build";
 import type { AssistantMessage } from "../../src/messages/schema";
@@ -10,6 +10,7 @@ import {
   err,
   inside,
   ok,
+  runDueTimers,
   type SessionApi
 } from "./session-helpers";
 
@@ -270,7 +271,7 @@ describe("a judge's verdicts over the session's life", () => {
     ok(await stub.step(answer("42")));
     ok(await stub.reset({}));
     // The purge after the reset ran: episode 1's events are still logged.
-    await runDurableObjectAlarm(stub.raw);
+    await runDueTimers(stub);
     expect(await kept(stub)).toEqual(["1:verdict", "1:strict.same"]);
 
     // A log that retains a few events forgets episode 1 within episode 2.
@@ -280,7 +281,7 @@ describe("a judge's verdicts over the session's life", () => {
     grader.reset(['{"score": 0}', '{"same": false}']);
     ok(await stub.step(answer("40")));
     ok(await stub.reset({}));
-    await runDurableObjectAlarm(stub.raw);
+    await runDueTimers(stub);
     const left = await kept(stub);
     expect(left.some((k) => k.startsWith("1:"))).toBe(false);
     // Only what the log still holds is kept: never the episode it dropped.

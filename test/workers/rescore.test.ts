@@ -1,4 +1,3 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type {
   RescoreResponse,
@@ -16,7 +15,7 @@ import {
   type TestSession,
   withScope
 } from "./helpers";
-import { abort, events, inside, stubOf } from "./session-helpers";
+import { abort, events, inside, runDueTimers, stubOf } from "./session-helpers";
 
 const rescore = async (
   grader: TestSession,
@@ -67,7 +66,7 @@ describe("POST /v1/sessions/:id/rescore", () => {
     // state or store rows left, only the log and the recorded changes.
     const stub = stubOf(s.session_id);
     // The purge is due after each reset; a batch takes every old row here.
-    await runDurableObjectAlarm(stub.raw);
+    await runDueTimers(stub);
     const left = await inside(stub, (_o, state) =>
       state.storage.sql
         .exec<{ n: number }>(

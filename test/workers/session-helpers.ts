@@ -1,6 +1,10 @@
 /** @module Helpers for tests that drive session objects over RPC. */
 
-import { env, runInDurableObject } from "cloudflare:test";
+import {
+  env,
+  runDurableObjectAlarm,
+  runInDurableObject
+} from "cloudflare:test";
 import { toolCalls } from "../../src/messages/build";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type {
@@ -153,6 +157,27 @@ export const inside = <R>(
   runInDurableObject(stub.raw, (instance, state) =>
     fn(instance as unknown as SessionObject, state)
   );
+
+/**
+ * Runs the object's due timers and returns once none is due. A timer due
+ * at once (the purge a reset sets) is one workerd's own alarm may take
+ * first: while that run is pending, `getAlarm()` reads null, so the pool's
+ * `runDurableObjectAlarm` runs nothing and answers false, and a test that
+ * read storage then would read it before the purge. So this looks at the
+ * timers themselves (schedule.ts), by the object's own clock, and waits
+ * for the run that holds them.
+ */
+export const runDueTimers = async (stub: SessionApi): Promise<void> => {
+  for (;;) {
+    await runDurableObjectAlarm(stub.raw);
+    const due = await inside(
+      stub,
+      (o) => o.runtime.shared.schedule.due(o.runtime.now()).length
+    );
+    if (due === 0) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
 
 /**
  * Makes a session look written by older code at `version`: those kept
