@@ -169,6 +169,11 @@ Options of rescore:
 
 ${VALIDATE_OPTIONS}
 
+A module (validate's, --policy's, --rubric's) may be JavaScript or
+TypeScript (.ts, .mts, .tsx): TypeScript is compiled with the esbuild the
+project has (its wrangler brings one) and imported with its own imports,
+packages included, resolved as the file's would be.
+
 Progress goes to stderr. Exit code 0 when the run finished, 1 when every
 episode failed or the server could not be used, 2 for a bad command line.`;
 

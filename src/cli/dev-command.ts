@@ -53,6 +53,15 @@ export const runDevCommand = async (
     root,
     config,
     files,
+    // Kept by default, as wrangler dev keeps its local state.
+    ...(command.persist === false
+      ? {}
+      : {
+          persistTo:
+            command.persist === undefined
+              ? join(root, ".roost", "state")
+              : resolve(cwd, command.persist)
+        }),
     port: command.port,
     ip: command.ip,
     assets,

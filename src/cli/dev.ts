@@ -5,7 +5,9 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join, relative, resolve } from "node:path";
+import { type BuildGate, gateOnBuild } from "./dev-build";
 import { devConfig } from "./dev-config";
+import { claimSessions, releaseSessions } from "./dev-sessions";
 import { killTree, watchWorkerd } from "./dev-watch";
 import { type DevSource, devWorkerSource } from "./dev-worker";
 import { waitForServer } from "./ready";
@@ -14,6 +16,11 @@ import { type SandboxHost, startSandboxHost } from "./sandbox-host";
 export interface DevOptions {
   /** The project: its wrangler.toml is the base config, and the work folder goes in its .roost/. */
   root: string;
+  /**
+   * Where sessions are kept (absolute), so they outlive the server; none:
+   * in the server's work folder, deleted when it stops.
+   */
+  persistTo?: string;
   /** The base config's text (the project's wrangler.toml). */
   config: string;
   /** Environment files to serve (absolute); none: the config's `main`, as deployed. */
@@ -56,13 +63,24 @@ export const runDev = async (options: DevOptions): Promise<number> => {
     process.stderr.write(`${source}\n`);
     return 1;
   }
+  const label = labelFor(options.cwd);
+  // Kept sessions are one server's at a time (dev-sessions.ts).
+  const kept = options.persistTo;
+  const holder = kept && claimSessions(kept, options.port);
+  if (kept && holder) {
+    process.stderr.write(
+      `Another roost-edge dev (process ${holder.pid}, port ${holder.port}) keeps its sessions in ${label(kept)}. Stop it, or give this server other sessions: --persist-to <another folder>, or --no-persist.\n`
+    );
+    return 1;
+  }
   // One folder per port: two servers in one project never share one, and a
   // server killed before it could clean up leaves a folder the next start
-  // on its port replaces. Sessions (wrangler's local state) live in it too,
-  // so a dev server's sessions go when it stops.
+  // on its port replaces. Sessions not kept elsewhere live in it too, so
+  // they go when the server stops.
   const work = join(options.root, ".roost", String(options.port));
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
+  const sessions = kept ?? join(work, "state");
   const worker = join(work, "worker.ts");
   writeFileSync(
     worker,
@@ -72,24 +90,27 @@ export const runDev = async (options: DevOptions): Promise<number> => {
     })
   );
   const config = join(work, "wrangler.toml");
-  writeFileSync(
-    config,
-    devConfig(options.config, {
-      baseDir: options.root,
-      main: worker,
-      assets: options.assets,
-      ...(options.aliases ? { aliases: options.aliases } : {})
-    })
-  );
+  const configText = devConfig(options.config, {
+    baseDir: options.root,
+    main: worker,
+    assets: options.assets,
+    ...(options.aliases ? { aliases: options.aliases } : {})
+  });
+  writeFileSync(config, configText);
   // Code runs in a process of its own: a run that exhausts memory ends
   // that one, not the sessions' (sandbox-host.ts).
   const sandbox = await startSandbox(options.wrangler, work);
   const cleanUp = () => {
     sandbox?.stop();
+    if (kept !== undefined) releaseSessions(kept);
     rmSync(work, { recursive: true, force: true });
   };
   process.once("exit", cleanUp);
 
+  const served =
+    source.kind === "files"
+      ? source.files.map((f) => f.label).join(", ")
+      : `${source.label} (or a module it imports)`;
   process.stderr.write(
     [
       BANNER,
@@ -99,9 +120,11 @@ export const runDev = async (options: DevOptions): Promise<number> => {
       "!! with ROOST_SECRETS (and ROOST_API_KEYS) set instead.",
       BANNER,
       source.kind === "files"
-        ? `Serving the environments exported by ${source.files.map((f) => f.label).join(", ")}.`
+        ? `Serving the environments exported by ${served}.`
         : `Serving the worker ${source.label} (its environments, as deployed).`,
-      "Starting wrangler dev…",
+      kept === undefined
+        ? `Sessions: temporary, in ${label(sessions)}, deleted when this server stops.`
+        : `Sessions: kept in ${label(sessions)}; they outlive this server and come back with the next one (--no-persist keeps none).`,
       ""
     ].join("\n")
   );
@@ -121,45 +144,66 @@ export const runDev = async (options: DevOptions): Promise<number> => {
     options.ip,
     "--port",
     String(options.port),
+    "--persist-to",
+    sessions,
     "--var",
     "ROOST_DEV:1",
     ...(sandbox ? ["--var", `ROOST_SANDBOX_URL:${sandbox.url}`] : []),
     ...inspectorPort,
     ...options.wranglerArgs
   ];
-  let child!: ReturnType<typeof spawn>;
+  let child: ReturnType<typeof spawn> | undefined;
+  let gate: BuildGate | undefined;
   let stopped = false;
   let done!: (code: number) => void;
   const exited = new Promise<number>((resolve) => {
     done = resolve;
   });
-  // wrangler, again whenever its workerd dies under it (dev-watch.ts),
-  // with the same state: the sessions are where they were.
-  const serve = (again: boolean) => {
-    child = spawn(process.execPath, args, {
+  const stop = (code: number) => {
+    stopped = true;
+    cleanUp();
+    done(code);
+  };
+  // wrangler, once the author's files build (dev-build.ts); again whenever
+  // its workerd dies under it (dev-watch.ts), with the same state: the
+  // sessions are where they were.
+  const serve = async (again: boolean) => {
+    gate = await gateOnBuild({
+      wrangler: options.wrangler,
+      entry: worker,
+      config: configText,
+      root: options.root,
+      cwd: options.cwd,
+      label: served,
+      log: (text) => process.stderr.write(text),
+      color: process.stderr.isTTY === true
+    });
+    if (gate !== undefined && !(await gate.built)) return;
+    if (stopped) return;
+    if (!again) process.stderr.write("Starting wrangler dev…\n");
+    const proc = spawn(process.execPath, args, {
       stdio: "inherit",
       cwd: options.root
     });
+    child = proc;
     let restarting = false;
     const watch =
-      child.pid === undefined
+      proc.pid === undefined
         ? undefined
-        : watchWorkerd(child.pid, `${url}/health`, () => {
+        : watchWorkerd(proc.pid, `${url}/health`, () => {
             restarting = true;
             process.stderr.write(
               "Roost: the server's workerd process died (killed, out of memory, or a crash); restarting it. Sessions are kept: every acknowledged write is there.\n"
             );
-            if (child.pid !== undefined) killTree(child.pid);
+            if (proc.pid !== undefined) killTree(proc.pid);
           });
-    child.once("exit", (code, signal) => {
+    proc.once("exit", (code, signal) => {
       watch?.stop();
       if (restarting && !stopped) {
-        serve(true);
+        void serve(true);
         return;
       }
-      stopped = true;
-      cleanUp();
-      done(code ?? (signal ? 130 : 0));
+      stop(code ?? (signal ? 130 : 0));
     });
     if (again)
       void waitForServer(`${url}/health`, { stopped: () => stopped }).then(
@@ -167,14 +211,23 @@ export const runDev = async (options: DevOptions): Promise<number> => {
         () => {}
       );
   };
-  serve(false);
   const forward = (signal: NodeJS.Signals) => () => {
+    if (stopped) return;
+    // Waiting for a build: nothing runs yet.
+    if (child === undefined || child.exitCode !== null) {
+      gate?.stop();
+      stop(130);
+      return;
+    }
     stopped = true;
     child.kill(signal);
   };
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));
-
+  // Ready is waited for from wrangler's start: a fix may take the author
+  // any time.
+  await serve(false);
+  if (stopped) return exited;
   try {
     await waitForServer(`${url}/health`, { stopped: () => stopped });
     process.stderr.write(await nextSteps(url, options));
@@ -223,11 +276,7 @@ const startSandbox = async (
 
 /** What the generated worker imports, or why there is nothing to serve. */
 const sourceOf = (options: DevOptions): DevSource | string => {
-  // Relative to where the user is, unless that climbs out of it.
-  const label = (path: string) => {
-    const near = relative(options.cwd, path);
-    return near && !near.startsWith("..") ? near : path;
-  };
+  const label = labelFor(options.cwd);
   if (options.files.length > 0) {
     const missing = options.files.filter((f) => !existsSync(f));
     if (missing.length > 0)
@@ -244,6 +293,12 @@ const sourceOf = (options: DevOptions): DevSource | string => {
   if (!existsSync(entry))
     return `${label(entry)} (main in wrangler.toml): no such file.`;
   return { kind: "worker", entry, label: label(entry) };
+};
+
+/** A path as the user reads it: relative to where they are, unless that climbs out of it. */
+const labelFor = (cwd: string) => (path: string) => {
+  const near = relative(cwd, path);
+  return near && !near.startsWith("..") ? near : path;
 };
 
 /** A port nothing listens on now. */

@@ -1,7 +1,5 @@
 /** @module The policy a rollout runs: `random`, built in, or a module of the user's that exports one. */
 
-import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   type OpenAIPolicyOptions,
   openaiPolicy
@@ -9,6 +7,7 @@ import {
 import type { Policy } from "../client/policy";
 import { randomPolicy } from "../client/random-policy";
 import { UsageError } from "./args";
+import { importModule } from "./import-module";
 
 /**
  * `random` calls a random tool with sampled arguments (seedable); `openai`
@@ -39,23 +38,4 @@ export const loadPolicy = async (
       `${spec} exports no policy: export a function (observations, tools, history) => action as "policy" or as the default export.`
     );
   return policy as Policy;
-};
-
-/**
- * Imports the user's module at `spec` (relative to the working directory),
- * as `--policy` and `rescore --rubric` do; a module that does not load is
- * a UsageError starting with `failure`.
- */
-export const importModule = async (
-  spec: string,
-  failure: string
-): Promise<Record<string, unknown>> => {
-  const path = isAbsolute(spec) ? spec : resolve(spec);
-  try {
-    return await import(pathToFileURL(path).href);
-  } catch (error) {
-    throw new UsageError(
-      `${failure}: ${error instanceof Error ? error.message : String(error)}`
-    );
-  }
 };

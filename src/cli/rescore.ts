@@ -9,7 +9,7 @@ import {
   type TrajectoryLine
 } from "../client/rescore";
 import { type RescoreCommand, UsageError } from "./args";
-import { importModule } from "./policies";
+import { importModule } from "./import-module";
 
 const kindOf = (value: unknown): unknown =>
   typeof value === "object" && value !== null

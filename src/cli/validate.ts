@@ -8,7 +8,7 @@ import {
   validateServer
 } from "../validate/index";
 import { UsageError } from "./args";
-import { importModule } from "./policies";
+import { importModule } from "./import-module";
 import type { ValidateCommand } from "./validate-args";
 
 /** What the module exports that `defineEnvironment` made, by export name order. */
