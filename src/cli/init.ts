@@ -3,7 +3,9 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { InitCommand } from "./author-args";
-import { manifest } from "./package-root";
+import { manifest, packageRoot } from "./package-root";
+import { roostOrigin } from "./roost-origin";
+import { pinRoost } from "./roost-pin";
 import { ENVIRONMENT, ENVIRONMENT_TEST } from "./templates/environment";
 import {
   GITIGNORE,
@@ -65,16 +67,28 @@ export const runInit = (command: InitCommand, cwd: string): number => {
     return 1;
   }
   const name = projectName(dir);
+  mkdirSync(dir, { recursive: true });
+  const versions = scaffoldVersions();
+  const root = packageRoot();
+  const pin = pinRoost(
+    roostOrigin(root, versions.roost),
+    dir,
+    versions.roost,
+    root
+  );
   for (const [file, text] of Object.entries(
-    scaffold(name, scaffoldVersions())
+    scaffold(name, { ...versions, roost: pin.spec })
   )) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
-  const shown = relative(cwd, dir) || ".";
+  // Where the user is, unless that climbs out of it: then as they typed it.
+  const near = relative(cwd, dir) || ".";
+  const shown = near.startsWith("..") ? command.dir : near;
   process.stdout.write(
     [
       `Created ${shown}: the environment "lock" in src/index.ts, served by src/worker.ts.`,
+      pin.said,
       "",
       "Next:",
       ...(shown === "."
@@ -83,6 +97,7 @@ export const runInit = (command: InitCommand, cwd: string): number => {
       "  npm install",
       "  npm run dev          # http://127.0.0.1:8787, the inspector at /",
       "  npm test             # the environment in plain Node",
+      "  npm run validate     # roost-edge validate: replays, oracle, leaks",
       "  npm run check        # typechecks your files",
       "  npx wrangler deploy  # after: npx wrangler secret put ROOST_SECRETS",
       ""

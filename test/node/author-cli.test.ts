@@ -2,13 +2,21 @@
 // and the wrangler config a dev server derives from the project's own.
 
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "../../src/cli/args";
 import { devConfig } from "../../src/cli/dev-config";
+import { roostOrigin } from "../../src/cli/roost-origin";
+import { pinRoost } from "../../src/cli/roost-pin";
 import { wranglerToml } from "../../src/cli/templates/project";
 
 describe("roost-edge dev and init on the command line", () => {
@@ -55,6 +63,23 @@ describe("roost-edge dev and init on the command line", () => {
     );
     expect(() => parseArgs(["dev", "--log-level", "warn"], {})).toThrow(
       "Options for wrangler dev go after --: roost-edge dev -- --log-level"
+    );
+  });
+
+  it("dev keeps sessions in .roost/state unless told a folder or none, and refuses both at once", () => {
+    expect(parseArgs(["dev"], {})).not.toHaveProperty("persist");
+    expect(parseArgs(["dev", "--persist-to", "sessions"], {})).toMatchObject({
+      persist: "sessions"
+    });
+    expect(parseArgs(["dev", "--no-persist"], {})).toMatchObject({
+      persist: false
+    });
+    expect(() =>
+      parseArgs(["dev", "--no-persist", "--persist-to=x"], {})
+    ).toThrow(/give one/);
+    // wrangler's own flag would point its state elsewhere, unannounced.
+    expect(() => parseArgs(["dev", "--", "--persist-to", "x"], {})).toThrow(
+      "Give --persist-to before --"
     );
   });
 
@@ -172,6 +197,99 @@ describe("the dev server's wrangler config", () => {
       options
     );
     expect(one).toContain('new_sqlite_classes = ["OAuthLedger"]');
+  });
+});
+
+describe("init pins the roost-edge it was installed from", () => {
+  const version = "0.1.0";
+  const made: string[] = [];
+  const temp = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A project whose node_modules holds roost-edge, npm's record of it as `resolved` says. */
+  const installed = (resolved?: string, where = "node_modules") => {
+    const project = temp("roost-origin-");
+    const root = join(project, "node_modules", "roost-edge");
+    mkdirSync(root, { recursive: true });
+    if (resolved !== undefined)
+      writeFileSync(
+        join(
+          project,
+          where === "node_modules"
+            ? "node_modules/.package-lock.json"
+            : "package-lock.json"
+        ),
+        JSON.stringify({
+          packages: { "node_modules/roost-edge": { version, resolved } }
+        })
+      );
+    return { project, root };
+  };
+
+  it("reads npm's record: the registry's tarball, another address, a tarball that is still there", () => {
+    const registry = installed(
+      "https://registry.npmjs.org/roost-edge/-/roost-edge-0.1.0.tgz"
+    );
+    expect(roostOrigin(registry.root, version)).toEqual({
+      kind: "registry",
+      version
+    });
+    const git = installed("git+ssh://git@github.com/me/roost.git#abc", "lock");
+    expect(roostOrigin(git.root, version)).toEqual({
+      kind: "url",
+      url: "git+ssh://git@github.com/me/roost.git#abc"
+    });
+    // npx's and `npm install <tarball>`'s record: relative to the project.
+    const tarball = installed("file:../roost-edge-0.1.0.tgz");
+    writeFileSync(join(tarball.project, "..", "roost-edge-0.1.0.tgz"), "");
+    expect(roostOrigin(tarball.root, version)).toEqual({
+      kind: "tarball",
+      path: join(tarball.project, "..", "roost-edge-0.1.0.tgz")
+    });
+    rmSync(join(tarball.project, "..", "roost-edge-0.1.0.tgz"));
+    // Deleted since: nothing left to copy.
+    expect(roostOrigin(tarball.root, version)).toEqual({ kind: "unknown" });
+    // A global install keeps no lockfile.
+    expect(roostOrigin(installed().root, version)).toEqual({ kind: "unknown" });
+    // Outside any node_modules: a clone, or a folder npm linked.
+    const clone = temp("roost-clone-");
+    expect(roostOrigin(clone, version)).toEqual({
+      kind: "folder",
+      path: clone
+    });
+  });
+
+  it("pins the version, copies a tarball into vendor/, links a folder by its relative path, and says which", () => {
+    const dir = temp("roost-pin-");
+    expect(pinRoost({ kind: "registry", version }, dir, version, "")).toEqual({
+      spec: "0.1.0",
+      said: "roost-edge is pinned to 0.1.0 exactly, from the npm registry."
+    });
+    const tarball = join(dir, "..", `downloaded-${Date.now()}.tgz`);
+    writeFileSync(tarball, "the tarball");
+    const copied = pinRoost(
+      { kind: "tarball", path: tarball },
+      dir,
+      version,
+      ""
+    );
+    rmSync(tarball);
+    expect(copied.spec).toBe("file:vendor/roost-edge-0.1.0.tgz");
+    expect(copied.said).toContain(
+      `a copy of the tarball this command came from (${tarball})`
+    );
+    expect(
+      readFileSync(join(dir, "vendor", "roost-edge-0.1.0.tgz"), "utf8")
+    ).toBe("the tarball");
+    const clone = join(dir, "..", "roost");
+    expect(
+      pinRoost({ kind: "folder", path: clone }, dir, version, "").spec
+    ).toBe("file:../roost");
   });
 });
 

@@ -6,20 +6,33 @@ export const ENVIRONMENT = `/**
  * test/ runs it in Node and src/worker.ts serves it.
  */
 
-import { defineEnvironment, defineState } from "roost-edge/core";
+import { defineEnvironment, defineState, generated, toolCalls } from "roost-edge/core";
 import * as z from "zod";
 
 /**
- * The code a seed sets: an episode is reproducible without the code in the
+ * A small seeded generator (mulberry32): numbers in [0, 1), the same ones
+ * for the same seed. Everything random in an episode comes from its task's
+ * seed, never from Math.random or the clock, so a task replays exactly:
+ * a training run can repeat it, and \`roost-edge validate\` checks it does.
+ */
+export const seededRandom = (seed: number): (() => number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+};
+
+/**
+ * The code a task sets: an episode is reproducible without the code in the
  * task, which every client can read.
  */
 export const codeFor = (seed: number, digits: number): string => {
-  let x = seed + 1;
+  const random = seededRandom(seed);
   let code = "";
-  for (let i = 0; i < digits; i++) {
-    x = (x * 48_271) % 2_147_483_647;
-    code += String(x % 10);
-  }
+  for (let i = 0; i < digits; i++) code += String(Math.floor(random() * 10));
   return code;
 };
 
@@ -31,9 +44,12 @@ export const lock = defineEnvironment({
   task: z
     .object({
       digits: z.number().int().min(1).max(8).default(4),
-      seed: z.number().int().min(0).optional()
+      seed: z.number().int().min(0).default(0)
     })
-    .default({ digits: 4 }),
+    .default({ digits: 4, seed: 0 }),
+  // Task i of the dataset is seed i: every session created with
+  // \`task_index: 7\` (a training run's, a GRPO group's) gets the same lock.
+  dataset: generated({ get: (seed) => ({ digits: 4, seed }) }),
   // Typed state: what clients and the model may see of the episode.
   state: defineState({
     tries: { type: z.array(z.string()).default([]) },
@@ -44,9 +60,11 @@ export const lock = defineEnvironment({
     try_code: tool({
       description:
         "Try a code on the lock. Answers how many digits are right and in the right place.",
-      input: z.object({
-        code: z.string().regex(/^\\d+$/).describe('The digits to try, e.g. "0123".')
-      }),
+      input: z
+        .object({
+          code: z.string().regex(/^\\d+$/).describe('The digits to try, e.g. "0123".')
+        })
+        .meta({ examples: [{ code: "0123" }] }),
       run: ({ code }, ctx) => {
         // The hidden store: tools read and write it; no client or model sees it.
         const secret = ctx.hidden.get<string>("code");
@@ -66,12 +84,21 @@ export const lock = defineEnvironment({
     })
   }),
   reset: ({ task, ctx }) => {
-    const code =
-      task.seed === undefined
-        ? codeFor(Math.floor(Math.random() * 1_000_000), task.digits)
-        : codeFor(task.seed, task.digits);
-    ctx.hidden.set("code", code);
-    return \`The lock has a \${task.digits}-digit code. Call try_code to open it.\`;
+    ctx.hidden.set("code", codeFor(task.seed, task.digits));
+    // Each seed is its own lock and says which: what an episode shows
+    // depends on its task (validate checks tasks do not all look alike).
+    return \`Lock \${task.seed} has a \${task.digits}-digit code. Call try_code to open it.\`;
+  },
+  // \`roost-edge validate\`'s reference policy. It may read the task, which
+  // the model never sees: from the seed it knows the code and opens the
+  // lock at once, so an episode can return 1 and validate checks that
+  // policies knowing nothing stay well below it.
+  validation: {
+    oracle: (task) => () =>
+      toolCalls({
+        name: "try_code",
+        arguments: { code: codeFor(task.seed, task.digits) }
+      })
   }
 });
 `;
@@ -79,6 +106,7 @@ export const lock = defineEnvironment({
 export const ENVIRONMENT_TEST = `// The environment in plain Node, no server: createLocalSession runs the
 // same reset and step a deployed session does, in memory.
 import { createLocalSession, toolCalls } from "roost-edge/core";
+import { formatReport, validateEnvironment } from "roost-edge/validate";
 import { describe, expect, it } from "vitest";
 import { codeFor, lock } from "../src/index";
 
@@ -113,5 +141,12 @@ describe("lock", () => {
     expect(out.done).toBe(false);
     expect(session.parts.state.get("tries")).toEqual([]);
   });
+
+  // What \`npm run validate\` checks: a task replays exactly, the oracle
+  // opens every lock, and policies that know nothing do not.
+  it("passes roost-edge validate", async () => {
+    const report = await validateEnvironment(lock);
+    expect(report.ok, formatReport(report)).toBe(true);
+  }, 60_000);
 });
 `;

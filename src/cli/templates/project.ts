@@ -2,6 +2,7 @@
 
 /** The versions a scaffold pins: Roost's own, and those Roost is tested with. */
 export interface ScaffoldVersions {
+  /** roost-edge's spec: this very package, by version, tarball or folder (roost-pin.ts). */
   roost: string;
   zod: string;
   wrangler: string;
@@ -20,10 +21,11 @@ export const packageJson = (name: string, v: ScaffoldVersions): string =>
         dev: "roost-edge dev",
         test: "vitest run",
         check: "roost-edge check",
+        validate: "roost-edge validate src/index.ts",
         deploy: "wrangler deploy"
       },
       dependencies: {
-        "roost-edge": `^${v.roost}`,
+        "roost-edge": v.roost,
         // Roost's own zod, so npm installs one copy.
         zod: v.zod
       },
@@ -119,14 +121,20 @@ API for training loops and agents.
 
 - \`src/index.ts\`: the environment, \`lock\`. A tool (\`try_code\`), a secret
   in the hidden store (tools read it, no client or model does), typed state
-  (\`tries\`, \`best\`) and a reward of 1 when the lock opens. Rewrite it,
-  or add environments beside it.
+  (\`tries\`, \`best\`) and a reward of 1 when the lock opens. Its code comes
+  from the task's seed through a seeded generator, never \`Math.random\`, so
+  a task replays exactly; a generated dataset makes task i seed i; and
+  \`validation.oracle\` is the policy that knows the answer, which
+  \`roost-edge validate\` plays. Rewrite it, or add environments beside it.
 - \`src/worker.ts\`: the worker, \`createRoost({ environments: [lock] })\`.
   List every environment to serve here.
 - \`test/index.test.ts\`: the environment in plain Node with
-  \`createLocalSession\`, no server.
+  \`createLocalSession\`, no server, and \`validateEnvironment\`.
 - \`wrangler.toml\`: the \`SESSIONS\` Durable Object binding and its SQLite
   migration, which is all the platform setup Roost needs.
+- \`package.json\` pins \`roost-edge\` exactly: a version of the npm
+  registry, or \`vendor/\`'s tarball when \`roost-edge init\` came from one
+  (commit it with the project).
 
 ## Develop
 
@@ -138,10 +146,17 @@ npm run dev        # http://127.0.0.1:8787, the inspector at /
 \`npm run dev\` (\`roost-edge dev\`) serves \`src/worker.ts\` unminified, in
 development mode: tokens are signed with a fixed development secret and no
 API key is needed, so never expose it. Options: \`--port 8788\`,
-\`--ip 0.0.0.0\`, and after \`--\` anything for \`wrangler dev\`. It reloads
-when you save; if an environment fails to load (a bad name, a throw while
-the module is evaluated), the server stays up, answers 503 with what to
-fix, and serves again once you save the fix.
+\`--ip 0.0.0.0\`, and after \`--\` anything for \`wrangler dev\`
+(\`npx roost-edge help\` lists them all). It reloads when you save. A file
+that does not build (a syntax error, a package not installed) is printed
+with its line and what to fix, and the server starts once you save the fix;
+if an environment fails to load (a bad name, a throw while the module is
+evaluated), the server stays up, answers 503 with what to fix, and serves
+again once you save the fix.
+
+Sessions are kept in \`.roost/state\`: stop the server, start it again, and
+they are still there (their tokens too). Delete the folder to start afresh;
+\`--no-persist\` keeps none, \`--persist-to <dir>\` keeps them elsewhere.
 
 In a second terminal:
 
@@ -169,8 +184,16 @@ Rollouts with a policy, trajectories as JSONL:
 
 \`\`\`sh
 npm test           # vitest: test/ in plain Node
+npm run validate   # roost-edge validate src/index.ts
 npm run check      # roost-edge check: typechecks your files
 \`\`\`
+
+\`roost-edge validate\` plays episodes of every environment the module
+exports, on local sessions: a task reset twice must play the same
+(determinism, isolation), no hidden value may reach what the model sees,
+the oracle must reach the top reward and policies that know nothing must
+not. It reads TypeScript itself, with the esbuild wrangler brings; so do
+\`roost-edge rollout --policy my-policy.ts\` and \`rescore --rubric\`.
 
 ## Deploy
 
