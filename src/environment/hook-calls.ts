@@ -8,6 +8,7 @@ import type {
 } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
 import type { Judges } from "../rewards/judges";
+import type { StateAccess, StateShape } from "../state/types";
 import type { Update } from "../store/result";
 import type {
   EnvironmentStore,
@@ -81,11 +82,12 @@ export const contextOf = (
   parts: SessionParts,
   task: unknown,
   options: ExecuteOptions
-): EpisodeContext<never, unknown> => ({
+): EpisodeContext<StateShape, unknown> => ({
   task,
   environment: parts.environment,
   hidden: parts.hidden,
-  state: parts.state as unknown as EpisodeContext<never, unknown>["state"],
+  // The one place the erased state meets the typed view hooks are given.
+  state: parts.state as unknown as StateAccess<StateShape>,
   emit: (update: Update) =>
     options.hooks?.onUpdate?.({ id: "", tool: "" }, update),
   ...(parts.sql ? { sql: parts.sql } : {})
@@ -115,7 +117,7 @@ export const runReset = async (
 ): Promise<{ observations: Message[]; tools?: string[] }> => {
   const ctx = contextOf(parts, task, options);
   const result = splitReset(
-    await callHook(env.name, "reset", () => env.reset({ task, ctx } as never))
+    await callHook(env.name, "reset", () => env.reset({ task, ctx }))
   );
   if (result.tools !== undefined && !Array.isArray(result.tools)) {
     throw new RoostError(
@@ -176,7 +178,7 @@ export const runStep = async (
   if (env.step) {
     const own = env.step;
     const r = await callHook(env.name, "step", () =>
-      own(action, { ...ctx, step, executeToolCalls: execute } as never)
+      own(action, { ...ctx, step, executeToolCalls: execute })
     );
     observations = toMessages(r.observations);
     reward = r.reward ?? 0;
@@ -192,7 +194,7 @@ export const runStep = async (
     const evaluate = env.evaluate;
     const evaluation = evaluate
       ? await callHook(env.name, "evaluate", () =>
-          evaluate({ observations: messages, ctx } as never)
+          evaluate({ observations: messages, ctx })
         )
       : {};
     reward = evaluation.reward ?? 0;

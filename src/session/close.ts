@@ -48,7 +48,7 @@ export const closeSession = async (
           environment.onClose!({
             reason,
             // No hooks: a session that is going away streams nothing.
-            ctx: contextOf(parts, row.episodeTask, {}) as never
+            ctx: contextOf(parts, row.episodeTask, {})
           }),
         environment.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
       );

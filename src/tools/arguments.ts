@@ -58,7 +58,7 @@ export const prepareArguments = (
       !(param in filled) &&
       state.has(stateKey)
     ) {
-      filled[param] = state.get(stateKey as never);
+      filled[param] = state.get(stateKey);
     }
   }
   const parsed = tool.input.safeParse(filled);

@@ -17,9 +17,12 @@ const INFO = {
     "An edge runtime for agent environments: one Durable Object per session, holding its environment store, hidden store, typed state and transcript. Errors are {error: {code, message, details?}}."
 };
 
-const documents = new WeakMap<RouteTable, Record<string, unknown>>();
+/** The document as the library writes it. */
+export type ApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
-const build = (table: RouteTable): Record<string, unknown> => {
+const documents = new WeakMap<RouteTable, ApiDocument>();
+
+const build = (table: RouteTable): ApiDocument => {
   // A scratch app only for its registry: nothing is served from it.
   const scratch = new OpenAPIHono();
   scratch.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
@@ -30,14 +33,11 @@ const build = (table: RouteTable): Record<string, unknown> => {
   });
   for (const { route } of table.entries)
     if (!route.hide) scratch.openAPIRegistry.registerPath(route);
-  return scratch.getOpenAPI31Document({
-    openapi: "3.1.0",
-    info: INFO
-  }) as unknown as Record<string, unknown>;
+  return scratch.getOpenAPI31Document({ openapi: "3.1.0", info: INFO });
 };
 
 /** The document of the request's worker, built on first use. */
-export const apiDocument = (c: Context<AppEnv>): Record<string, unknown> => {
+export const apiDocument = (c: Context<AppEnv>): ApiDocument => {
   const table = c.get("routes");
   let document = documents.get(table);
   if (document === undefined) {

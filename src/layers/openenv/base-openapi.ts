@@ -9,13 +9,14 @@
 /** OpenEnv's HTTP API version (its create_fastapi_app says 1.0.0); `openenv validate` reports `openenv-http/1.x` for it. */
 export const OPENENV_API_VERSION = "1.0.0";
 
-type Document = Record<string, unknown> & {
-  paths?: Record<string, Record<string, unknown>>;
-};
+/** What this reads of the API's document (the library's OpenAPIObject fits it). */
+interface Document {
+  openapi: string;
+  paths?: Record<string, object>;
+  components?: unknown;
+}
 
-const withoutPathParameters = (
-  item: Record<string, unknown>
-): Record<string, unknown> =>
+const withoutPathParameters = (item: object): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(item).map(([method, operation]) => {
       const op = operation as { parameters?: { in?: string }[] };

@@ -280,10 +280,7 @@ export const openEnvHttpRoutes: readonly RouteEntry[] = BASES.flatMap(
     ),
     defineRawRoute(openapiRoute(base), (c) => {
       const env = c.get("registry").get((c.req.param() as Params).name);
-      return c.json(
-        baseDocument(apiDocument(c) as never, base.prefix, env),
-        200
-      );
+      return c.json(baseDocument(apiDocument(c), base.prefix, env), 200);
     })
   ]
 );

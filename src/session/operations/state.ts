@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { episodeEnvironment } from "../../environment/episode-tools";
+import { contextOf } from "../../environment/hook-calls";
 import { callHookSync } from "../../environment/hook-failure";
 import { RoostError } from "../../errors";
 import { type JsonObject, type JsonValue, utf8Length } from "../../json";
@@ -68,7 +69,7 @@ export const patchState = defineOperation({
       }
       const handler = body.handler ? HANDLERS[body.handler] : undefined;
       const value = m.parts.state.set(
-        body.key as never,
+        body.key,
         body.value,
         handler ? { handler } : {}
       );
@@ -121,7 +122,7 @@ export const frame = defineOperation({
       if (environment.frame) {
         const own = environment.frame;
         const f = callHookSync(environment.name, "frame", () =>
-          own({ task: row.episodeTask, ...parts, emit: () => {} } as never)
+          own(contextOf(parts, row.episodeTask, {}))
         );
         const out = { state: f.state, info: (f.info ?? {}) as JsonObject };
         const bytes = utf8Length(JSON.stringify(out));
