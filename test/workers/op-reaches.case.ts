@@ -1,78 +1,23 @@
 // How each transport reaches each operation a client may run: its route,
-// the socket's op frame, MCP's method (or why one has none), and a session
-// prepared for it. Keyed by the table's names, so a new operation must say
-// how each transport reaches it before the tests using this typecheck: the
-// transports' comparison (transports-table.test.ts) and the scopes' matrix
-// (scopes-matrix.test.ts).
-import { env } from "cloudflare:test";
+// the socket's op frame, MCP's method (or why one has none); the session
+// each is prepared with is op-reach.ts's. Keyed by the table's names, so a
+// new operation must say how each transport reaches it before the tests
+// using this typecheck: the transports' comparison
+// (transports-table.test.ts) and the scopes' matrix (scopes-matrix.test.ts).
+
 import { toolCalls } from "../../src/messages/build";
-import { type Scope, SERVER_GRANT } from "../../src/protocol/scopes";
 import type { OperationName } from "../../src/session/operations";
-import { gate } from "../fixtures/environments";
-import { createSession, send, type TestSession, withScope } from "./helpers";
-import { api, inside, ok, type SessionApi } from "./session-helpers";
+import { send } from "./helpers";
+import type { Prepared, Reach } from "./op-reach";
 
-export interface Prepared {
-  s: TestSession;
-  stub: SessionApi;
-  runId?: string;
-  taskId?: string;
-}
-
-export type Input = Record<string, unknown>;
-
-export interface Reach {
-  environment: "lab" | "forest" | "regraded";
-  /** The scope its transports' credential holds (control, the session's first token's, by default). */
-  scope?: Scope;
-  /** A step taken before the operation (a tool that keeps something). */
-  before?: { action: ReturnType<typeof toolCalls> };
-  /** A run going before the operation (the run reads need one). */
-  withRun?: true;
-  /** A task before the operation: ended, or held running at a gate (to cancel). */
-  withTask?: "ended" | "held";
-  input: (p: Prepared) => Input;
-  /** The route's request, or why HTTP has none. */
-  http:
-    | {
-        send: (p: Prepared) => Promise<Response>;
-        /** What the route answers for the operation's value (the value itself by default). */
-        answer?: (value: unknown) => unknown;
-      }
-    | string;
-  /** An MCP request and the part of its answer that carries the value, or why MCP has none. */
-  mcp:
-    | {
-        method: string;
-        params: (p: Prepared) => object;
-        answer: (result: McpResult) => unknown;
-        value: (value: unknown) => unknown;
-      }
-    | string;
-  /**
-   * `answer`: the same value everywhere; `effects`: the same log and state
-   * afterwards (a stream's route); `shape`: a value of the output schema
-   * (a run's answer depends on how far it got).
-   */
-  compare: "answer" | "effects" | "shape";
-}
-
-export type McpResult = {
-  content?: { text: string }[];
-  tools?: { name: string }[];
-  resources?: { name: string }[];
-  contents?: { text: string }[];
-  task?: { status: string };
-  status?: string;
-  tasks?: { status: string }[];
-};
-
-/** Gates of the tasks `prepare` held; released once a file's tests are done. */
-const held: { id: string; stub: SessionApi }[] = [];
-export const releaseHeldTasks = async () => {
-  for (const { id, stub } of held.splice(0))
-    await inside(stub, () => gate(id).open()).catch(() => undefined);
-};
+export {
+  type Input,
+  type McpResult,
+  type Prepared,
+  prepare,
+  type Reach,
+  releaseHeldTasks
+} from "./op-reach";
 
 const NO_TASK_ROUTE =
   "tasks are MCP's (tools/call with `task`, tasks/*); HTTP has POST …/tools/:tool and runs";
@@ -400,43 +345,4 @@ export const REACHES: Record<OperationName, Reach | typeof INTERNAL> = {
     },
     compare: "shape"
   }
-};
-
-export const prepare = async (reach: Reach): Promise<Prepared> => {
-  const created = await createSession({ environment: reach.environment });
-  const s =
-    reach.scope === undefined ? created : await withScope(created, reach.scope);
-  const stub = api(env.SESSIONS.get(env.SESSIONS.idFromString(s.session_id)));
-  ok(await stub.op("reset", {}, SERVER_GRANT));
-  if (reach.environment === "lab")
-    ok(
-      await stub.op(
-        "addEntry",
-        { tool: "t", name: "k", objects: [{ a: 1 }] },
-        SERVER_GRANT
-      )
-    );
-  if (reach.before) ok(await stub.op("step", reach.before, SERVER_GRANT));
-  if (reach.withTask !== undefined) {
-    const id = `reach-${crypto.randomUUID()}`;
-    const { task_id } = ok(
-      await stub.op(
-        "startTask",
-        reach.withTask === "held"
-          ? { tool: "wait", arguments: { gate: id } }
-          : { tool: "bump", arguments: {} },
-        SERVER_GRANT
-      )
-    );
-    if (reach.withTask === "held") {
-      held.push({ id, stub });
-      await inside(stub, () => gate(id).started);
-    } else ok(await stub.op("readTask", { task_id, wait: 30 }, SERVER_GRANT));
-    return { s, stub, taskId: task_id };
-  }
-  if (!reach.withRun) return { s, stub };
-  const { run_id } = ok(
-    await stub.op("startRun", { prompt: "multi" }, SERVER_GRANT)
-  );
-  return { s, stub, runId: run_id };
 };
