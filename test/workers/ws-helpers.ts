@@ -86,6 +86,8 @@ export const openSocket = async (
 /** The frames that are events of the log (those with a seq); session-helpers.ts's `events` reads the log itself. */
 export const eventFrames = (frames: Frame[]) =>
   frames.filter((f) => typeof f.seq === "number");
+/** The seqs of the event frames, in order. */
+export const seqs = (frames: Frame[]) => eventFrames(frames).map((f) => f.seq);
 export const hasType = (type: string) => (frames: Frame[]) =>
   frames.some((f) => f.type === type);
 export const countType = (type: string, n: number) => (frames: Frame[]) =>
