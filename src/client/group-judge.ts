@@ -5,6 +5,7 @@
  */
 
 import * as z from "zod";
+import { isJsonObject, jsonInProse } from "../json-in-prose";
 import { type ChatEndpoint, requestCompletion } from "./chat-completion";
 import type { ChatMessage } from "./chat-format";
 import type { Trajectory } from "./trajectory";
@@ -142,22 +143,17 @@ export const judgePrompt = (
 };
 
 /**
- * Reads the judge's reply: JSON (a fenced block or prose around it is
- * tolerated) of the shape above, with exactly one score per id 1…n.
+ * Reads the judge's reply: JSON (bare, fenced, after a think block or
+ * amid prose, as every model answer is read: json-in-prose.ts) of the shape above, with exactly one score per id 1…n.
  * Throws an Error saying what was wrong.
  */
 export const parseJudgement = (
   text: string,
   count: number
 ): { score: number; explanation: string | null }[] => {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  let json: unknown;
-  try {
-    json = JSON.parse(text.slice(start, end + 1));
-  } catch {
+  const json = jsonInProse(text, isJsonObject);
+  if (json === undefined)
     throw new Error(`The judge answered no JSON object: ${text.slice(0, 200)}`);
-  }
   const parsed = JudgementSchema.safeParse(json);
   if (!parsed.success) {
     throw new Error(

@@ -138,6 +138,12 @@ describe("the group judge's prompt and answer", () => {
       { score: 1, explanation: "best" },
       { score: 0.1, explanation: null }
     ]);
+    expect(
+      parseJudgement(
+        '<think>{"scores": []}</think>```json\n{"scores": [{"trajectory_id": "1", "score": 0.5}]}\n```',
+        1
+      )
+    ).toEqual([{ score: 0.5, explanation: null }]);
     expect(() => parseJudgement("no", 2)).toThrow(/no JSON object/);
     expect(() =>
       parseJudgement('{"scores": [{"trajectory_id": "1", "score": 1.5}]}', 1)

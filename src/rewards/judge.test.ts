@@ -102,15 +102,10 @@ describe("judge", () => {
 });
 
 describe("readJson", () => {
-  it("finds the object bare, fenced, after a think block or amid prose", () => {
-    expect(readJson('{"score": 1}')).toEqual({ score: 1 });
-    expect(readJson('```json\n{"score": 1}\n```')).toEqual({ score: 1 });
+  // Its wrappings (fences, think blocks, prose) are json-in-prose.test.ts's.
+  it("reads the object a model wrapped", () => {
     expect(readJson('<think>{"no": 1}</think>{"score": 1}')).toEqual({
       score: 1
-    });
-    expect(readJson('I think {"score": 0.5, "reason": "ok"} fits.')).toEqual({
-      score: 0.5,
-      reason: "ok"
     });
   });
 

@@ -7,7 +7,8 @@
 import * as z from "zod";
 import { RoostError } from "../errors";
 import { describeIssues } from "../issues";
-import type { JsonValue } from "../json";
+import type { JsonObject, JsonValue } from "../json";
+import { answerText, isJsonObject, jsonInProse } from "../json-in-prose";
 import { lazy } from "../lazy";
 import type { ChatTurn } from "../tree/types";
 import { scoringOf } from "./judges";
@@ -185,30 +186,14 @@ const formatOf = (schema: z.ZodType): string => {
     : `Answer with only a JSON object, no other text, that follows this JSON schema:\n${json}`;
 };
 
-const FENCE_RE = /```(?:json)?\s*([\s\S]*?)\s*```/i;
-const THINK_RE = /<think>[\s\S]*?<\/think>/g;
-
 /** The JSON object in a judge's answer: bare, in a ```json fence, or amid prose. */
-export const readJson = (text: string): JsonValue => {
-  const cleaned = text.replace(THINK_RE, "").trim();
-  const candidates = [cleaned, FENCE_RE.exec(cleaned)?.[1]];
-  const start = cleaned.indexOf("{");
-  const end = cleaned.lastIndexOf("}");
-  if (start >= 0 && end > start) candidates.push(cleaned.slice(start, end + 1));
-  for (const candidate of candidates) {
-    if (candidate === undefined) continue;
-    try {
-      const value = JSON.parse(candidate) as JsonValue;
-      if (typeof value === "object" && value !== null && !Array.isArray(value))
-        return value;
-    } catch {
-      // the next candidate, or the error below
-    }
-  }
+export const readJson = (text: string): JsonObject => {
+  const value = jsonInProse(text, isJsonObject);
+  if (value !== undefined) return value as JsonObject;
   // Its length only: the answer's words may quote the reference it was
   // shown, and this message is a component error every observer reads.
   throw new Error(
-    `the judge's answer holds no JSON object (${cleaned.length} characters of text)`
+    `the judge's answer holds no JSON object (${answerText(text).length} characters of text)`
   );
 };
 

@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import type { JsonObject } from "../json";
+import { jsonInProse } from "../json-in-prose";
 import { lazy } from "../lazy";
 import {
   renderErrors,
@@ -250,30 +251,14 @@ const rawDecisionSchema = lazy(() =>
   })
 );
 
-const FENCE_RE = /^```[\w-]*\s*([\s\S]*?)\s*```$/;
-const THINK_RE = /<think>[\s\S]*?<\/think>/g;
-
 /** JSON text as models write it: fenced, after a think block, or amid prose. */
 const parseJsonText = (text: string): unknown => {
-  const cleaned = text.replace(THINK_RE, "").trim();
-  const unfenced = FENCE_RE.exec(cleaned)?.[1] ?? cleaned;
-  try {
-    return JSON.parse(unfenced);
-  } catch {
-    const start = unfenced.indexOf("{");
-    const end = unfenced.lastIndexOf("}");
-    if (start >= 0 && end > start) {
-      try {
-        return JSON.parse(unfenced.slice(start, end + 1));
-      } catch {
-        // reported below
-      }
-    }
-    throw new ModelError(
-      `The model's decision is not valid JSON: ${text.slice(0, 200)}`,
-      true
-    );
-  }
+  const value = jsonInProse(text);
+  if (value !== undefined) return value;
+  throw new ModelError(
+    `The model's decision is not valid JSON: ${text.slice(0, 200)}`,
+    true
+  );
 };
 
 const QUOTES_RE = /^[\s"'`]+|[\s"'`]+$/g;
