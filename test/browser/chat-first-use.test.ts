@@ -3,14 +3,15 @@
 // the page says which model answers, and when it is the scripted one.
 // The last describe runs `npm start` as a fresh user would, with no model
 // configured (the shared test server has a fake OpenAI one).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort } from "../../scripts/free-port.mjs";
 import type {} from "../node/global-setup";
+import { spawnNpmStart, stopNpmStart } from "../node/helpers/npm-start";
+import { testPort } from "../node/helpers/test-port";
 import { type Browser, launch } from "./browser";
 
 const base = inject("baseUrl");
@@ -129,15 +130,13 @@ describe("the chat example under a fresh npm start (no model configured)", () =>
   let dir = "";
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await testPort();
     dir = mkdtempSync(join(tmpdir(), "roost-chat-fresh-"));
     // An empty env file in place of any .dev.vars: no model settings at all.
     const none = join(dir, "none.env");
     writeFileSync(none, "");
-    child = spawn(
-      process.execPath,
+    const started = spawnNpmStart(
       [
-        "scripts/start.mjs",
         "--persist-to",
         join(dir, "state"),
         "--env-file",
@@ -145,36 +144,16 @@ describe("the chat example under a fresh npm start (no model configured)", () =>
         "--log-level",
         "warn"
       ],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          WRANGLER_SEND_METRICS: "false"
-        }
-      }
+      port,
+      await testPort()
     );
-    let output = "";
-    await new Promise<void>((resolve, reject) => {
-      const seen = (d: Buffer) => {
-        output += String(d);
-        if (output.includes("Listening on")) resolve();
-      };
-      child!.stdout!.on("data", seen);
-      child!.stderr!.on("data", seen);
-      child!.once("exit", () => reject(new Error(`exited:\n${output}`)));
-    });
+    child = started.child;
+    await started.listening;
     url = `http://127.0.0.1:${port}`;
   });
 
   afterAll(async () => {
-    const pid = child?.pid;
-    if (child && pid !== undefined && child.exitCode === null) {
-      const exited = new Promise((r) => child?.once("exit", r));
-      process.kill(-pid, "SIGTERM");
-      await exited;
-    }
+    if (child) await stopNpmStart(child);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -14,6 +14,7 @@ import {
   scriptFakeOpenAI
 } from "../node/fake-openai";
 import type {} from "../node/global-setup";
+import { listenPort } from "../node/helpers/test-port";
 import { type Browser, launch } from "./browser";
 
 const base = inject("baseUrl");
@@ -46,7 +47,8 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "text/html" });
     res.end(HTML);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = await listenPort();
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launch();
 });

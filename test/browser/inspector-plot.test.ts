@@ -1,12 +1,22 @@
-// The inspector's reward plot (each step's reward, the running return and
-// each episode's return, from the log and then live) and its transcript,
-// where an assistant turn reads as tool calls with their arguments.
+// The inspector's reward plot: each step's reward, the running return and
+// each episode's return, from the log and then live. Its transcript is in
+// inspector-transcript.test.ts.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {} from "../node/global-setup";
+import {
+  attachInspector,
+  create,
+  incrPaced,
+  paced,
+  post,
+  reset,
+  type Session,
+  step
+} from "./api-session";
 import { type Browser, launch } from "./browser";
 
 const base = inject("baseUrl");
@@ -21,97 +31,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Session {
-  session_id: string;
-  token: string;
-}
-
-const post = async <T>(path: string, body: unknown, token?: string) => {
-  const res = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {})
-    },
-    body: JSON.stringify(body)
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return (await res.json()) as T;
-};
-
-const create = (environment: string, task?: unknown) =>
-  post<Session>("/v1/sessions", {
-    environment,
-    ...(task === undefined ? {} : { task })
-  });
-
-const reset = (s: Session) =>
-  post(`/v1/sessions/${s.session_id}/reset`, {}, s.token);
-
-let callIds = 0;
-/** One step of the given tool calls, each `[name, arguments]`. */
-const step = (s: Session, ...calls: [string, unknown][]) =>
-  post<{ reward: number; done: boolean }>(
-    `/v1/sessions/${s.session_id}/step`,
-    {
-      action: {
-        tool_calls: calls.map(([name, args]) => ({
-          id: `c${++callIds}`,
-          type: "function",
-          function: { name, arguments: args }
-        }))
-      }
-    },
-    s.token
-  );
-
-/**
- * A POST to a session route, waiting out the per-session rate limit (50
- * mutating calls a second) when a burst runs into it.
- */
-const paced = async (s: Session, path: string, body: unknown) => {
-  for (;;) {
-    const res = await fetch(`${base}/v1/sessions/${s.session_id}${path}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${s.token}`
-      },
-      body: JSON.stringify(body)
-    });
-    if (res.status !== 429) {
-      expect(res.status, await res.text()).toBe(200);
-      return;
-    }
-    const refused = (await res.json()) as {
-      error: { details: { retry_after_seconds: number } };
-    };
-    await new Promise((r) =>
-      setTimeout(r, refused.error.details.retry_after_seconds * 1000)
-    );
-  }
-};
-
-const incrPaced = (s: Session) =>
-  paced(s, "/step", {
-    action: {
-      tool_calls: [{ id: `c${++callIds}`, function: { name: "incr" } }]
-    }
-  });
-
-const attach = async (s: Session) => {
-  const page = await browser.context.newPage();
-  await page.goto(base);
-  await page.fill("#attach-id", s.session_id);
-  await page.fill("#attach-token", s.token);
-  await page.click("#attach");
-  await page.locator("#current").waitFor();
-  // The socket opens once the page has the session's status.
-  await expect
-    .poll(() => page.locator("#conn").innerText(), { timeout: 20_000 })
-    .toBe("live: open");
-  return page;
-};
+const attach = (s: Session) => attachInspector(browser, s);
 
 const dots = (page: Page) => page.locator('svg[data-plot="steps"] .reward-dot');
 const episodeDots = (page: Page) =>
@@ -382,75 +302,6 @@ describe("the inspector's reward plot", () => {
     if (process.env.UPDATE_DOCS_SCREENSHOT === "1") {
       copyFileSync(shot, join(root, "docs", "inspector-plot.png"));
     }
-    await page.close();
-  });
-});
-
-describe("the inspector's transcript", () => {
-  it("shows an assistant turn as tool calls with their arguments, and each tool answer linked to its call", async () => {
-    const s = await create("calculator");
-    await reset(s);
-    const page = await attach(s);
-    const markup = "<b>bold</b>";
-    await step(
-      s,
-      ["calculator", { expression: "6 * 7", note: { why: ["check", 1] } }],
-      ["calculator", JSON.stringify({ expression: markup })]
-    );
-    const turn = page.locator('#transcript li[data-role="assistant"]');
-    await expect.poll(() => turn.locator(".tool-call").count()).toBe(2);
-    const calls = await turn.locator(".tool-call").evaluateAll((els) =>
-      els.map((el) => ({
-        name: el.querySelector(".call-name")?.textContent,
-        args: Array.from(el.querySelectorAll("dt"), (dt) => [
-          dt.textContent,
-          dt.nextElementSibling?.textContent
-        ])
-      }))
-    );
-    expect(calls).toEqual([
-      {
-        name: "calculator",
-        args: [
-          ["expression", "6 * 7"],
-          ["note", '{"why":["check",1]}']
-        ]
-      },
-      { name: "calculator", args: [["expression", markup]] }
-    ]);
-    // The model's text stays text: no element is made from it.
-    expect(await page.locator("#transcript b").count()).toBe(0);
-    expect(await turn.innerText()).not.toContain('"function"');
-
-    // Tool answers name their call; the failed one is marked.
-    const answers = page.locator('#transcript li[data-role="tool"]');
-    await expect.poll(() => answers.count()).toBe(2);
-    expect(await answers.nth(0).innerText()).toContain("42");
-    expect(await answers.nth(0).locator(".error-tag").count()).toBe(0);
-    expect(await answers.nth(1).locator(".error-tag").innerText()).toBe(
-      "error"
-    );
-    const link = answers.nth(1).locator("a.call-id");
-    expect(await link.innerText()).toBe(`↩ c${callIds}`);
-    const target = (await link.getAttribute("href"))!.slice(1);
-    expect(await page.locator(`[id="${target}"] .call-name`).innerText()).toBe(
-      "calculator"
-    );
-    expect(
-      await page.locator(`[id="${target}"]`).getAttribute("data-call-id")
-    ).toBe(`c${callIds}`);
-    await link.click();
-    await expect
-      .poll(() => page.locator(`[id="${target}"]`).getAttribute("class"))
-      .toContain("flash");
-
-    // The event timeline says the same in one line.
-    const row = page.locator('#timeline li[data-type="message"]', {
-      hasText: "assistant"
-    });
-    expect(await row.innerText()).toContain(
-      'assistant → calculator(expression="6 * 7", note={"why":["check",1]}) → calculator(expression="<b>bold</b>")'
-    );
     await page.close();
   });
 });
