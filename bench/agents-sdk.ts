@@ -10,9 +10,16 @@
  * append.
  */
 
-import WebSocket from "ws";
-import { type Api, type BenchSession, stepBody } from "./lib/api";
+import {
+  agentsSdk,
+  type Contender,
+  RpcError,
+  roost,
+  rpc
+} from "./agents-sdk-contenders";
+import type { Api } from "./lib/api";
 import type { Growth } from "./lib/growth";
+import type { Peer } from "./lib/peer";
 import { interleave, median, percentile, progress } from "./lib/stats";
 import { bytes, ms, type Row, times } from "./lib/table";
 
@@ -22,209 +29,6 @@ const FAN = [1, 10, 100] as const;
 const FAN_SIZE = 1_000;
 /** Objects per set-up call while a list grows to its size. */
 const SEED_BATCH = 1_000;
-/** How long any awaited frame may take before the scenario gives up. */
-const FRAME_TIMEOUT_MS = 60_000;
-
-/** A frame and when it arrived. */
-interface Arrival {
-  at: number;
-  data: Buffer;
-}
-
-interface Waiter {
-  match: (data: Buffer) => boolean;
-  done: (arrival: Arrival) => void;
-}
-
-/** One client socket; frames go to whoever waits for them, matched on raw bytes first. */
-class Peer {
-  readonly #waiting = new Set<Waiter>();
-  #recorded: number[] | null = null;
-
-  constructor(readonly ws: WebSocket) {
-    ws.on("message", (data: Buffer) => {
-      const at = performance.now();
-      this.#recorded?.push(data.byteLength);
-      for (const waiter of this.#waiting) {
-        if (waiter.match(data)) {
-          this.#waiting.delete(waiter);
-          waiter.done({ at, data });
-        }
-      }
-    });
-  }
-
-  /** Opens a socket, resolved once a frame that `ready` accepts arrived. */
-  static open(
-    url: string,
-    protocols: string[],
-    ready: (data: Buffer) => boolean
-  ): Promise<Peer> {
-    const ws = new WebSocket(url, protocols, {
-      perMessageDeflate: false,
-      skipUTF8Validation: true
-    });
-    const peer = new Peer(ws);
-    return new Promise((resolve, reject) => {
-      ws.on("error", reject);
-      peer
-        .next(ready, `the first frames from ${url}`)
-        .then(() => resolve(peer), reject);
-    });
-  }
-
-  /** The next frame `match` accepts. */
-  next(match: (data: Buffer) => boolean, what: string): Promise<Arrival> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiting.delete(waiter);
-        reject(new Error(`No ${what} within ${FRAME_TIMEOUT_MS / 1000} s.`));
-      }, FRAME_TIMEOUT_MS);
-      const waiter: Waiter = {
-        match,
-        done: (arrival) => {
-          clearTimeout(timer);
-          resolve(arrival);
-        }
-      };
-      this.#waiting.add(waiter);
-    });
-  }
-
-  send(frame: unknown): void {
-    this.ws.send(JSON.stringify(frame));
-  }
-
-  /** Notes the size of every frame from now on; the answer stops and reads it. */
-  record(): () => number[] {
-    const sizes: number[] = [];
-    this.#recorded = sizes;
-    return () => {
-      this.#recorded = null;
-      return sizes;
-    };
-  }
-}
-
-const has = (data: Buffer, text: string): boolean => data.includes(text);
-
-/** Bytes at each end of a frame where its own `type` is looked for. */
-const EDGE = 128;
-
-/**
- * Whether a frame's own `type` is `type`, looking only at its first and
- * last bytes: both protocols build frames as object literals with `type`
- * written first or last (the SDK's state broadcast is `{ state, type }`).
- * A large frame (the SDK sends its whole state) is neither scanned nor
- * parsed, so the client's own cost stays out of the figures.
- */
-const typeIs = (data: Buffer, type: string): boolean => {
-  const needle = `"type":"${type}"`;
-  if (data.byteLength <= 2 * EDGE) return data.includes(needle);
-  return (
-    data.subarray(0, EDGE).includes(needle) ||
-    data.subarray(-EDGE).includes(needle)
-  );
-};
-
-const parse = <T>(data: Buffer): T => JSON.parse(data.toString("utf8")) as T;
-
-/** A contender as the scenario sees it: instances, clients, one append call. */
-interface Contender<I> {
-  /** Opens a client socket to instance `instance`. */
-  connect(instance: I): Promise<Peer>;
-  /** Sends one append of object `n` on `peer`; resolves at its reply (rejects on an error reply). */
-  append(peer: Peer, n: number): Promise<Arrival>;
-  /** Whether a frame is the update every client receives for an append. */
-  isUpdate(data: Buffer): boolean;
-}
-
-// ---- Roost: a session of the bench environment; each `put` step stores object n.
-
-/** The event types a Roost frame carries: its own, or its events' when it is a batch. */
-const roostTypes = (data: Buffer): string[] => {
-  const frame = parse<{ type: string; events?: { type: string }[] }>(data);
-  return frame.type === "batch"
-    ? (frame.events ?? []).map((e) => e.type)
-    : [frame.type];
-};
-
-let roostIds = 0;
-
-const roost: Contender<BenchSession> = {
-  connect: (s) =>
-    Peer.open(s.wsUrl, ["roost.v1", `roost.token.${s.token}`], (data) =>
-      typeIs(data, "session.snapshot")
-    ),
-  async append(peer, n) {
-    const id = `append-${roostIds++}`;
-    const reply = peer.next(
-      (data) => typeIs(data, "reply") && parse<{ id: string }>(data).id === id,
-      `Roost reply to ${id}`
-    );
-    peer.send({ type: "step", id, ...(stepBody("put", { n }) as object) });
-    const arrival = await reply;
-    const frame = parse<{ ok: boolean; error?: { message?: string } }>(
-      arrival.data
-    );
-    if (!frame.ok)
-      throw new Error(`Roost step failed: ${JSON.stringify(frame.error)}`);
-    return arrival;
-  },
-  // Roost's frames are small: parsing them costs the client next to
-  // nothing. The substring test lets a batch through to the parse.
-  isUpdate: (data) =>
-    has(data, '"type":"step"') && roostTypes(data).includes("step")
-};
-
-// ---- The Agents SDK: a BenchAgent per name, called as its AgentClient calls.
-
-interface RpcReply {
-  type: "rpc";
-  id: string;
-  success: boolean;
-  done?: boolean;
-  result?: unknown;
-  error?: string;
-}
-
-/** An `rpc` reply frame's error, thrown by `rpc`. */
-class RpcError extends Error {}
-
-/** Sends the SDK's RPC frame and answers its final reply (rejects on `success: false`). */
-const rpc = async (
-  peer: Peer,
-  method: string,
-  args: unknown[]
-): Promise<{ arrival: Arrival; result: unknown }> => {
-  // As `AgentClient.call` builds it: a random UUID as the id.
-  const id = crypto.randomUUID();
-  const reply = peer.next((data) => {
-    if (!typeIs(data, "rpc")) return false;
-    const frame = parse<RpcReply>(data);
-    return frame.id === id && (frame.done === true || !frame.success);
-  }, `Agents SDK reply to ${method}`);
-  peer.send({ args, id, method, type: "rpc" });
-  const arrival = await reply;
-  const frame = parse<RpcReply>(arrival.data);
-  if (!frame.success) throw new RpcError(frame.error ?? "unknown error");
-  return { arrival, result: frame.result };
-};
-
-const agentsSdk = (baseUrl: string): Contender<string> => ({
-  // As partysocket connects: /<prefix>/<binding, kebab-case>/<name>?_pk=<connection id>.
-  connect: (name) =>
-    Peer.open(
-      `${baseUrl.replace(/^http/, "ws")}/bench/agents/bench-agent/${name}?_pk=${crypto.randomUUID()}`,
-      [],
-      // The last of the SDK's connect frames (identity, state, MCP servers).
-      (data) => typeIs(data, "cf_agent_mcp_servers")
-    ),
-  append: async (peer, n) => (await rpc(peer, "append", [n])).arrival,
-  // Not parsed: the SDK's client parses each state frame, but here the
-  // figures are the server's, as for Roost.
-  isUpdate: (data) => typeIs(data, "cf_agent_state")
-});
 
 /** Grows an Agent's list by objects `from` … `to - 1`, `batch` per call; answers a refusal, or null. */
 const grow = async (

@@ -10,95 +10,26 @@
 
 import WebSocket from "ws";
 import { STUB_MODEL } from "../test/node/fake-vllm";
+import { agentRow, baselineRow } from "./bill-baselines";
+import {
+  billOf,
+  type Measured,
+  N,
+  readBill,
+  run,
+  STEPS_PER_EPISODE,
+  type Stored,
+  storedBytes
+} from "./bill-measure";
 import { taskStatsRows } from "./bill-task-stats";
 import { conversation } from "./gateway";
 import type { Api, BenchSession } from "./lib/api";
 import { stepBody } from "./lib/api";
-import type { Bill } from "./lib/bill";
-import { workerdCpuMs } from "./lib/cpu";
-import { type Billed, PRICES, perMillion } from "./lib/prices";
-import { median, progress } from "./lib/stats";
+import { PRICES, perMillion } from "./lib/prices";
+import { progress } from "./lib/stats";
 import { markdownTable, ms, type Row } from "./lib/table";
 
-/** Repetitions per operation: rows are exact; CPU and wall time are averages. */
-const N = 20;
-const STEPS_PER_EPISODE = 10;
 const FORK_OBJECTS = 10_000;
-
-interface Measured extends Billed {
-  operation: string;
-  cpuMs: number;
-  deferredWritten?: number;
-  note?: string;
-}
-
-export const readBill = (api: Api, s: BenchSession): Promise<Bill> =>
-  api.post(`/bench/bill/${s.id}`, {}) as Promise<Bill>;
-
-/** The median database size of `sessions`: stored bytes, billed per GB-month. */
-export const storedBytes = async (
-  api: Api,
-  sessions: BenchSession[]
-): Promise<number> => {
-  const sizes: number[] = [];
-  for (const s of sessions)
-    sizes.push(
-      ((await api.post(`/bench/storage/${s.id}`, {})) as { bytes: number })
-        .bytes
-    );
-  return median(sizes);
-};
-
-/** Stored bytes of an idle session, at two moments of its life. */
-export interface Stored {
-  created: number;
-  afterEpisode: number;
-}
-
-/** Runs `op` `times` times: workerd CPU per run (the whole process) and the median wall time. */
-export const run = async (
-  pgid: number,
-  times: number,
-  op: (i: number) => Promise<unknown>
-): Promise<{ cpuMs: number; seconds: number }> => {
-  const walls: number[] = [];
-  const cpu0 = workerdCpuMs(pgid) ?? Number.NaN;
-  for (let i = 0; i < times; i++) {
-    const t = performance.now();
-    await op(i);
-    walls.push(performance.now() - t);
-  }
-  const cpu = ((workerdCpuMs(pgid) ?? Number.NaN) - cpu0) / times;
-  return { cpuMs: cpu, seconds: median(walls) / 1000 };
-};
-
-/** The bills of `sessions`, summed and divided by `ops`. */
-export const billOf = async (
-  api: Api,
-  sessions: BenchSession[],
-  ops: number
-): Promise<Omit<Billed, "seconds"> & { deferredWritten: number }> => {
-  let w = 0;
-  let r = 0;
-  let q = 0;
-  let d = 0;
-  for (const s of sessions) {
-    const b = await readBill(api, s);
-    w += b.rows.rowsWritten + b.deferred.rowsWritten;
-    r += b.rows.rowsRead + b.deferred.rowsRead;
-    q +=
-      b.requests +
-      b.alarms +
-      b.socketMessages / PRICES.socketMessagesPerRequest;
-    d += b.deferred.rowsWritten;
-  }
-  return {
-    rowsWritten: w / ops,
-    rowsRead: r / ops,
-    requests: q / ops,
-    deferredWritten: d / ops
-  };
-};
 
 /** Waits until alarms a reset or a run scheduled (purge, passes) have run. */
 const settle = () => new Promise((r) => setTimeout(r, 1500));
@@ -309,75 +240,6 @@ const roostRows = async (
     ...(await billOf(api, [source, ...copies], 1))
   });
   return out;
-};
-
-const baselineRow = async (api: Api, pgid: number): Promise<Measured> => {
-  progress("11 bill: bare DO append");
-  let written = 0;
-  let read = 0;
-  const timing = await run(pgid, N * STEPS_PER_EPISODE, async (i) => {
-    const r = (await api.post("/bench/baseline/bill/billed", { n: i })) as {
-      rows: { rowsWritten: number; rowsRead: number };
-    };
-    written += r.rows.rowsWritten;
-    read += r.rows.rowsRead;
-  });
-  const n = N * STEPS_PER_EPISODE;
-  return {
-    operation: "bare DO: append one row (RPC)",
-    ...timing,
-    rowsWritten: written / n,
-    rowsRead: read / n,
-    requests: 1
-  };
-};
-
-/** The SDK's RPC over its socket, as `AgentClient.call` sends it. */
-const agentRpc = (ws: WebSocket, method: string, args: unknown[]) =>
-  new Promise<unknown>((resolve, reject) => {
-    const id = crypto.randomUUID();
-    const onMessage = (data: Buffer) => {
-      const text = data.toString("utf8");
-      if (!text.includes(id)) return;
-      const frame = JSON.parse(text) as {
-        success: boolean;
-        done?: boolean;
-        result?: unknown;
-        error?: string;
-      };
-      if (!frame.success) reject(new Error(frame.error));
-      else if (frame.done) {
-        ws.off("message", onMessage);
-        resolve(frame.result);
-      }
-    };
-    ws.on("message", onMessage);
-    ws.send(JSON.stringify({ args, id, method, type: "rpc" }));
-  });
-
-const agentRow = async (api: Api, pgid: number): Promise<Measured> => {
-  progress("11 bill: Agents SDK setState");
-  const url = `${api.baseUrl.replace(/^http/, "ws")}/bench/agents/bench-agent/bill?_pk=${crypto.randomUUID()}`;
-  const ws = new WebSocket(url, { perMessageDeflate: false });
-  await new Promise((resolve, reject) => {
-    ws.on("open", resolve);
-    ws.on("error", reject);
-  });
-  await agentRpc(ws, "bill", []);
-  const n = N * STEPS_PER_EPISODE;
-  const timing = await run(pgid, n, (i) => agentRpc(ws, "append", [i]));
-  const rows = (await agentRpc(ws, "bill", [])) as {
-    rowsWritten: number;
-    rowsRead: number;
-  };
-  ws.close();
-  return {
-    operation: `Agents SDK: setState appending one object (socket), ${n} items at most`,
-    ...timing,
-    rowsWritten: rows.rowsWritten / n,
-    rowsRead: rows.rowsRead / n,
-    requests: 1 / PRICES.socketMessagesPerRequest
-  };
 };
 
 const dollars = (x: number): string =>

@@ -6,7 +6,7 @@
  * from the metered server the bill runs on.
  */
 
-import { billOf, readBill, run, storedBytes } from "./bill";
+import { billOf, readBill, run, storedBytes } from "./bill-measure";
 import type { Api, BenchSession } from "./lib/api";
 import { interleave, median, progress, timed } from "./lib/stats";
 import { bytes, ms, type Row, times } from "./lib/table";
