@@ -187,20 +187,33 @@ export const countRedrive = (sql: SqlStorage, taskId: string): void => {
   );
 };
 
-/** The oldest working task not in `skip`, if any. */
+/**
+ * The oldest working task not in `skip`, if any. Walked in the key's
+ * order (a task's id starts with its creation time: task-status.ts) up to
+ * the first one found; the finished tasks older than it are read on the
+ * way. An index of working tasks would skip them, but it
+ * costs two written rows per task (its entry made, then dropped when the
+ * task ends), each billed as a thousand rows read, and a session keeps
+ * 1,000 tasks at most: the walk is the cheaper of the two.
+ */
 export const nextWorking = (
   sql: SqlStorage,
   now: number,
   skip: ReadonlySet<string>
 ): TaskRow | undefined => {
   if (!hasTasks(sql)) return undefined;
-  for (const raw of sql.exec<RawTask>(
-    "SELECT * FROM tasks WHERE status = 'working' AND expires_at > ? ORDER BY created_at, task_id",
-    now
-  )) {
-    if (!skip.has(raw.task_id)) return fromRaw(raw);
-  }
-  return undefined;
+  // LIMIT 1, with `skip` in the query: a cursor reads a row ahead of the
+  // one it hands out, which without a limit is the rest of the table.
+  const [raw] = sql
+    .exec<RawTask>(
+      `SELECT * FROM tasks WHERE status = 'working' AND expires_at > ?
+        AND task_id NOT IN (SELECT value FROM json_each(?))
+        ORDER BY task_id LIMIT 1`,
+      now,
+      JSON.stringify([...skip])
+    )
+    .toArray();
+  return raw === undefined ? undefined : fromRaw(raw);
 };
 
 /**
@@ -227,36 +240,35 @@ export const taskCensus = (
 
 /**
  * A page of kept tasks, oldest first, after the task `after` names (a
- * previous page's last): ordered by creation time, then id.
+ * previous page's last). A task's id starts with its creation time, fixed
+ * width, then a count within the millisecond (task-status.ts), so the
+ * key's order is creation order and a page reads its own rows by the key,
+ * not every kept row to sort them.
  */
 export const listTasks = (
   sql: SqlStorage,
   now: number,
   limit: number,
-  after?: { createdAt: number; taskId: string }
+  after?: { taskId: string }
 ): TaskRow[] => {
   if (!hasTasks(sql)) return [];
-  const rows =
-    after === undefined
-      ? sql.exec<RawTask>(
-          "SELECT * FROM tasks WHERE expires_at > ? ORDER BY created_at, task_id LIMIT ?",
-          now,
-          limit
-        )
-      : sql.exec<RawTask>(
-          `SELECT * FROM tasks WHERE expires_at > ?
-            AND (created_at > ? OR (created_at = ? AND task_id > ?))
-            ORDER BY created_at, task_id LIMIT ?`,
-          now,
-          after.createdAt,
-          after.createdAt,
-          after.taskId,
-          limit
-        );
-  return rows.toArray().map(fromRaw);
+  return sql
+    .exec<RawTask>(
+      "SELECT * FROM tasks WHERE task_id > ? AND expires_at > ? ORDER BY task_id LIMIT ?",
+      after?.taskId ?? "",
+      now,
+      limit
+    )
+    .toArray()
+    .map(fromRaw);
 };
 
-/** Deletes expired tasks, a bounded batch at a time; returns how many. */
+/**
+ * Deletes expired tasks, a bounded batch at a time; returns how many.
+ * This and nextTaskExpiry read every kept task (no index on the expiry),
+ * once per expiry alarm: at most 1,000 rows, where an index would cost
+ * two written rows per task (its entry made, then deleted).
+ */
 export const expireTasks = (sql: SqlStorage, now: number, batch = 1000) =>
   hasTasks(sql)
     ? sql.exec(
