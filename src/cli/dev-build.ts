@@ -60,48 +60,53 @@ export const gateOnBuild = async (
     done = resolve;
   });
   let failing = false;
-  const context = await esbuild.context({
-    entryPoints: [options.entry],
-    absWorkingDir: options.cwd,
-    bundle: true,
-    write: false,
-    format: "esm",
-    target: "es2024",
-    conditions: ["workerd", "worker", "browser"],
-    loader: { ".js": "jsx", ".mjs": "jsx", ".cjs": "jsx" },
-    external: [
-      "cloudflare:*",
-      "node:*",
-      "__STATIC_CONTENT_MANIFEST",
-      ...builtinModules
-    ],
-    logLevel: "silent",
-    plugins: [
-      aliases(aliasesOf(options.config), options.root),
-      {
-        name: "roost-build-gate",
-        setup(build) {
-          // wrangler's module rules import these as text, data or Wasm.
-          build.onResolve(
-            { filter: /\.(wasm|bin|txt|html|sql)(\?module)?$/ },
-            (args) => ({ path: args.path, external: true })
-          );
-          build.onEnd((result) => {
-            const errors = result.errors.filter(
-              (e) => !/No loader is configured/.test(e.text)
+  // An esbuild older than these options (an old wrangler's) cannot check:
+  // wrangler is left to say, as without one.
+  const context = await esbuild
+    .context({
+      entryPoints: [options.entry],
+      absWorkingDir: options.cwd,
+      bundle: true,
+      write: false,
+      format: "esm",
+      target: "es2024",
+      conditions: ["workerd", "worker", "browser"],
+      loader: { ".js": "jsx", ".mjs": "jsx", ".cjs": "jsx" },
+      external: [
+        "cloudflare:*",
+        "node:*",
+        "__STATIC_CONTENT_MANIFEST",
+        ...builtinModules
+      ],
+      logLevel: "silent",
+      plugins: [
+        aliases(aliasesOf(options.config), options.root),
+        {
+          name: "roost-build-gate",
+          setup(build) {
+            // wrangler's module rules import these as text, data or Wasm.
+            build.onResolve(
+              { filter: /\.(wasm|bin|txt|html|sql)(\?module)?$/ },
+              (args) => ({ path: args.path, external: true })
             );
-            if (errors.length === 0) {
-              if (failing) options.log("Roost: it builds now.\n");
-              done(true);
-              return;
-            }
-            failing = true;
-            options.log(report(esbuild, errors, options));
-          });
+            build.onEnd((result) => {
+              const errors = result.errors.filter(
+                (e) => !/No loader is configured/.test(e.text)
+              );
+              if (errors.length === 0) {
+                if (failing) options.log("Roost: it builds now.\n");
+                done(true);
+                return;
+              }
+              failing = true;
+              options.log(report(esbuild, errors, options));
+            });
+          }
         }
-      }
-    ]
-  });
+      ]
+    })
+    .catch(() => undefined);
+  if (context === undefined) return undefined;
   await context.watch();
   void built.then(() => context.dispose());
   return {
