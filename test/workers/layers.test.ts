@@ -235,7 +235,7 @@ describe("a layer's own Durable Object class", () => {
     expect(bound.status).toBe(200);
     // OAuth's ledger says the same of its own binding.
     expect(() =>
-      redeem({ ...env, OAUTH_LEDGER: undefined } as never, "code", 1)
+      redeem({ ...env, OAUTH_LEDGER: undefined } as never, "code", "f", 1, 1)
     ).toThrow(/export \{ OAuthLedger \}.*name = "OAUTH_LEDGER"/);
   });
 });

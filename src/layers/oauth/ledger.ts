@@ -2,6 +2,7 @@
 
 import type { RoostBindings } from "../../http/env";
 import { type LayerObject, layerNamespace } from "../../http/layer";
+import type { Redemption } from "./redeem-once";
 
 /** The ledger's class, as a worker binds it. */
 export const LEDGER_OBJECT: LayerObject = {
@@ -14,18 +15,29 @@ export const LEDGER_OBJECT: LayerObject = {
 const LEDGER_NAME = "roost:oauth-ledger";
 
 interface Ledger {
-  redeemOnce(key: string, expiresAtMs: number): Promise<boolean>;
+  redeem(
+    key: string,
+    family: string,
+    expiresAtMs: number,
+    familyUntilMs: number
+  ): Promise<Redemption>;
 }
 
-/** Whether `key` (a code's or a refresh token's id) was unused until now. */
+/**
+ * Redeems `key` (a code's or a refresh token's id) of the grant `family`:
+ * `fresh` if unused until now; a second use revokes the family until
+ * `familyUntilMs` (redeem-once.ts).
+ */
 export const redeem = (
   env: RoostBindings,
   key: string,
-  expiresAtMs: number
-): Promise<boolean> => {
+  family: string,
+  expiresAtMs: number,
+  familyUntilMs: number
+): Promise<Redemption> => {
   const namespace = layerNamespace(env, LEDGER_OBJECT);
   const stub = namespace.get(
     namespace.idFromName(LEDGER_NAME)
   ) as unknown as Ledger;
-  return stub.redeemOnce(key, expiresAtMs);
+  return stub.redeem(key, family, expiresAtMs, familyUntilMs);
 };

@@ -1,11 +1,12 @@
 /**
  * @module OAuth's single-use ledger as a Durable Object class of its own,
  * bound as `OAUTH_LEDGER`: one object (by name) keeps the ids of the
- * codes and refresh tokens used (redeem-once.ts).
+ * codes and refresh tokens used, and the grants revoked for a second use
+ * of one (redeem-once.ts).
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { redeemOnce } from "./redeem-once";
+import { type Redemption, redeemInFamily } from "./redeem-once";
 
 /**
  * Export it from the worker (`export { OAuthLedger } from
@@ -13,8 +14,20 @@ import { redeemOnce } from "./redeem-once";
  * migration (docs/16-layers.md).
  */
 export class OAuthLedger extends DurableObject {
-  /** Whether `key` was unused until now. */
-  redeemOnce(key: string, expiresAtMs: number): boolean {
-    return redeemOnce(this.ctx.storage.sql, key, expiresAtMs, Date.now());
+  /** Whether `key` was unused until now, used before (its grant now revoked), or of a revoked grant. */
+  redeem(
+    key: string,
+    family: string,
+    expiresAtMs: number,
+    familyUntilMs: number
+  ): Redemption {
+    return redeemInFamily(
+      this.ctx.storage.sql,
+      key,
+      family,
+      expiresAtMs,
+      familyUntilMs,
+      Date.now()
+    );
   }
 }

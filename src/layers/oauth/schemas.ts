@@ -82,6 +82,13 @@ export const ApprovedSchema = lazy(() =>
     d: z.string().optional(),
     /** This code's or refresh token's own id, used once. */
     j: z.string(),
+    /**
+     * A refresh token's grant: the id of the code the chain began with
+     * (a code's grant is its own id). A second use of any of its codes or
+     * refresh tokens revokes them all. Absent from refresh tokens issued
+     * before it existed, whose own id stands for it.
+     */
+    f: z.string().optional(),
     x: z.number(),
     /** For a code: the redirect URI and the PKCE challenge. */
     u: z.string().optional(),

@@ -2,7 +2,8 @@
  * @module The token endpoint: an authorization code (with its PKCE
  * verifier) or a refresh token for an access token and a new refresh
  * token. Codes and refresh tokens are single use (ledger.ts): a second
- * use is refused, as is a verifier that does not match the challenge.
+ * use is refused and revokes every refresh token of the grant, and a
+ * verifier that does not match the challenge is refused.
  */
 
 import type { Context } from "hono";
@@ -34,6 +35,9 @@ const s256 = async (verifier: string): Promise<string> => {
 
 const invalidGrant = (why: string) => oauthError("invalid_grant", why);
 
+/** The grant a code or refresh token belongs to: a code's is its own id. */
+const familyOf = (approved: Approved): string => approved.f ?? approved.j;
+
 /** An access token and the next refresh token of the chain `approved` starts or continues. */
 const issue = async (
   keys: SigningKeys,
@@ -50,6 +54,7 @@ const issue = async (
     a: approved.a,
     k: approved.k,
     ...(approved.d === undefined ? {} : { d: approved.d }),
+    f: familyOf(approved),
     j: randomId(),
     x: Math.min(now + TTL_S.refresh, cap)
   };
@@ -131,9 +136,23 @@ export const token = async (c: Context<AppEnv>): Promise<Response> => {
       );
   }
   // Last, so a request refused above does not use the code up.
-  if (!(await redeem(c.env, `${domain}:${grant.j}`, grant.x * 1000)))
+  const what = domain === "code" ? "authorization code" : "refresh token";
+  const redeemed = await redeem(
+    c.env,
+    `${domain}:${grant.j}`,
+    familyOf(grant),
+    grant.x * 1000,
+    // Every token of the grant has expired by then: the newest refresh
+    // token was issued before now, for TTL_S.refresh at most.
+    nowMs + TTL_S.refresh * 1000
+  );
+  if (redeemed === "reused")
     return invalidGrant(
-      `This ${domain === "code" ? "authorization code" : "refresh token"} was already used.`
+      `This ${what} was already used. A copy may have been stolen, so every refresh token of its grant is revoked: authorize again.`
+    );
+  if (redeemed === "revoked")
+    return invalidGrant(
+      `This ${what}'s grant was revoked: one of its codes or refresh tokens was used twice. Authorize again.`
     );
   return await issue(keys, grant);
 };
