@@ -12,6 +12,7 @@ import { killTree, watchWorkerd } from "./dev-watch";
 import { type DevSource, devWorkerSource } from "./dev-worker";
 import { waitForServer } from "./ready";
 import { type SandboxHost, startSandboxHost } from "./sandbox-host";
+import { startStackMapHost } from "./stack-map-host";
 
 export interface DevOptions {
   /** The project: its wrangler.toml is the base config, and the work folder goes in its .roost/. */
@@ -100,8 +101,11 @@ export const runDev = async (options: DevOptions): Promise<number> => {
   // Code runs in a process of its own: a run that exhausts memory ends
   // that one, not the sessions' (sandbox-host.ts).
   const sandbox = await startSandbox(options.wrangler, work);
+  // Stacks the worker sends on, in the author's files (stack-map-host.ts).
+  const stacks = await startStackMapHost(work);
   const cleanUp = () => {
     sandbox?.stop();
+    stacks.stop();
     if (kept !== undefined) releaseSessions(kept);
     rmSync(work, { recursive: true, force: true });
   };
@@ -149,6 +153,8 @@ export const runDev = async (options: DevOptions): Promise<number> => {
     "--var",
     "ROOST_DEV:1",
     ...(sandbox ? ["--var", `ROOST_SANDBOX_URL:${sandbox.url}`] : []),
+    "--var",
+    `ROOST_STACK_MAP_URL:${stacks.url}`,
     ...inspectorPort,
     ...options.wranglerArgs
   ];

@@ -96,14 +96,14 @@ export const hookFailureOf = (
   error instanceof RoostError ? failures.get(error) : undefined;
 
 /**
- * The failure with its stack in the details: what a development session
- * answers, so the author reads where it threw in the response itself.
+ * The failure with `stack` (its own, mapped to the author's files where
+ * the session can) in the details: what a development session answers,
+ * so the author reads where it threw in the response itself.
  */
-export const withStack = (error: unknown): unknown => {
+export const withStack = (error: unknown, stack: string): unknown => {
   if (!(error instanceof RoostError)) return error;
   const failure = failures.get(error);
-  const stack = failure?.thrown.stack;
-  if (failure === undefined || stack === undefined) return error;
+  if (failure === undefined) return error;
   return new RoostError(
     error.code,
     error.message,

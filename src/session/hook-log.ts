@@ -10,11 +10,11 @@ import type { SessionShared } from "./shared";
  * only, answered with its stack in `details.stack`. Any other error passes
  * as it is. The commit already left the session as it was.
  */
-export const explainFailure = (
+export const explainFailure = async (
   shared: SessionShared,
   name: string,
   error: unknown
-): unknown => {
+): Promise<unknown> => {
   const failure = hookFailureOf(error);
   if (failure === undefined) return error;
   const row = shared.loadRow();
@@ -25,8 +25,13 @@ export const explainFailure = (
           name === "reset" ? row.episode + 1 : row.episode
         }, ${name === "step" ? `step ${row.steps + 1}` : name})`;
   const { hook, environment } = failure.details;
+  const thrown = failure.thrown.stack;
+  const stack =
+    thrown !== undefined && shared.mapStack !== undefined
+      ? await shared.mapStack(thrown)
+      : thrown;
   console.error(
-    `Roost: the ${hook} hook of environment "${environment}" threw${where}; the session is left as it was:\n${failure.thrown.stack ?? failure.thrown.message}`
+    `Roost: the ${hook} hook of environment "${environment}" threw${where}; the session is left as it was:\n${stack ?? failure.thrown.message}`
   );
-  return shared.dev ? withStack(error) : error;
+  return shared.dev && stack !== undefined ? withStack(error, stack) : error;
 };

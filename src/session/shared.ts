@@ -45,6 +45,11 @@ export class SessionShared {
    * stacks then ride on `tool.finished` events (tool-events.ts).
    */
   dev = false;
+  /**
+   * In development under `roost-edge dev`, what turns a stack's bundle
+   * lines into the author's files (stack-map.ts); undefined elsewhere.
+   */
+  mapStack: ((stack: string) => Promise<string>) | undefined;
   /** The worker's Worker Loader, as code tools use it (isolates.ts); undefined without one. */
   isolates: IsolateStarter | undefined;
   /** Forks at a past step: set by the branching layer, absent without it. */
@@ -99,7 +104,8 @@ export class SessionShared {
       defaultTimeoutMs: this.options.toolTimeoutMs,
       maxContentBytes: this.options.limits.toolContentBytes,
       jsonLimits: this.options.limits,
-      ...(this.isolates ? { isolates: this.isolates } : {})
+      ...(this.isolates ? { isolates: this.isolates } : {}),
+      ...(this.mapStack ? { mapStack: this.mapStack } : {})
     };
   }
 

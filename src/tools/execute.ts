@@ -76,6 +76,12 @@ export interface ExecuteOptions {
    * (`CallRefused`) is then the caller's error; in a step the model reads it.
    */
   direct?: boolean;
+  /**
+   * Turns a thrown stack's lines into the author's files: a development
+   * server's (session/stack-map.ts); absent elsewhere, the stack kept as
+   * V8 wrote it.
+   */
+  mapStack?: (stack: string) => Promise<string>;
 }
 
 interface Ran {
@@ -284,12 +290,23 @@ const runCall = async (
       results,
       ...(error !== undefined && error === timeout
         ? {}
-        : { exception: toException(error) })
+        : { exception: await mappedException(error, options.mapStack) })
     };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     release();
   }
+};
+
+/** What the tool threw, its stack in the author's files where the runtime can say. */
+const mappedException = async (
+  error: unknown,
+  mapStack: ExecuteOptions["mapStack"]
+): Promise<ToolException> => {
+  const exception = toException(error);
+  return mapStack === undefined || exception.stack === undefined
+    ? exception
+    : { ...exception, stack: await mapStack(exception.stack) };
 };
 
 type Yielded = Result | Update;

@@ -164,6 +164,6 @@ export const dispatch = async <N extends OperationName>(
   try {
     return (await op.handle(rt, checked, idem)) as OperationOutput<N>;
   } catch (error) {
-    throw explainFailure(rt.shared, name, error);
+    throw await explainFailure(rt.shared, name, error);
   }
 };
