@@ -23,7 +23,15 @@ export const firstDifference = (a: Played, b: Played): string => {
   const at = a.steps.findIndex(
     (s, i) => textOf(s) !== textOf(b.steps[i] ?? null)
   );
-  return at === -1 ? "the number of steps" : `step ${at + 1}`;
+  if (at === -1) return "the number of steps";
+  // The tool whose message differs first, when a tool's message does.
+  const x = a.steps[at]!.observations;
+  const y = b.steps[at]?.observations ?? [];
+  const i = x.findIndex((m, k) => textOf(m) !== textOf(y[k] ?? null));
+  const m = x[i] ?? y[i];
+  return m?.role === "tool" && m.name !== undefined
+    ? `step ${at + 1} (tool ${m.name})`
+    : `step ${at + 1}`;
 };
 
 /**
@@ -96,9 +104,9 @@ export const isolation = async (
   const fresh = (p: Played) => textOf(p.fresh);
   const failure =
     shown(first!) !== shown(again!)
-      ? `the episode after a reset differs from the first in ${firstDifference(first!, again!)}: something of the first survived`
+      ? `${taskName(task)} played again after a reset differs from the first in ${firstDifference(first!, again!)}: something of the first survived`
       : fresh(first!) !== fresh(again!)
-        ? `the ${freshDifference(first!, again!)} after a reset differ from the first reset's`
+        ? `a second reset of ${taskName(task)} left ${freshDifference(first!, again!)} unlike the first`
         : undefined;
   return row(
     "isolation",
@@ -107,10 +115,38 @@ export const isolation = async (
   );
 };
 
-/** Which parts of two fresh snapshots differ (store, hidden, state, transcript). */
+const PARTS: Record<string, string> = {
+  store: "the store",
+  hidden: "the hidden store",
+  state: "the state",
+  transcript: "the transcript"
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Which parts of two fresh snapshots differ, each keyed part (the hidden
+ * store, the state, a local store) with the keys that differ: `the hidden
+ * store's key "tried"`.
+ */
 const freshDifference = (a: Played, b: Played): string => {
   const x = a.fresh as Record<string, unknown>;
   const y = b.fresh as Record<string, unknown>;
-  const parts = Object.keys(x).filter((k) => textOf(x[k]) !== textOf(y[k]));
-  return parts.length === 0 ? "stores, state or transcript" : parts.join(", ");
+  const parts = Object.keys(x)
+    .filter((k) => textOf(x[k]) !== textOf(y[k]))
+    .map((part) => {
+      const name = PARTS[part] ?? part;
+      const [p, q] = [x[part], y[part]];
+      if (!isRecord(p) || !isRecord(q)) return name;
+      const keys = [...new Set([...Object.keys(p), ...Object.keys(q)])].filter(
+        (k) => textOf(p[k] ?? null) !== textOf(q[k] ?? null)
+      );
+      return keys.length === 0
+        ? name
+        : `${name}'s key${keys.length === 1 ? "" : "s"} ${keys.map((k) => JSON.stringify(k)).join(", ")}`;
+    });
+  return parts.length === 0
+    ? "the stores, state or transcript"
+    : parts.join(", ");
 };

@@ -76,12 +76,15 @@ export const stepAll = async (
  * Plays on in lock step from where `played` stand: each step's action goes
  * to every session before the next is decided (from the first session's
  * view), until the first is done or `maxSteps` steps were taken.
+ * `afterStep` sees each step as soon as it is taken (the leakage check
+ * reads what it showed then).
  */
 export const playOn = async (
   sessions: ValidatedSession[],
   played: Played[],
   policy: OraclePolicy,
-  maxSteps: number
+  maxSteps: number,
+  afterStep?: () => Promise<void> | void
 ): Promise<void> => {
   const lead = played[0]!;
   const tools = lead.first.tools;
@@ -95,6 +98,7 @@ export const playOn = async (
   while (lead.steps.length < maxSteps && !lead.done) {
     const action = await actionOf(policy, latest, tools, history);
     await stepAll(sessions, played, action);
+    await afterStep?.();
     history = [...history, ...latest, action as Message];
     latest = lead.steps.at(-1)!.observations;
   }

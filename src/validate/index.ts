@@ -36,9 +36,11 @@ export {
 export const validateEnvironment = (
   env: Environment,
   options: ValidateOptions = {}
-): Promise<ValidationReport> =>
-  runChecks(
-    localTarget(env),
-    (task, maxSteps) => leakage(env, task, maxSteps),
+): Promise<ValidationReport> => {
+  const target = localTarget(env);
+  return runChecks(
+    target,
+    (task, maxSteps) => leakage(env, target, task, maxSteps),
     options
   );
+};

@@ -1,51 +1,32 @@
-/** @module No leakage on a local session: a canary written to the hidden store, and whatever reset hid, stay out of all the model sees. */
+/** @module No leakage on a local session: a canary written to the hidden store, and whatever reset hid, stay out of all the model sees, in episodes played to their ends. */
 
 import type { Environment } from "../environment/define-environment";
 import type { JsonValue } from "../json";
 import { createLocalSession } from "../runner/local-session";
-import { playTogether, type TaskRef, textOf } from "./episode";
-import { scripted } from "./policies";
+import { type Driver, driversPlayed, leakDrivers } from "./drivers";
+import { begin, perTask, playOn, type TaskRef } from "./episode";
 import { type CheckRow, row } from "./report";
-import { localSession } from "./target";
-
-const CANARY_KEY = "__roost_validate_canary";
-
-/** Strings and long numbers inside a value; short ones would match by chance. */
-export const secretsIn = (value: JsonValue | undefined): string[] => {
-  if (typeof value === "string") return value.length >= 4 ? [value] : [];
-  if (typeof value === "number")
-    return String(value).length >= 4 ? [String(value)] : [];
-  if (Array.isArray(value)) return value.flatMap(secretsIn);
-  if (value !== null && typeof value === "object")
-    return Object.values(value).flatMap(secretsIn);
-  return [];
-};
-
-/** The places (by name) whose text holds one of the secrets. */
-export const placesHolding = (
-  secrets: string[],
-  places: [string, unknown][]
-): string[] =>
-  places
-    .filter(([, value]) => {
-      const text = typeof value === "string" ? value : textOf(value);
-      return secrets.some((s) => text.includes(s));
-    })
-    .map(([place]) => place);
+import {
+  CANARY_KEY,
+  describeLeak,
+  type Sighting,
+  secretsOf,
+  watchFor
+} from "./sightings";
+import { localSession, type Target } from "./target";
 
 /**
- * A canary is written to the hidden store as each reset begins; neither it
- * nor anything the environment's reset hid may appear in what the model
- * sees: observations, tool schemas, the transcript's non-assistant
- * messages, the store's model view, or the updates tools emit. The canary
- * needs the environment's code: a server has no route that writes the
- * hidden store, so its leakage check looks for what reset hid alone.
+ * One episode of `driver` on a new session whose hidden store gets the
+ * canary as each reset begins; each step's observations (by tool), the
+ * tool updates and results it emitted, and the model's view of the store
+ * are searched as it is taken, the transcript when it ends.
  */
-export const leakage = async (
+const watchEpisode = async (
   env: Environment,
+  driver: Driver,
   task: TaskRef,
   maxSteps: number
-): Promise<CheckRow> => {
+): Promise<{ sightings: Sighting[]; secrets: number }> => {
   const canary = `canary-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   const wrapped: Environment = {
     ...env,
@@ -54,45 +35,84 @@ export const leakage = async (
       return env.reset(args);
     }
   };
-  const events: unknown[] = [];
-  const session = createLocalSession(wrapped, {
+  const events: { tool: string; value: unknown }[] = [];
+  const local = createLocalSession(wrapped, {
     hooks: {
-      onUpdate: (_call, update) => events.push(update),
-      onResult: (_call, result) => events.push(result)
+      onUpdate: (call, update) =>
+        events.push({ tool: call.tool, value: update }),
+      onResult: (call, result) =>
+        events.push({ tool: call.tool, value: result })
     }
   });
-  const [p] = await playTogether(
-    [localSession(session)],
-    task,
-    scripted(3),
-    maxSteps
-  );
-  const hidden = (p!.fresh as { hidden: Record<string, JsonValue> }).hidden;
+  const session = localSession(local);
+  const p = await begin(session, task);
+  const hidden = (p.fresh as { hidden: Record<string, JsonValue> }).hidden;
   const { [CANARY_KEY]: _, ...own } = hidden;
+  const secrets = secretsOf(own);
+  const watch = watchFor([{ key: CANARY_KEY, value: canary }, ...secrets]);
+  watch.look("observations", p.first.observations, 0);
+  watch.look("tool schemas", [p.first.tools, env.toolSchemas], 0);
+  const offered = p.first.tools.some((t) => t.function.name === driver.tool);
+  if (driver.tool !== undefined && !offered)
+    return { sightings: watch.sightings, secrets: secrets.length };
+  await playOn(
+    [session],
+    [p],
+    perTask(session, (t) => driver.make(t)),
+    maxSteps,
+    () => {
+      const step = p.steps.length;
+      watch.moved(step, p.actions.at(-1));
+      for (const m of p.steps.at(-1)!.observations)
+        watch.look(
+          "observations",
+          m,
+          step,
+          m.role === "tool" && m.name !== undefined ? { tool: m.name } : {}
+        );
+      for (const e of events.splice(0))
+        watch.look("events", e.value, step, { tool: e.tool });
+      watch.look("the model's view", local.parts.environment.llmView(), step);
+    }
+  );
   const transcript = (
-    session.parts.state.get("messages") as { role: string }[]
+    local.parts.state.get("messages") as { role: string }[]
   ).filter((m) => m.role !== "assistant");
-  const places: [string, unknown][] = [
-    [
-      "observations",
-      [p!.first.observations, p!.steps.map((s) => s.observations)]
-    ],
-    ["tool schemas", [p!.first.tools, env.toolSchemas]],
-    ["the transcript", transcript],
-    ["the model's view", session.parts.environment.llmView()],
-    ["events", events]
-  ];
-  // The first place is named: the transcript repeats the observations, so
-  // a leak into them would always be named twice.
-  const [byCanary] = placesHolding([canary], places);
-  const [byOwn] = placesHolding(secretsIn(own), places);
+  watch.look("the transcript", transcript, p.steps.length, { afterEnd: true });
+  return { sightings: watch.sightings, secrets: secrets.length };
+};
+
+/**
+ * A canary is written to the hidden store as each reset begins; neither it
+ * nor anything the environment's reset hid may appear in what the model
+ * sees: observations, tool schemas, the transcript's non-assistant
+ * messages, the store's model view, or the updates tools emit. Each of the
+ * drivers (drivers.ts) plays an episode to its end, so what an environment
+ * shows late is seen too. The canary needs the environment's code: a
+ * server has no route that writes the hidden store, so its leakage check
+ * looks for what reset hid alone.
+ */
+export const leakage = async (
+  env: Environment,
+  target: Target,
+  task: TaskRef,
+  maxSteps: number
+): Promise<CheckRow> => {
+  const drivers = leakDrivers(target.toolSchemas, target.oracle.oracle);
+  let secrets = 0;
+  for (const driver of drivers) {
+    const seen = await watchEpisode(env, driver, task, maxSteps);
+    secrets = Math.max(secrets, seen.secrets);
+    if (seen.sightings.length > 0)
+      return row(
+        "no leakage",
+        describeLeak(seen.sightings, task, driver.name),
+        ""
+      );
+  }
   return row(
     "no leakage",
-    byCanary !== undefined
-      ? `the hidden store's canary appears in ${byCanary}`
-      : byOwn !== undefined
-        ? `a value reset hid appears in ${byOwn}`
-        : undefined,
-    `a hidden canary and ${secretsIn(own).length} hidden value(s) stayed out of observations, tools, transcript, model view and events`
+    undefined,
+    `a hidden canary and ${secrets} hidden value(s) stayed out of observations, tools, transcript, model view and events in ${driversPlayed(drivers)}`
   );
 };

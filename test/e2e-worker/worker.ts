@@ -12,6 +12,7 @@ import { allLayers } from "../../src/layers";
 import { branchy } from "../fixtures/branchy";
 import { bulk } from "../fixtures/environments";
 import { graded } from "../fixtures/graded";
+import { lateLeak } from "../fixtures/late-leak";
 import { pupil } from "../fixtures/pupil";
 import { fragile } from "./fragile";
 import { ledger } from "./ledger";
@@ -27,7 +28,8 @@ import { forgetsOnFork, framesAnswer } from "./unfaithful";
 // that only `validate --url` can fail (unfaithful.ts); and `bulk`, whose
 // step stages as many bytes as a test asks (one request's heap), and
 // `rescored`, the same under a rubric registered for re-scoring, and
-// `branchy`, branchable, for forks at a past step.
+// `branchy`, branchable, for forks at a past step; `late-leak`, which
+// shows its answer only when the guesses run out.
 const worker = createRoost({
   layers: allLayers(),
   environments: [
@@ -46,7 +48,8 @@ const worker = createRoost({
     pupil,
     bulk,
     rescored,
-    branchy
+    branchy,
+    lateLeak
   ]
 });
 const RoostSession = worker.Session;

@@ -16,6 +16,7 @@ import { story } from "../../examples/story/index";
 import { parseArgs, UsageError } from "../../src/cli/args";
 import { validateEnvironment, validateServer } from "../../src/validate/index";
 import { forgetsOnFork, framesAnswer } from "../e2e-worker/unfaithful";
+import { lateLeak } from "../fixtures/late-leak";
 
 const url = inject("baseUrl");
 const run = promisify(execFile);
@@ -60,7 +61,15 @@ describe("what only a server shows is caught by the check for it", () => {
     const report = await one(framesAnswer);
     expect(failed(report)).toEqual(["no leakage"]);
     expect(rowOf(report, "no leakage")?.detail).toBe(
-      "a value reset hid appears in /frame"
+      'hidden key "word" ("apple") appears in /frame after step 1 of task 0, played by the random policy'
+    );
+  }, 120_000);
+
+  it("a game that shows its answer only when the guesses run out fails no leakage on the server too, naming key, task, tool and step", async () => {
+    const report = await one(lateLeak);
+    expect(failed(report)).toEqual(["no leakage"]);
+    expect(rowOf(report, "no leakage")?.detail).toBe(
+      'hidden key "word" ("crane") appears in observations at step 6 of task 0 (tool guess), played by guess\'s examples'
     );
   }, 120_000);
 
@@ -74,7 +83,7 @@ describe("what only a server shows is caught by the check for it", () => {
     const report = await one(forgetsOnFork);
     expect(failed(report)).toEqual(["determinism: fork"]);
     expect(rowOf(report, "determinism: fork")?.detail).toBe(
-      "a copy of task 0 forked after step 2 differs from its source in step 3"
+      "a copy of task 0 forked after step 2 differs from its source in step 3 (tool answer)"
     );
   }, 120_000);
 });
@@ -186,7 +195,7 @@ describe("roost-edge validate --url", () => {
     expect(failure.code).toBe(1);
     expect(failure.stdout.split("\n")[0]).toBe(`frames-answer on ${url}`);
     expect(failure.stdout).toMatch(
-      / no leakage +FAIL +a value reset hid appears in \/frame/
+      / no leakage +FAIL +hidden key "word" \("lemon"\) appears in \/frame after step 1 of task 5, played by the random policy\n/
     );
     expect(failure.stdout).toMatch(/ oracle +PASS 1\.000/);
     expect(failure.stdout).toMatch(/1 check failed/);

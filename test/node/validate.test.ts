@@ -15,8 +15,10 @@ import { guess } from "../../examples/own-worker/guess";
 import { story } from "../../examples/story/index";
 import { parseArgs, UsageError } from "../../src/cli/args";
 import { validateEnvironment } from "../../src/validate/index";
+import { lateLeak } from "../fixtures/late-leak";
 import {
   badExample,
+  countsResets,
   emptyScores,
   ignoresIndex,
   keepsState,
@@ -72,7 +74,7 @@ describe("validate catches each broken environment with the check for its defect
   it("an environment that shows its hidden answer fails no leakage", async () => {
     expect(await failed(leaksAnswer)).toEqual(["no leakage"]);
     expect((await rowOf(leaksAnswer, "no leakage"))?.detail).toBe(
-      "a value reset hid appears in observations"
+      'hidden key "word" ("apple") appears in observations at reset of task 0'
     );
   });
 
@@ -84,9 +86,30 @@ describe("validate catches each broken environment with the check for its defect
 
   it("an environment that keeps state across resets fails isolation", async () => {
     expect(await failed(keepsState)).toEqual(["isolation"]);
-    expect((await rowOf(keepsState, "isolation"))?.detail).toMatch(
-      /differs from the first in the first observations: something of the first survived/
+    expect((await rowOf(keepsState, "isolation"))?.detail).toBe(
+      "task 0 played again after a reset differs from the first in the first observations: something of the first survived"
     );
+  });
+
+  it("an environment whose reset hides what module memory counted fails isolation, naming the key", async () => {
+    expect(await failed(countsResets)).toEqual(["isolation"]);
+    expect((await rowOf(countsResets, "isolation"))?.detail).toBe(
+      'a second reset of task 0 left the hidden store\'s key "round" unlike the first'
+    );
+  });
+
+  it("a game that shows its answer only when the guesses run out fails no leakage, naming key, task, tool and step", async () => {
+    // Random guesses are never words of its list, so they never run out:
+    // the episode its tool's examples play to the end shows the answer.
+    const report = await validateEnvironment(lateLeak);
+    expect(report.rows.filter((r) => r.status === "FAIL")).toEqual([
+      {
+        check: "no leakage",
+        status: "FAIL",
+        detail:
+          'hidden key "word" ("crane") appears in observations at step 6 of task 0 (tool guess), played by guess\'s examples'
+      }
+    ]);
   });
 
   it("an environment without an oracle fails the oracle check unless it says why", async () => {
@@ -108,7 +131,7 @@ describe("validate catches each broken environment with the check for its defect
         `${sound.reset(args)}\nhidden: ${JSON.stringify(args.ctx.hidden.keys().map((k) => args.ctx.hidden.get(k)))}`
     } as unknown as Environment;
     expect((await rowOf(dumps, "no leakage"))?.detail).toBe(
-      "the hidden store's canary appears in observations"
+      "the hidden store's canary appears in observations at reset of task 0"
     );
   });
 });
@@ -184,5 +207,12 @@ describe("roost-edge validate", () => {
     );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/exports no environment named "nope"/);
+    const late = await validateCli(["test/fixtures/late-leak.ts"]).catch(
+      (e) => e
+    );
+    expect(late.code).toBe(1);
+    expect(late.stdout).toMatch(
+      / no leakage +FAIL +hidden key "word" \("crane"\) appears in observations at step 6 of task 0 \(tool guess\), played by guess's examples\n/
+    );
   }, 60_000);
 });

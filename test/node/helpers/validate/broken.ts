@@ -83,6 +83,13 @@ export const keepsState = puzzle(
   { onAnswer: (text) => tried.push(text) }
 );
 
+let resets = 0;
+/** Numbers its resets in module memory and hides the number: a reset leaves the hidden store unlike the one before it did. */
+export const countsResets = puzzle("counts-resets", (word, hidden) => {
+  hidden.set("round", String(++resets));
+  return `Unscramble: ${reversed(word)}`;
+});
+
 /** Shows and grades the same word whatever task it is reset to. */
 export const oneTask = puzzle("one-task", (_word, hidden) => {
   hidden.set("word", "apple");
