@@ -14,15 +14,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  LAYERED_WORKER,
+  LAYERED_WORKER_TOML,
+  NODE_CONSUMER,
+  OWN_WORKER,
+  OWN_WORKER_TOML,
+  PLAIN_NODE,
+  REACT_SSR,
+  TYPED_HOOK,
+  VALIDATE,
+  WORKER_TSCONFIG
+} from "./helpers/package-programs";
+import {
+  installInto,
+  packPackage,
+  installedVersion as version
+} from "./helpers/packed";
 
 const run = promisify(execFile);
 const root = new URL("../..", import.meta.url).pathname;
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-const version = (name: string): string =>
-  JSON.parse(
-    readFileSync(join(root, "node_modules", name, "package.json"), "utf8")
-  ).version;
 
 let work = "";
 let project = "";
@@ -49,62 +62,28 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "roost-package-"));
   project = join(work, "app");
   mkdirSync(project);
-  // The builds `npm pack` would run through prepare, minus the inspector's:
-  // rewriting dist/inspector would reload the wrangler dev the other tests
-  // share. The inspector ships as `npm install` (prepare) built it.
-  await run(process.execPath, [join(root, "scripts", "build-package.mjs")]);
-  await run("npm", ["run", "--silent", "build:cli"], { cwd: root });
-  const { stdout } = await run(
-    "npm",
-    ["pack", "--ignore-scripts", "--json", "--pack-destination", work],
-    { cwd: root }
-  );
-  const [info] = JSON.parse(stdout) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  packed = info!.files.map((f) => f.path);
+  // The inspector ships as `npm install` (prepare) built it: rewriting
+  // dist/inspector would reload the wrangler dev the other tests share.
+  const { tarball, files } = await packPackage(work, { inspector: "as-built" });
+  packed = files;
   write(
     "package.json",
     JSON.stringify({ name: "app", private: true, type: "module" })
   );
-  await run(
-    "npm",
-    [
-      "install",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      join(work, info!.filename),
-      `@cloudflare/workers-types@${version("@cloudflare/workers-types")}`,
-      `@types/node@${version("@types/node")}`,
-      // Node 20 has no WebSocket of its own: users pass the ws package's.
-      `ws@${version("ws")}`,
-      // roost-edge/react's peer, and what an app renders it with.
-      `react@${version("react")}`,
-      `react-dom@${version("react-dom")}`,
-      `@types/react@${version("@types/react")}`
-    ],
-    { cwd: project }
-  );
+  await installInto(project, [
+    tarball,
+    `@cloudflare/workers-types@${version("@cloudflare/workers-types")}`,
+    `@types/node@${version("@types/node")}`,
+    // Node 20 has no WebSocket of its own: users pass the ws package's.
+    `ws@${version("ws")}`,
+    // roost-edge/react's peer, and what an app renders it with.
+    `react@${version("react")}`,
+    `react-dom@${version("react-dom")}`,
+    `@types/react@${version("@types/react")}`
+  ]);
 }, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A worker project's tsconfig, as a user's would be: strict, Workers' types. */
-const WORKER_TSCONFIG = JSON.stringify({
-  compilerOptions: {
-    target: "ES2022",
-    module: "ES2022",
-    moduleResolution: "Bundler",
-    lib: ["ES2023"],
-    types: ["@cloudflare/workers-types"],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true
-  },
-  include: ["."]
-});
 
 describe("the packed package", () => {
   it("ships built JavaScript, declarations and sources, and nothing a command wrote", () => {
@@ -145,59 +124,7 @@ describe("the packed package", () => {
   });
 
   it("runs from plain Node: the client against a server, the core in memory", async () => {
-    write(
-      "plain.mjs",
-      `import { connectSession, createClient, toChatMessages } from "roost-edge/client";
-import { createLocalSession, defineEnvironment, toolCalls } from "roost-edge/core";
-import { WebSocket } from "ws";
-import { z } from "zod";
-
-const client = createClient({ baseUrl: process.env.ROOST_URL });
-const session = await client.createSession({ environment: "counter" });
-await session.reset();
-const [copy] = await session.fork(1);
-await copy.step({ tool_calls: [{ id: "c1", function: { name: "incr", arguments: {} } }] });
-const forked = { steps: (await copy.status()).steps, source: (await session.status()).steps };
-
-// The shipped socket client over the ws package: a step's events arrive as
-// one batch message, and onEvent still sees them one at a time, in order.
-const events = [];
-const socket = connectSession({ baseUrl: process.env.ROOST_URL, sessionId: copy.id, token: copy.token, WebSocket, onEvent: (e) => events.push({ seq: e.seq, type: e.type }) });
-await socket.step({ tool_calls: [{ id: "c2", function: { name: "incr", arguments: {} } }] });
-socket.close();
-
-// The shipped iterators follow cursors: pages of at most 1 KiB still yield
-// the copy's whole transcript, once and in order.
-let pages = 0;
-for await (const _page of copy.pages.messages({ max_bytes: 1024, limit: 1 })) pages++;
-const iterated = [];
-for await (const m of copy.items.messages({ max_bytes: 1024 })) iterated.push(m.role);
-const whole = (await copy.messages({ limit: 1000 })).messages.map((m) => m.role);
-const transcript = { pages, iterated, whole };
-
-const echo = defineEnvironment({
-  name: "echo",
-  description: "Says it back.",
-  task: z.object({}).default({}),
-  tools: (tool) => ({
-    say: tool({
-      description: "Say something.",
-      input: z.object({ words: z.string() }),
-      run: ({ words }, ctx) => {
-        ctx.episode.end({ reward: 1 });
-        return words;
-      }
-    })
-  }),
-  reset: () => "Say something."
-});
-const local = createLocalSession(echo);
-await local.reset();
-const out = await local.step(toolCalls({ name: "say", arguments: { words: "hi" } }));
-const chat = toChatMessages([{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name: "say", arguments: { words: "hi" } } }] }]);
-console.log(JSON.stringify({ id: session.id, status: (await session.status()).status, local: out, chat, forked, events, transcript }));
-`
-    );
+    write("plain.mjs", PLAIN_NODE);
     const { stdout } = await node("plain.mjs", {
       ROOST_URL: inject("baseUrl")
     });
@@ -224,43 +151,7 @@ console.log(JSON.stringify({ id: session.id, status: (await session.status()).st
   });
 
   it("validates an environment with roost-edge/validate, locally and on a server", async () => {
-    write(
-      "validate.mjs",
-      `import { defineEnvironment, toolCalls } from "roost-edge/core";
-import { formatReport, validateEnvironment, validateServer } from "roost-edge/validate";
-import { z } from "zod";
-
-// Say the secret word: the oracle reads it from the task.
-const say = (empty) => defineEnvironment({
-  name: "say",
-  description: "Say the word.",
-  task: z.object({ word: z.string() }).default({ word: "plover" }),
-  maxSteps: 3,
-  tools: (tool) => ({
-    say: tool({
-      description: "Say a word; ends the episode.",
-      input: z.object({ word: z.string() }),
-      run: ({ word }, ctx) => {
-        const right = word === ctx.task.word || (empty && word === "");
-        ctx.episode.end({ reward: right ? 1 : 0 });
-        return right ? "Right." : "Wrong.";
-      }
-    })
-  }),
-  reset: () => "Say the word.",
-  validation: { oracle: (task) => () => toolCalls({ name: "say", arguments: { word: task.word } }) }
-});
-const sound = await validateEnvironment(say(false));
-const lenient = await validateEnvironment(say(true));
-const [served] = await validateServer({ url: process.env.ROOST_URL, names: ["story"], tasks: 1 });
-console.log(JSON.stringify({
-  sound: sound.ok,
-  table: formatReport(sound),
-  lenient: lenient.rows.filter((r) => r.status === "FAIL").map((r) => r.check),
-  served: { environment: served.environment, fork: served.rows.find((r) => r.check === "determinism: fork").status }
-}));
-`
-    );
+    write("validate.mjs", VALIDATE);
     const { stdout } = await node("validate.mjs", {
       ROOST_URL: inject("baseUrl")
     });
@@ -274,19 +165,7 @@ console.log(JSON.stringify({
   });
 
   it("renders roost-edge/react's hook with the app's own React, connecting only once mounted", async () => {
-    write(
-      "react.mjs",
-      `import { createElement } from "react";
-import { renderToString } from "react-dom/server";
-import { useSession } from "roost-edge/react";
-
-const Status = () => {
-  const { connection, messages } = useSession({ baseUrl: process.env.ROOST_URL, sessionId: "s", token: "t" });
-  return createElement("p", null, connection + " " + messages.length);
-};
-console.log(renderToString(createElement(Status)));
-`
-    );
+    write("react.mjs", REACT_SSR);
     const { stdout } = await node("react.mjs", {
       ROOST_URL: inject("baseUrl")
     });
@@ -364,117 +243,17 @@ console.log(renderToString(createElement(Status)));
         files: ["consumer.ts", "hook.ts"]
       })
     );
-    write(
-      "consumer.ts",
-      `import {
-  type ChatMessage,
-  createClient,
-  type GroupSummary,
-  openaiPolicy,
-  type Policy,
-  type RoostSession,
-  toChatMessages
-} from "roost-edge/client";
-import { defineEnvironment, defineState, type Message } from "roost-edge/core";
-import { z } from "zod";
-
-const client = createClient({ baseUrl: "http://127.0.0.1:8787" });
-// @ts-expect-error baseUrl is a string
-createClient({ baseUrl: 8787 });
-export const open = async (): Promise<RoostSession> =>
-  client.createSession({ environment: "counter" });
-
-export const env = defineEnvironment({
-  name: "typed",
-  description: "Counts hits.",
-  task: z.object({}).default({}),
-  state: defineState({ tries: { type: z.number().default(0) } }),
-  tools: (tool) => ({
-    hit: tool({
-      description: "Count a hit.",
-      input: z.object({}),
-      run: (_, ctx) => {
-        const tries: number = ctx.state.get("tries");
-        // @ts-expect-error tries is a number
-        const wrong: string = ctx.state.get("tries");
-        ctx.state.set("tries", tries + 1);
-        return String(wrong);
-      }
-    })
-  }),
-  reset: () => "Go."
-});
-export const none: Message[] = [];
-export const model: Policy = openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1", model: "m" });
-// @ts-expect-error a model is required
-openaiPolicy({ baseUrl: "http://127.0.0.1:8000/v1" });
-export const chat: ChatMessage[] = toChatMessages(none);
-export const groups = async (s: RoostSession): Promise<RoostSession[]> => s.fork(2);
-export const flat = (g: GroupSummary): boolean => g.flat;
-`
-    );
+    write("consumer.ts", NODE_CONSUMER);
     // The hook typed from the environment above, with a type-only import.
-    write(
-      "hook.ts",
-      `import type { env } from "./consumer.js";
-import { useSession } from "roost-edge/react";
-
-export const Tries = (): number => {
-  const session = useSession<typeof env>({ baseUrl: "http://127.0.0.1:8787", sessionId: "s", token: "t" });
-  const tries: number | undefined = session.state?.tries;
-  // @ts-expect-error tries is a number
-  const wrong: string | undefined = session.state?.tries;
-  void session.call("hit", {});
-  // @ts-expect-error not a tool of the environment
-  void session.call("miss", {});
-  return (tries ?? 0) + session.messages.length + String(wrong).length;
-};
-`
-    );
+    write("hook.ts", TYPED_HOOK);
     await typecheck("tsconfig.node.json", project);
     // tsc over the whole declaration graph: about 25 s on a busy 2-core machine.
   }, 120_000);
 
   it("builds a worker of the user's own with wrangler", async () => {
-    write(
-      "worker/index.ts",
-      `import { createRoost, defineEnvironment } from "roost-edge";
-import { z } from "zod";
-
-const ping = defineEnvironment({
-  name: "ping",
-  description: "Answers pong.",
-  task: z.object({}).default({}),
-  tools: (tool) => ({
-    ping: tool({ description: "Ping.", input: z.object({}), run: () => "pong" })
-  }),
-  reset: () => "Call ping."
-});
-
-const roost = createRoost({ environments: [ping] });
-export const Session = roost.Session;
-export default { fetch: roost.fetch };
-`
-    );
+    write("worker/index.ts", OWN_WORKER);
     write("worker/tsconfig.json", WORKER_TSCONFIG);
-    write(
-      "worker/wrangler.toml",
-      `name = "app"
-main = "index.ts"
-compatibility_date = "2026-04-26"
-
-[[durable_objects.bindings]]
-name = "SESSIONS"
-class_name = "Session"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["Session"]
-
-[alias]
-zod = "roost-edge/zod-lean"
-`
-    );
+    write("worker/wrangler.toml", OWN_WORKER_TOML);
     const cwd = join(project, "worker");
     await typecheck("tsconfig.json", cwd);
     await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", "out"], {
@@ -496,57 +275,9 @@ zod = "roost-edge/zod-lean"
   }, 120_000);
 
   it("builds a worker with the layers it names from roost-edge/layers/*, their operations typed, and none of the others", async () => {
-    write(
-      "layered/index.ts",
-      `import { createRoost, defineEnvironment, type LayerOperations } from "roost-edge";
-import { mcp } from "roost-edge/layers/mcp";
-import { TaskStats, taskStats } from "roost-edge/layers/task-stats";
-import { z } from "zod";
-
-const ping = defineEnvironment({
-  name: "ping",
-  description: "Answers pong.",
-  task: z.object({}).default({}),
-  tools: (tool) => ({
-    ping: tool({ description: "Ping.", input: z.object({}), run: () => "pong" })
-  }),
-  reset: () => "Call ping."
-});
-
-// MCP's operations, declared by its layer through the shipped declarations.
-export const started: keyof LayerOperations = "startTask";
-// @ts-expect-error not an operation of any layer imported here
-export const chatting: keyof LayerOperations = "startChat";
-
-const roost = createRoost({ environments: [ping], layers: [mcp(), taskStats()] });
-export const Session = roost.Session;
-export { TaskStats };
-export default { fetch: roost.fetch };
-`
-    );
+    write("layered/index.ts", LAYERED_WORKER);
     write("layered/tsconfig.json", WORKER_TSCONFIG);
-    write(
-      "layered/wrangler.toml",
-      `name = "layered"
-main = "index.ts"
-compatibility_date = "2026-04-26"
-
-[[durable_objects.bindings]]
-name = "SESSIONS"
-class_name = "Session"
-
-[[durable_objects.bindings]]
-name = "TASK_STATS"
-class_name = "TaskStats"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["Session", "TaskStats"]
-
-[alias]
-zod = "roost-edge/zod-lean"
-`
-    );
+    write("layered/wrangler.toml", LAYERED_WORKER_TOML);
     const cwd = join(project, "layered");
     await typecheck("tsconfig.json", cwd);
     await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", "out"], {
