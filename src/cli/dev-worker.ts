@@ -143,6 +143,18 @@ const loading: Promise<
   }
 );
 
+// Stacks the session sends on (tool.finished, hook_failed) in the author's
+// files: the dev server's mapper reads the bundle's source map, which a
+// Worker cannot. A stack it cannot map in time is sent as V8 wrote it.
+const stackMapper = (url: string) => async (stack: string) => {
+  try {
+    const res = await fetch(url, { method: "POST", body: stack, signal: AbortSignal.timeout(2_000) });
+    return res.ok ? await res.text() : stack;
+  } catch {
+    return stack;
+  }
+};
+
 const unavailable = (message: string) =>
   Response.json({ error: { code: "unavailable", message } }, { status: 503 });
 
@@ -162,7 +174,11 @@ export class Session extends DurableObject {
     // Nothing reaches the object before its real class is constructed.
     void ctx.blockConcurrencyWhile(async () => {
       const { worker } = await loading;
-      if (worker) this.#inner = new worker.Session(ctx, env) as unknown as Inner;
+      if (!worker) return;
+      this.#inner = new worker.Session(ctx, env) as unknown as Inner;
+      const url = (env as { ROOST_STACK_MAP_URL?: unknown }).ROOST_STACK_MAP_URL;
+      const shared = (this.#inner as { runtime?: { shared?: { mapStack?: unknown } } }).runtime?.shared;
+      if (typeof url === "string" && shared !== undefined) shared.mapStack = stackMapper(url);
     });
   }
   #object(): Inner {

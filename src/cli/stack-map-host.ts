@@ -4,6 +4,7 @@
  * files, read from the bundle's source map beside it. wrangler maps the
  * stacks it logs the same way; this is for the ones the worker sends on
  * (`tool.finished`, a `hook_failed` answer), which wrangler never sees.
+ * The generated worker (dev-worker.ts) hands the session its URL.
  */
 
 import { readFileSync, statSync } from "node:fs";

@@ -20,7 +20,6 @@ import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
 import { SocketHub } from "./sockets";
-import { stackMapper } from "./stack-map";
 
 /**
  * The session Durable Object. Every RPC method answers `{ ok, value | error }`
@@ -56,7 +55,6 @@ export class SessionObject extends DurableObject {
     // deployment's, and what it emits is decided where it is emitted.
     this.runtime.shared.dev =
       (env as { ROOST_DEV?: unknown } | undefined)?.ROOST_DEV === "1";
-    this.runtime.shared.mapStack = stackMapper(env, this.runtime.shared.dev);
     this.runtime.shared.isolates = loaderIsolates(env, options.loader);
     for (const attach of layers.attach) attach({ runtime: this.runtime, env });
     this.sockets = new SocketHub(

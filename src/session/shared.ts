@@ -46,8 +46,9 @@ export class SessionShared {
    */
   dev = false;
   /**
-   * In development under `roost-edge dev`, what turns a stack's bundle
-   * lines into the author's files (stack-map.ts); undefined elsewhere.
+   * Under `roost-edge dev`, what turns a stack's bundle lines into the
+   * author's files (set by the dev server's worker, cli/dev-worker.ts);
+   * undefined elsewhere.
    */
   mapStack: ((stack: string) => Promise<string>) | undefined;
   /** The worker's Worker Loader, as code tools use it (isolates.ts); undefined without one. */

@@ -78,7 +78,7 @@ export interface ExecuteOptions {
   direct?: boolean;
   /**
    * Turns a thrown stack's lines into the author's files: a development
-   * server's (session/stack-map.ts); absent elsewhere, the stack kept as
+   * server's (cli/stack-map-host.ts); absent elsewhere, the stack kept as
    * V8 wrote it.
    */
   mapStack?: (stack: string) => Promise<string>;
