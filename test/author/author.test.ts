@@ -21,15 +21,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  installedVersion as installed,
+  installInto,
+  packPackage
+} from "../node/helpers/packed";
 import { requests, startDev, stopAll } from "./dev-server";
 
 const run = promisify(execFile);
 const root = new URL("../..", import.meta.url).pathname;
 const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const installed = (name: string): string =>
-  JSON.parse(
-    readFileSync(join(root, "node_modules", name, "package.json"), "utf8")
-  ).version;
 const quiet = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 const plain = { ...quiet, NO_COLOR: "1", FORCE_COLOR: "0" };
 
@@ -41,29 +42,12 @@ let kept: { id: string; token: string } | undefined;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "roost-author-"));
-  // What `npm pack` would build through prepare and prepack.
-  await run(process.execPath, [join(root, "scripts", "build-package.mjs")]);
-  await run("npm", ["run", "--silent", "build:cli"], { cwd: root });
-  if (!existsSync(join(root, "dist", "inspector", "index.html")))
-    await run("npm", ["run", "--silent", "build:inspector"], { cwd: root });
-  const { stdout } = await run(
-    "npm",
-    ["pack", "--ignore-scripts", "--json", "--pack-destination", work],
-    { cwd: root }
-  );
-  tarball = join(
-    work,
-    (JSON.parse(stdout) as { filename: string }[])[0]!.filename
-  );
+  ({ tarball } = await packPackage(work, { inspector: "if-missing" }));
   // The command, installed as npx would: the tarball in a folder of its own.
   const tool = join(work, "tool");
   mkdirSync(tool);
   writeFileSync(join(tool, "package.json"), '{"private":true}');
-  await run(
-    "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball],
-    { cwd: tool }
-  );
+  await installInto(tool, [tarball]);
 }, 600_000);
 
 afterAll(() => {
