@@ -133,7 +133,7 @@ export const createAuth = createMiddleware<AppEnv>(async (c, next) => {
   await signingKeys(c.env);
   // An OAuth token is checked wherever it is sent, keys or not: it admits
   // only to the environment MCP endpoint it was issued for, and the
-  // session made there is handed to it with act alone (oauth/mcp-session.ts).
+  // session made there is handed to it with act alone (layers/mcp/session-token.ts).
   const sent = bearer(c.req.header("Authorization"));
   if (sent && (await layerAccess(c, sent)) !== undefined) return await next();
   if (apiKeysConfigured(c.env)) {

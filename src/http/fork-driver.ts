@@ -127,7 +127,7 @@ export const forkSession = async (
   key?: string,
   /** Smaller chunks than the default, to test a fork of many chunks on a small session. */
   chunkBytes?: number,
-  /** A past step of the current episode to copy (fork-at-step.ts). */
+  /** A past step of the current episode to copy (layers/branching/rewind.ts). */
   step?: number
 ): Promise<ForkResponse> => {
   // Fails before anything is made when the worker cannot sign tokens.

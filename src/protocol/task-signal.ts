@@ -1,7 +1,7 @@
 /**
  * @module The curriculum's weighting, one copy for both sides: the
  * client's sampler (client/task-sampler.ts) and the server's sample route
- * (http/routes/task-stats.ts) draw with the same prior, the same weight
+ * (layers/task-stats/routes.ts) draw with the same prior, the same weight
  * and the same seeded generator, so a seeded draw names the same indexes
  * wherever it is made from the same statistics.
  */

@@ -156,7 +156,7 @@ export const beginFork = (
   idem: idempotency.IdempotencyKey | undefined,
   /** The session's rate limit: a fork costs a token like any mutation. */
   throttle: () => void,
-  /** A past step of the current episode to copy, rather than now (fork-at-step.ts). */
+  /** A past step of the current episode to copy, rather than now (layers/branching/rewind.ts). */
   step?: number
 ): Promise<ForkStart> =>
   shared.queue.run(async () => {

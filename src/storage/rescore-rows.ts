@@ -4,12 +4,12 @@
  * (a fork at a past step replays the same): each episode's
  * task, each commit's hidden-store changes, and each step's place in the
  * transcript and reward before an episode score. State, transcript and
- * environment store are read back from the log itself (episode-replay.ts).
+ * environment store are read back from the log itself (environment/replay-parts.ts).
  */
 
 import type { Environment } from "../environment/define-environment";
 import type { RecordedItem } from "../environment/rescore";
-import { TRAJECTORY_KEY } from "../environment/score-step";
+import { isTrajectoryKey } from "../environment/score-step";
 import { type JsonValue, utf8Length } from "../json";
 import { MAX_VALUE_BYTES, RUN_SEPARATOR, textRuns } from "./row-text";
 
@@ -25,9 +25,9 @@ export type RescoreStep = Extract<RecordedItem, { step: unknown }>["step"];
 
 /**
  * What a commit records, for an environment that registers rubrics
- * (none for one that does not). The episode rubric's own bookkeeping key
- * is left out: it holds the steps, which are recorded as steps, and copying
- * it each step would cost the square of the episode's length.
+ * (none for one that does not). The episode rubric's own bookkeeping keys
+ * (score-step.ts) are left out: they hold the steps, which are recorded
+ * as steps.
  */
 export const rescoreItems = (
   environment: Environment,
@@ -45,7 +45,7 @@ export const rescoreItems = (
       reset: commit.task === undefined ? {} : { task: commit.task as JsonValue }
     });
   for (const [key, ...value] of commit.hidden) {
-    if (key === TRAJECTORY_KEY) continue;
+    if (isTrajectoryKey(key)) continue;
     items.push(value.length === 0 ? { delete: key } : { set: [key, value[0]] });
   }
   // The log cannot say where a step's action is in the transcript (a

@@ -13,7 +13,7 @@ import { hasTable } from "../../storage/tables";
 /**
  * Gives a snapshot's Roost rows the episode `episode`: a fork at a past
  * step rebuilds that step under a scratch episode of the source's tables
- * (fork-at-step.ts) and snapshots it from there.
+ * (rewind.ts) and snapshots it from there.
  */
 export const renumberSnapshot = (
   sql: SqlStorage,

@@ -2,7 +2,7 @@
  * @module The AI SDK chat endpoint: a `useChat` message starts a
  * decision-tree run, answered with the run's UI message stream (SSE); a
  * reconnect gets the stream of its chat's run still going, replayed from
- * the start. The session object makes the stream (session/chat-stream.ts).
+ * the start. The session object makes the stream (stream.ts).
  */
 
 import type { Context } from "hono";

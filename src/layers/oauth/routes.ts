@@ -9,7 +9,7 @@
  * about 30 KiB gzipped to the worker (146.6 → 177.0 KiB, past the 150 KiB
  * budget), and it would need a KV namespace and its own token format. Here
  * every token is Roost's own, signed with ROOST_SECRETS, and only a code's
- * or a refresh token's single use is stored (oauth/ledger.ts).
+ * or a refresh token's single use is stored (ledger.ts).
  *
  * These routes are not in the OpenAPI document: their bodies are forms and
  * their errors RFC 6749's, which OAuth clients read from the metadata.

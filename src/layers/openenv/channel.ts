@@ -70,7 +70,7 @@ export interface ChannelOptions {
 
 export class OpenEnvChannel {
   readonly #c: Context<AppEnv>;
-  /** Null for one HTTP request (openenv-http.ts): its answer is returned, not sent. */
+  /** Null for one HTTP request (http-routes.ts): its answer is returned, not sent. */
   readonly #socket: WebSocket | null;
   readonly #options: ChannelOptions;
   #session: StartedSession | undefined;

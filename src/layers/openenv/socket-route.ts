@@ -1,9 +1,9 @@
 /**
  * @module OpenEnv for every environment: its session channel (`/ws`) and its
  * side routes (`/health`, `/metadata`, `/schema`), under the three base URLs
- * of openenv/bases.ts that an OpenEnv client takes as `base_url` (it appends
+ * of bases.ts that an OpenEnv client takes as `base_url` (it appends
  * `/ws` and sends no headers). The HTTP episode routes, `/mcp` and
- * `/openapi.json` are in openenv-http.ts.
+ * `/openapi.json` are in http-routes.ts.
  */
 
 import type { Context } from "hono";

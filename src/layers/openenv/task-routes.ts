@@ -6,12 +6,12 @@
  * (`http_server.py`, ORS-compatible): 404 for another env_name, 400 for an
  * index out of range, 501 for what cannot be answered (listing a
  * generated split, which has no end). A task is picked with `reset`
- * `{"split", "index"}` (HTTP and WebSocket; openenv/frames.ts).
+ * `{"split", "index"}` (HTTP and WebSocket; frames.ts).
  *
  * Tasks are answered as stubs, `{id, index, split}`, never their content:
  * a Roost task may hold its answer (the calculator's does), and the
  * server resolves the task itself at reset. The environment's own dataset
- * is the split "default" (openenv/frames.ts).
+ * is the split "default" (frames.ts).
  */
 
 import type { Context } from "hono";

@@ -1,5 +1,5 @@
 /**
- * @module The server's task statistics of an environment (session/task-stats.ts):
+ * @module The server's task statistics of an environment (object.ts):
  * `GET` reads them a page at a time, `DELETE` resets them, and
  * `POST …/sample` draws dataset indexes from them with the curriculum's
  * weights, so a trainer in any language samples as the TypeScript client
