@@ -20,12 +20,40 @@ import type { Environment, EpisodeContext } from "./define-environment";
 import { callHook } from "./hook-failure";
 
 /**
- * The hidden-store key an episode rubric's steps are kept under until the
- * episode ends. The hidden store is the episode's: a reset clears it, a
- * fork copies it, a step's commit writes it with the rest, and the model
- * never reads it. Written only by environments with an episode rubric.
+ * Where an episode rubric's steps are kept until the episode ends: hidden
+ * keys `roost:trajectory:<n>`, chunk n holding steps n·KEPT_CHUNK + 1 to
+ * (n + 1)·KEPT_CHUNK. The hidden store is the episode's: a reset clears
+ * it, a fork copies it, a step's commit writes it with the rest, and the
+ * model never reads it. Written only by environments with an episode
+ * rubric. A step rewrites its own chunk, not every step before it (one
+ * list of the whole episode made its n-th step write n steps: quadratic
+ * in bytes, and past some thousands of steps more than a row holds).
  */
 export const TRAJECTORY_KEY = "roost:trajectory";
+
+/** Steps a chunk holds: a step rewrites at most this many, one row as before. */
+export const KEPT_CHUNK = 64;
+
+/** Whether `key` keeps an episode rubric's steps (the bare key: a whole list, as kept before chunks). */
+export const isTrajectoryKey = (key: string): boolean =>
+  key === TRAJECTORY_KEY || key.startsWith(`${TRAJECTORY_KEY}:`);
+
+const chunkKey = (step: number): string =>
+  `${TRAJECTORY_KEY}:${Math.floor(Math.max(step - 1, 0) / KEPT_CHUNK)}`;
+
+const keptIn = (hidden: HiddenStore, key: string): KeptStep[] =>
+  (hidden.get(key) as unknown as KeptStep[] | undefined) ?? [];
+
+/** Every kept step of the episode, in step order, and the keys they were under. */
+const readKept = (
+  hidden: HiddenStore
+): { steps: KeptStep[]; keys: string[] } => {
+  const keys = hidden.keys().filter(isTrajectoryKey);
+  const steps = keys
+    .flatMap((key) => keptIn(hidden, key))
+    .sort((a, b) => a.step - b.step);
+  return { steps, keys };
+};
 
 /** One step as kept for the episode rubric; its messages stay in the transcript. */
 export interface KeptStep {
@@ -95,7 +123,6 @@ export const scoreRewards = async (
   }
   const episode = env.episodeRubric;
   if (episode === undefined) return { added, components, stepAdded: added };
-  const kept = s.hidden.get<KeptStep[] & JsonValue>(TRAJECTORY_KEY) ?? [];
   const self: KeptStep = {
     step: s.step,
     at: s.at,
@@ -103,10 +130,12 @@ export const scoreRewards = async (
     components: { ...components }
   };
   if (!s.done && !s.truncated) {
-    s.hidden.set(TRAJECTORY_KEY, [...kept, self] as unknown as JsonValue);
+    const key = chunkKey(s.step);
+    s.hidden.set(key, [...keptIn(s.hidden, key), self] as unknown as JsonValue);
     return { added, components, stepAdded: added };
   }
-  const steps = episodeSteps([...kept, self], s.messages());
+  const kept = readKept(s.hidden);
+  const steps = episodeSteps([...kept.steps, self], s.messages());
   const scored = await callHook(env.name, "episodeRubric", () =>
     scoreEpisode(
       episode,
@@ -116,7 +145,7 @@ export const scoreRewards = async (
   );
   Object.assign(components, scored.components);
   // The episode is over: nothing more reads the kept steps.
-  s.hidden.delete(TRAJECTORY_KEY);
+  for (const key of kept.keys) s.hidden.delete(key);
   return { added: added + scored.value, components, stepAdded: added };
 };
 
