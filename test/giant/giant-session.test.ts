@@ -4,7 +4,6 @@
 // test on a 5xx or on a body over 4 MiB; every read checks that each object,
 // message and event comes exactly once and in order.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import WebSocket from "ws";
 import { launch } from "../browser/browser";
 import {
   type Built,
@@ -13,17 +12,13 @@ import {
   LONG_STEP_EVENTS_BOUND
 } from "./build";
 import { readWithClientIterators } from "./client-reads";
-import {
-  checkContiguous,
-  oldestRetained,
-  readEvents,
-  resumeOverSocket,
-  type SeenEvent
-} from "./log-reads";
+import { checkContiguous, oldestRetained, readEvents } from "./log-reads";
 import { McpReader } from "./mcp-reads";
 import { openEnvState } from "./openenv-reads";
 import { plannedObjects, STEPS, STORE_PLAN } from "./plan";
 import { Report } from "./report";
+import { sameReads, sumBytes } from "./same-reads";
+import { socketSnapshot } from "./socket-snapshot";
 import {
   readEntry,
   readKey,
@@ -40,6 +35,7 @@ import { type SessionRef, Wire } from "./wire";
 const baseUrl = inject("baseUrl");
 const wire = new Wire(baseUrl);
 const report = new Report();
+const expectSameReads = sameReads(wire, report);
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -344,64 +340,3 @@ describe("a giant session read back through every route", () => {
     await expectSameReads(longLog, oldest, http.events);
   });
 });
-
-const sumBytes = (events: readonly SeenEvent[]) =>
-  events.reduce((n, e) => n + e.bytes, 0);
-
-const digests = (events: readonly SeenEvent[]) =>
-  events.map((e) => `${e.seq}:${e.digest}`);
-
-/**
- * The same retained events by every other read: `/events` at the 4 MiB
- * maximum, at 1 KiB (one event a page) for a stretch, and the socket's
- * resume from the start of retention and from the middle.
- */
-const expectSameReads = async (
-  s: SessionRef,
-  oldest: number,
-  events: readonly SeenEvent[]
-) => {
-  const last = events.at(-1)!.seq;
-  const big = await report.time("events, 4 MiB pages", () =>
-    readEvents(wire, s, oldest - 1, { maxBytes: 4 * MIB, limit: 10_000 })
-  );
-  expect(digests(big.events)).toEqual(digests(events));
-  const tail = events.slice(-40);
-  const small = await readEvents(wire, s, tail[0]!.seq - 1, { maxBytes: KIB });
-  expect(digests(small.events)).toEqual(digests(tail));
-  expect(small.tally.truncated).toBeGreaterThan(0);
-  const started = performance.now();
-  const replay = await resumeOverSocket(s, oldest - 1, last);
-  report.note(
-    `socket resume of ${replay.events.length} events: ${replay.messages} messages, largest ${replay.largest} B, ${((performance.now() - started) / 1000).toFixed(1)} s`
-  );
-  expect(digests(replay.events)).toEqual(digests(events));
-  const middle = events[Math.floor(events.length / 2)]!.seq;
-  const rest = await resumeOverSocket(s, middle, last);
-  expect(digests(rest.events)).toEqual(
-    digests(events.filter((e) => e.seq > middle))
-  );
-};
-
-/** The socket's first frame on connect: the snapshot, and its bytes. */
-const socketSnapshot = async (s: SessionRef) => {
-  const ws = new WebSocket(s.wsUrl, ["roost.v1", `roost.token.${s.token}`]);
-  try {
-    const data = await new Promise<Buffer>((resolve, reject) => {
-      ws.once("message", (d: Buffer) => resolve(d));
-      ws.once("error", reject);
-      ws.once("close", (code) => reject(new Error(`closed with ${code}`)));
-    });
-    const frame = JSON.parse(data.toString("utf8")) as {
-      type: string;
-      state: unknown;
-      keys: unknown[];
-      last_seq: number;
-      truncated?: true;
-    };
-    expect(frame.type).toBe("session.snapshot");
-    return { frame, bytes: data.byteLength };
-  } finally {
-    ws.close();
-  }
-};
