@@ -11,7 +11,7 @@ import type { JsonObject, JsonValue } from "../json";
 import { answerText, isJsonObject, jsonInProse } from "../json-in-prose";
 import { lazy } from "../lazy";
 import type { ChatTurn } from "../tree/types";
-import { scoringOf } from "./judges";
+import { scoringOf, type Verdict } from "./judges";
 import type { RewardFn, StepRewardArgs } from "./types";
 
 /** A judge's prompt: the user's message, with a system message before it if wanted. */
@@ -137,14 +137,20 @@ export const judge = <Args = StepRewardArgs, Parsed = DefaultVerdict>(
     const again =
       kept === undefined ? undefined : schema().safeParse(kept.value);
     if (again?.success) return score(again.data);
-    let value: JsonValue | undefined;
-    let parsed: Parsed | undefined;
-    const text = await model.ask(messages, (answer) => {
-      value = readJson(answer);
-      parsed = readVerdict(value, schema());
-    });
-    scoring.judges.keep(key, { value: value!, text, model: model.name });
-    return score(parsed as Parsed);
+    const ask = async (): Promise<Verdict> => {
+      let value: JsonValue | undefined;
+      const text = await model.ask(messages, (answer) => {
+        value = readJson(answer);
+        readVerdict(value, schema());
+      });
+      const verdict = { value: value!, text, model: model.name };
+      scoring.judges.keep(key, verdict);
+      return verdict;
+    };
+    // The same question asked now by another caller (a concurrent
+    // rescore) is answered once: the second waits for the first's verdict.
+    const verdict = await (scoring.judges.once?.(key, ask) ?? ask());
+    return score(readVerdict(verdict.value, schema()));
   };
 };
 

@@ -55,6 +55,12 @@ export interface Judges {
   model(name: string | undefined, limits: JudgeLimits): JudgeModel | undefined;
   recall(key: VerdictKey): Verdict | undefined;
   keep(key: VerdictKey, verdict: Verdict): void;
+  /**
+   * `ask`'s verdict, unless the same question (episode and key) is being
+   * asked already: then that one's, so callers scoring the same step at
+   * once (two rescores) pay for one question. Without it, each asks.
+   */
+  once?(key: VerdictKey, ask: () => Promise<Verdict>): Promise<Verdict>;
 }
 
 /** What a component is scored within: the runtime's judges, the step and its own path. */
