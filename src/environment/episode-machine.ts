@@ -94,13 +94,18 @@ export const openEpisode = (rec: EpisodeRecord): void => {
  * that throws changes nothing of `rec`.
  */
 export const resetEpisode = async (
-  env: Environment,
+  environment: Environment,
   rec: EpisodeRecord,
   parts: SessionParts,
   task: unknown,
   options: ExecuteOptions = {}
 ): Promise<{ observations: Message[]; tools: OpenAITool[] }> => {
-  const { observations, tools } = await runReset(env, parts, task, options);
+  const { observations, tools } = await runReset(
+    environment,
+    parts,
+    task,
+    options
+  );
   rec.episodeTask = task;
   rec.episodeTools = tools;
   rec.steps = 0;
@@ -110,7 +115,7 @@ export const resetEpisode = async (
   rec.truncated = false;
   return {
     observations,
-    tools: [...episodeEnvironment(env, tools).toolSchemas]
+    tools: [...episodeEnvironment(environment, tools).toolSchemas]
   };
 };
 
@@ -131,14 +136,14 @@ export const checkToolCalls = (action: AssistantMessage, max: number): void => {
  * ending. A step that throws changes nothing of `rec`.
  */
 export const stepEpisode = async (
-  env: Environment,
+  environment: Environment,
   rec: EpisodeRecord,
   parts: SessionParts,
   action: AssistantMessage,
   options: StepOptions = {}
 ): Promise<StepOutcome> => {
   const out = await runStep(
-    episodeEnvironment(env, rec.episodeTools),
+    episodeEnvironment(environment, rec.episodeTools),
     parts,
     rec.episodeTask,
     rec.steps + 1,
@@ -159,36 +164,36 @@ export const stepEpisode = async (
  * the environment lacks the tool or this episode does not offer it.
  */
 export const callInEpisode = async (
-  env: Environment,
+  environment: Environment,
   rec: EpisodeRecord,
   parts: SessionParts,
   call: { id: string; tool: string; arguments: Record<string, unknown> },
   options: ExecuteOptions = {}
 ): Promise<CallOutcome> => {
-  requireOffered(env, rec, call.tool);
-  return invokeTool(env, parts, rec.episodeTask, call, options);
+  requireOffered(environment, rec, call.tool);
+  return invokeTool(environment, parts, rec.episodeTask, call, options);
 };
 
 /** Refuses a tool the environment lacks or this episode does not offer. */
 export const requireOffered = (
-  env: Environment,
+  environment: Environment,
   rec: EpisodeRecord,
   tool: string
 ): void => {
   const offered = rec.episodeTools;
-  if (!env.tools.has(tool)) {
+  if (!environment.tools.has(tool)) {
     // The tools a call may name now: the episode's, else all of them.
-    const tools = offered ?? [...env.tools.keys()];
+    const tools = offered ?? [...environment.tools.keys()];
     throw new RoostError(
       "not_found",
-      `Environment ${env.name} has no tool "${tool}". Tools: ${tools.join(", ") || "none"}.`,
+      `Environment ${environment.name} has no tool "${tool}". Tools: ${tools.join(", ") || "none"}.`,
       { tool, tools: [...tools] }
     );
   }
   if (offered !== undefined && !offered.includes(tool)) {
     throw new RoostError(
       "not_found",
-      `Tool "${tool}" of ${env.name} is not offered in this episode; its reset chose: ${offered.join(", ") || "no tools"}.`,
+      `Tool "${tool}" of ${environment.name} is not offered in this episode; its reset chose: ${offered.join(", ") || "no tools"}.`,
       { tool, episode_tools: [...offered] }
     );
   }

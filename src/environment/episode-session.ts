@@ -69,12 +69,12 @@ export interface EpisodeSessionOptions extends StepOptions {
  * runner's) adds decision-tree runs on top.
  */
 export const createEpisodeSession = (
-  env: Environment,
+  environment: Environment,
   options: EpisodeSessionOptions = {}
 ): EpisodeSession => {
   const maxToolCalls =
     options.toolCallsPerAction ?? DEFAULT_LIMITS.toolCallsPerAction;
-  let parts = freshParts(env);
+  let parts = freshParts(environment);
   let rec = noEpisode();
   let calls = 0;
   return {
@@ -95,11 +95,11 @@ export const createEpisodeSession = (
       return rec.episodeTask;
     },
     get episodeEnv() {
-      return episodeEnvironment(env, rec.episodeTools);
+      return episodeEnvironment(environment, rec.episodeTools);
     },
     async reset(request = {}) {
-      const task = resolveTask(env, request);
-      const nextParts = freshParts(env);
+      const task = resolveTask(environment, request);
+      const nextParts = freshParts(environment);
       // A bad task or state throws before anything changes.
       if (request.state !== undefined)
         seedState(nextParts.state, request.state);
@@ -109,7 +109,13 @@ export const createEpisodeSession = (
       // last episode as it was, as a Durable Object session's commit does.
       const next = { ...rec };
       openEpisode(next);
-      const out = await resetEpisode(env, next, nextParts, task, options);
+      const out = await resetEpisode(
+        environment,
+        next,
+        nextParts,
+        task,
+        options
+      );
       rec = next;
       parts = nextParts;
       return out;
@@ -117,12 +123,12 @@ export const createEpisodeSession = (
     async step(action) {
       requireEpisode(rec, "running");
       checkToolCalls(action, maxToolCalls);
-      return stepEpisode(env, rec, parts, action, options);
+      return stepEpisode(environment, rec, parts, action, options);
     },
     async call(tool, args = {}) {
       requireEpisode(rec, "episode");
       return callInEpisode(
-        env,
+        environment,
         rec,
         parts,
         { id: `direct_${++calls}`, tool, arguments: args },
@@ -132,11 +138,11 @@ export const createEpisodeSession = (
   };
 };
 
-const freshParts = (env: Environment): SessionParts => ({
+const freshParts = (environment: Environment): SessionParts => ({
   environment: createEnvironmentStore(new MemoryStoreBackend()),
   hidden: new MemoryHiddenStore(),
   state: new State(
-    env.state,
+    environment.state,
     new MemoryStateBackend(),
     new MemoryTranscriptBackend()
   )

@@ -9,20 +9,20 @@ import type { Environment } from "./define-environment";
  * mistake, not the caller's: a 500 that names it, and the reset is undone.
  */
 export const checkEpisodeTools = (
-  env: Environment,
+  environment: Environment,
   chosen: readonly unknown[]
 ): string[] => {
   for (const name of chosen) {
-    if (typeof name !== "string" || !env.tools.has(name)) {
+    if (typeof name !== "string" || !environment.tools.has(name)) {
       throw new RoostError(
         "internal",
-        `The reset of ${env.name} chose tool ${JSON.stringify(name)}, which ${env.name} does not have (it has: ${[...env.tools.keys()].join(", ") || "none"}).`,
+        `The reset of ${environment.name} chose tool ${JSON.stringify(name)}, which ${environment.name} does not have (it has: ${[...environment.tools.keys()].join(", ") || "none"}).`,
         { tool: typeof name === "string" ? name : String(name) }
       );
     }
   }
   const wanted = new Set(chosen as string[]);
-  return [...env.tools.keys()].filter((name) => wanted.has(name));
+  return [...environment.tools.keys()].filter((name) => wanted.has(name));
 };
 
 /**
@@ -32,14 +32,16 @@ export const checkEpisodeTools = (
  * them. `undefined` means every tool.
  */
 export const episodeEnvironment = (
-  env: Environment,
+  environment: Environment,
   tools: readonly string[] | undefined
 ): Environment => {
-  if (tools === undefined) return env;
+  if (tools === undefined) return environment;
   const keep = new Set(tools);
   return {
-    ...env,
-    tools: new Map([...env.tools].filter(([name]) => keep.has(name))),
-    toolSchemas: env.toolSchemas.filter((t) => keep.has(t.function.name))
+    ...environment,
+    tools: new Map([...environment.tools].filter(([name]) => keep.has(name))),
+    toolSchemas: environment.toolSchemas.filter((t) =>
+      keep.has(t.function.name)
+    )
   };
 };

@@ -110,25 +110,27 @@ const splitReset = (
  * (checked, in the environment's order), undefined when it offers all.
  */
 export const runReset = async (
-  env: Environment,
+  environment: Environment,
   parts: SessionParts,
   task: unknown,
   options: ExecuteOptions = {}
 ): Promise<{ observations: Message[]; tools?: string[] }> => {
   const ctx = contextOf(parts, task, options);
   const result = splitReset(
-    await callHook(env.name, "reset", () => env.reset({ task, ctx }))
+    await callHook(environment.name, "reset", () =>
+      environment.reset({ task, ctx })
+    )
   );
   if (result.tools !== undefined && !Array.isArray(result.tools)) {
     throw new RoostError(
       "internal",
-      `The reset of ${env.name} returned tools that are not a list of tool names.`
+      `The reset of ${environment.name} returned tools that are not a list of tool names.`
     );
   }
   const tools =
     result.tools === undefined
       ? undefined
-      : checkEpisodeTools(env, result.tools);
+      : checkEpisodeTools(environment, result.tools);
   const observations = toMessages(result.observations);
   parts.state.set("messages", observations);
   return { observations, ...(tools === undefined ? {} : { tools }) };
@@ -141,7 +143,7 @@ export interface StepOptions extends ExecuteOptions {
 
 /** One step: the action and its observations are appended to the transcript. */
 export const runStep = async (
-  env: Environment,
+  environment: Environment,
   parts: SessionParts,
   task: unknown,
   step: number,
@@ -157,7 +159,7 @@ export const runStep = async (
   const execute = async (a: AssistantMessage): Promise<ToolMessage[]> => {
     const outcomes: CallOutcome[] = await executeToolCalls(
       a.tool_calls ?? [],
-      { ...parts, tools: env.tools, task, episode: control },
+      { ...parts, tools: environment.tools, task, episode: control },
       options
     );
     for (const o of outcomes) {
@@ -175,9 +177,9 @@ export const runStep = async (
   let truncated = false;
   let toolMessages: ToolMessage[] = [];
   let base: { name: "evaluate" | "step"; reward: number } | undefined;
-  if (env.step) {
-    const own = env.step;
-    const r = await callHook(env.name, "step", () =>
+  if (environment.step) {
+    const own = environment.step;
+    const r = await callHook(environment.name, "step", () =>
       own(action, { ...ctx, step, executeToolCalls: execute })
     );
     observations = toMessages(r.observations);
@@ -191,16 +193,16 @@ export const runStep = async (
   } else {
     const messages = await execute(action);
     observations = messages;
-    const evaluate = env.evaluate;
+    const evaluate = environment.evaluate;
     const evaluation = evaluate
-      ? await callHook(env.name, "evaluate", () =>
+      ? await callHook(environment.name, "evaluate", () =>
           evaluate({ observations: messages, ctx })
         )
       : {};
     reward = evaluation.reward ?? 0;
     done = evaluation.done ?? false;
     toolMessages = messages;
-    if (env.evaluate) base = { name: "evaluate", reward };
+    if (environment.evaluate) base = { name: "evaluate", reward };
   }
   const s = signals();
   reward += s.reward;
@@ -209,13 +211,13 @@ export const runStep = async (
   if (
     !done &&
     !truncated &&
-    env.maxSteps !== undefined &&
-    step >= env.maxSteps
+    environment.maxSteps !== undefined &&
+    step >= environment.maxSteps
   ) {
     truncated = true;
   }
   parts.state.set("messages", observations);
-  const scored = await scoreRewards(env, {
+  const scored = await scoreRewards(environment, {
     ctx,
     hidden: parts.hidden,
     messages: () => parts.state.get("messages") as Message[],
@@ -246,7 +248,7 @@ export const runStep = async (
 
 /** Runs one tool outside a step: no transcript entry, no reward or done. */
 export const invokeTool = async (
-  env: Environment,
+  environment: Environment,
   parts: SessionParts,
   task: unknown,
   call: { id: string; tool: string; arguments: Record<string, unknown> },
@@ -261,7 +263,7 @@ export const invokeTool = async (
         function: { name: call.tool, arguments: call.arguments }
       }
     ],
-    { ...parts, tools: env.tools, task, episode: control },
+    { ...parts, tools: environment.tools, task, episode: control },
     options
   );
   return outcome!;

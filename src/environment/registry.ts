@@ -36,8 +36,10 @@ export interface EnvironmentInfo {
 }
 
 /** An environment's validation config as `GET /v1/environments` lists it. */
-const validationInfo = (env: Environment): EnvironmentInfo["validation"] => {
-  const v = env.validation ?? {};
+const validationInfo = (
+  environment: Environment
+): EnvironmentInfo["validation"] => {
+  const v = environment.validation ?? {};
   return {
     oracle: v.oracle !== undefined,
     ...(v.noOracle === undefined ? {} : { no_oracle: v.noOracle }),
@@ -52,14 +54,14 @@ const validationInfo = (env: Environment): EnvironmentInfo["validation"] => {
  * trainer needs to tell a metric from a reward, which the reports alone
  * cannot say (a metric's 1 looks like a reward's 1).
  */
-const rewardMetrics = (env: Environment): string[] | undefined =>
-  env.rubric === undefined && env.episodeRubric === undefined
+const rewardMetrics = (environment: Environment): string[] | undefined =>
+  environment.rubric === undefined && environment.episodeRubric === undefined
     ? undefined
     : [
-        ...(env.rubric?.metrics ?? []),
-        ...(env.episodeRubric === undefined
+        ...(environment.rubric?.metrics ?? []),
+        ...(environment.episodeRubric === undefined
           ? []
-          : metricsOf("episode", env.episodeRubric.rubric))
+          : metricsOf("episode", environment.episodeRubric.rubric))
       ];
 
 export interface Registry {

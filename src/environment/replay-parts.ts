@@ -126,13 +126,13 @@ export class ReplayedParts {
   #parts: JsonObject[] = [];
   readonly environment: EnvironmentStore;
 
-  constructor(env: Environment, backends: ReplayBackends) {
+  constructor(environment: Environment, backends: ReplayBackends) {
     this.hidden = new ReplayedHidden(backends.hidden);
     this.#stateBackend = backends.state;
     this.#transcript = backends.transcript;
     this.#store = backends.store;
     this.state = new State(
-      env.state as never,
+      environment.state as never,
       this.#stateBackend,
       this.#transcript
     );

@@ -86,12 +86,12 @@ const beforeEpisode = (components: RewardComponents = {}): RewardComponents =>
  * step that ended the episode. Nothing it writes goes anywhere.
  */
 export const rescoreEpisode = async (
-  env: Environment,
+  environment: Environment,
   rubric: RegisteredRubric,
   logged: LoggedEpisode,
   judges?: Judges
 ): Promise<EpisodeRescore> => {
-  const parts = new ReplayedParts(env, {
+  const parts = new ReplayedParts(environment, {
     store: new MemoryStoreBackend(),
     state: new MemoryStateBackend(),
     transcript: new MemoryTranscriptBackend(),

@@ -29,45 +29,45 @@ export const taskRefOf = (request: {
  * statistics: the environment's `successThreshold`, else the maximum its
  * validation declares (`validation.maxReturn`), else 1.
  */
-export const successThresholdOf = (env: Environment): number =>
-  env.successThreshold ?? env.validation?.maxReturn ?? 1;
+export const successThresholdOf = (environment: Environment): number =>
+  environment.successThreshold ?? environment.validation?.maxReturn ?? 1;
 
 /** The split names of an environment, for messages and listings. */
-export const splitNames = (env: Environment): string[] =>
-  Object.keys(env.splits ?? {});
+export const splitNames = (environment: Environment): string[] =>
+  Object.keys(environment.splits ?? {});
 
 /**
  * The dataset `split` names, or the environment's `dataset` when no split
  * is named (the default split).
  */
 export const datasetOf = (
-  env: Environment,
+  environment: Environment,
   split: string | undefined
 ): Dataset<unknown> => {
-  const names = splitNames(env);
+  const names = splitNames(environment);
   if (split !== undefined) {
-    const found = Object.hasOwn(env.splits ?? {}, split)
-      ? env.splits?.[split]
+    const found = Object.hasOwn(environment.splits ?? {}, split)
+      ? environment.splits?.[split]
       : undefined;
     if (found === undefined) {
       throw new RoostError(
         "invalid_request",
-        `Environment ${env.name} has no split "${split}"; its splits: ${names.join(", ") || "none"}.`,
+        `Environment ${environment.name} has no split "${split}"; its splits: ${names.join(", ") || "none"}.`,
         { field: "split", splits: names }
       );
     }
     return found;
   }
-  if (env.dataset === undefined) {
+  if (environment.dataset === undefined) {
     throw new RoostError(
       "invalid_request",
       names.length > 0
-        ? `Environment ${env.name} has no default dataset; name a split with task_index: ${names.join(", ")}.`
-        : `Environment ${env.name} has no dataset; give a task instead of task_index.`,
+        ? `Environment ${environment.name} has no default dataset; name a split with task_index: ${names.join(", ")}.`
+        : `Environment ${environment.name} has no dataset; give a task instead of task_index.`,
       { field: names.length > 0 ? "split" : "task_index", splits: names }
     );
   }
-  return env.dataset;
+  return environment.dataset;
 };
 
 /**
@@ -76,7 +76,7 @@ export const datasetOf = (
  * split the index is the seed.
  */
 export const resolveTask = (
-  env: Environment,
+  environment: Environment,
   request: { task?: unknown; task_index?: number; split?: string }
 ): unknown => {
   let raw = request.task;
@@ -89,11 +89,11 @@ export const resolveTask = (
   }
   if (request.task_index !== undefined) {
     const index = request.task_index;
-    const data = datasetOf(env, request.split);
+    const data = datasetOf(environment, request.split);
     const where =
       request.split === undefined
-        ? `the ${env.name} dataset`
-        : `split "${request.split}" of ${env.name}`;
+        ? `the ${environment.name} dataset`
+        : `split "${request.split}" of ${environment.name}`;
     if (!Number.isSafeInteger(index) || index < 0) {
       throw new RoostError(
         "invalid_request",
@@ -110,11 +110,11 @@ export const resolveTask = (
     }
     raw = data.get(index);
   }
-  const parsed = env.task.safeParse(raw);
+  const parsed = environment.task.safeParse(raw);
   if (!parsed.success) {
     throw new RoostError(
       "invalid_request",
-      `Invalid task for ${env.name}: ${describeIssues(parsed.error.issues.map((i) => ({ ...i, path: ["task", ...i.path] })))}`,
+      `Invalid task for ${environment.name}: ${describeIssues(parsed.error.issues.map((i) => ({ ...i, path: ["task", ...i.path] })))}`,
       { field: "task", issues: parsed.error.issues }
     );
   }

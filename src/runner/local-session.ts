@@ -97,10 +97,10 @@ interface TreeMemory {
  * const run = await createLocalSession(catalog).run("Find red shoes", { model });
  */
 export const createLocalSession = (
-  env: Environment,
+  environment: Environment,
   { judgeModels, ...options }: LocalSessionOptions = {}
 ): LocalSession => {
-  const session = createEpisodeSession(env, {
+  const session = createEpisodeSession(environment, {
     ...options,
     ...(judgeModels === undefined ? {} : { judges: localJudges(judgeModels) })
   });
@@ -112,18 +112,18 @@ export const createLocalSession = (
     prompt: string,
     runOptions: LocalRunOptions = {}
   ): Promise<LocalRun> => {
-    const tree = env.tree;
+    const tree = environment.tree;
     if (tree === undefined) {
       throw new RoostError(
         "invalid_request",
-        `Environment ${env.name} defines no decision tree; runs need one.`
+        `Environment ${environment.name} defines no decision tree; runs need one.`
       );
     }
     const model = runOptions.model ?? tree.model;
     if (model === undefined) {
       throw new RoostError(
         "invalid_request",
-        `Environment ${env.name}'s tree has no model of its own; pass { model }.`
+        `Environment ${environment.name}'s tree has no model of its own; pass { model }.`
       );
     }
     if (prompt === "") {

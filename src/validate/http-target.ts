@@ -118,13 +118,13 @@ export const httpSession = (
 export const httpTarget = (
   client: RoostClient,
   info: EnvironmentInfo,
-  env?: Environment
+  environment?: Environment
 ): Target & { sessions: RoostSession[] } => {
   const made: RoostSession[] = [];
   const summary = info.validation;
-  const config = env?.validation;
+  const config = environment?.validation;
   const oracle: OracleConfig =
-    env !== undefined
+    environment !== undefined
       ? {
           ...(config?.oracle === undefined
             ? {}
@@ -143,7 +143,7 @@ export const httpTarget = (
         };
   // Without the module the task is the server's alone; nothing reads it then.
   const resolve = (ref: TaskRef) =>
-    env === undefined ? undefined : resolveTask(env, ref);
+    environment === undefined ? undefined : resolveTask(environment, ref);
   return {
     name: info.name,
     where: client.baseUrl,
@@ -154,9 +154,9 @@ export const httpTarget = (
       return httpSession(client, remote, resolve, made);
     },
     toolSchemas: info.tools,
-    ...(env === undefined
+    ...(environment === undefined
       ? {}
-      : { toolInput: (name: string) => env.tools.get(name)?.input }),
+      : { toolInput: (name: string) => environment.tools.get(name)?.input }),
     ...(info.dataset_size !== undefined
       ? { dataset: { size: info.dataset_size } }
       : info.dataset_generated

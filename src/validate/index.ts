@@ -34,13 +34,13 @@ export {
  * if (!report.ok) console.log(formatReport(report));
  */
 export const validateEnvironment = (
-  env: Environment,
+  environment: Environment,
   options: ValidateOptions = {}
 ): Promise<ValidationReport> => {
-  const target = localTarget(env);
+  const target = localTarget(environment);
   return runChecks(
     target,
-    (task, maxSteps) => leakage(env, target, task, maxSteps),
+    (task, maxSteps) => leakage(environment, target, task, maxSteps),
     options
   );
 };

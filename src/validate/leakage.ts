@@ -22,17 +22,17 @@ import { localSession, type Target } from "./target";
  * are searched as it is taken, the transcript when it ends.
  */
 const watchEpisode = async (
-  env: Environment,
+  environment: Environment,
   driver: Driver,
   task: TaskRef,
   maxSteps: number
 ): Promise<{ sightings: Sighting[]; secrets: number }> => {
   const canary = `canary-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   const wrapped: Environment = {
-    ...env,
+    ...environment,
     reset: (args) => {
       args.ctx.hidden.set(CANARY_KEY, canary);
-      return env.reset(args);
+      return environment.reset(args);
     }
   };
   const events: { tool: string; value: unknown }[] = [];
@@ -51,7 +51,7 @@ const watchEpisode = async (
   const secrets = secretsOf(own);
   const watch = watchFor([{ key: CANARY_KEY, value: canary }, ...secrets]);
   watch.look("observations", p.first.observations, 0);
-  watch.look("tool schemas", [p.first.tools, env.toolSchemas], 0);
+  watch.look("tool schemas", [p.first.tools, environment.toolSchemas], 0);
   const offered = p.first.tools.some((t) => t.function.name === driver.tool);
   if (driver.tool !== undefined && !offered)
     return { sightings: watch.sightings, secrets: secrets.length };
@@ -93,7 +93,7 @@ const watchEpisode = async (
  * looks for what reset hid alone.
  */
 export const leakage = async (
-  env: Environment,
+  environment: Environment,
   target: Target,
   task: TaskRef,
   maxSteps: number
@@ -101,7 +101,7 @@ export const leakage = async (
   const drivers = leakDrivers(target.toolSchemas, target.oracle.oracle);
   let secrets = 0;
   for (const driver of drivers) {
-    const seen = await watchEpisode(env, driver, task, maxSteps);
+    const seen = await watchEpisode(environment, driver, task, maxSteps);
     secrets = Math.max(secrets, seen.secrets);
     if (seen.sightings.length > 0)
       return row(

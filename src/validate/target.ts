@@ -106,24 +106,26 @@ export const localSession = (
 });
 
 /** An environment's code, played on local sessions in this process. */
-export const localTarget = (env: Environment): Target => {
-  const config = env.validation ?? {};
+export const localTarget = (environment: Environment): Target => {
+  const config = environment.validation ?? {};
   return {
-    name: env.name,
+    name: environment.name,
     where: "local",
-    open: async () => localSession(createLocalSession(env)),
-    toolSchemas: env.toolSchemas,
-    toolInput: (name) => env.tools.get(name)?.input,
-    ...(env.dataset === undefined
+    open: async () => localSession(createLocalSession(environment)),
+    toolSchemas: environment.toolSchemas,
+    toolInput: (name) => environment.tools.get(name)?.input,
+    ...(environment.dataset === undefined
       ? {}
       : {
           dataset:
-            env.dataset.size === undefined ? {} : { size: env.dataset.size }
+            environment.dataset.size === undefined
+              ? {}
+              : { size: environment.dataset.size }
         }),
-    splits: Object.entries(env.splits ?? {}).map(([name, split]) =>
+    splits: Object.entries(environment.splits ?? {}).map(([name, split]) =>
       split.size === undefined ? { name } : { name, size: split.size }
     ),
-    maxSteps: env.maxSteps ?? config.maxSteps ?? 50,
+    maxSteps: environment.maxSteps ?? config.maxSteps ?? 50,
     oracle: {
       ...(config.oracle === undefined
         ? {}

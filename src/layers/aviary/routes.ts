@@ -279,30 +279,34 @@ const randomBelow = (n: number): number => {
  * a random task of a named split, or a random seed of a generated one.
  */
 const startTask = (
-  env: Environment,
+  environment: Environment,
   split: string | undefined,
   body: { task_idx?: number | null; task_kwargs?: JsonObject | null }
 ): { task: unknown; taskRef?: TaskRef } => {
   // A split's server exists only for a split the environment has.
-  if (split !== undefined) datasetOf(env, split);
+  if (split !== undefined) datasetOf(environment, split);
   if (body.task_kwargs != null)
-    return { task: resolveTask(env, { task: body.task_kwargs }) };
-  if (body.task_idx != null) return byIndex(env, body.task_idx, split);
-  if (split === undefined) return { task: resolveTask(env, {}) };
-  const size = datasetOf(env, split).size;
+    return { task: resolveTask(environment, { task: body.task_kwargs }) };
+  if (body.task_idx != null) return byIndex(environment, body.task_idx, split);
+  if (split === undefined) return { task: resolveTask(environment, {}) };
+  const size = datasetOf(environment, split).size;
   if (size === 0) {
     throw new RoostError(
       "invalid_request",
-      `Split "${split}" of ${env.name} is empty; there is no task to start.`,
+      `Split "${split}" of ${environment.name} is empty; there is no task to start.`,
       { field: "task_idx" }
     );
   }
-  return byIndex(env, randomBelow(size ?? Number.MAX_SAFE_INTEGER), split);
+  return byIndex(
+    environment,
+    randomBelow(size ?? Number.MAX_SAFE_INTEGER),
+    split
+  );
 };
 
 /** A dataset task, with where it came from: its episodes count in the task statistics. */
 const byIndex = (
-  env: Environment,
+  environment: Environment,
   index: number,
   split: string | undefined
 ): { task: unknown; taskRef: TaskRef } => {
@@ -310,18 +314,21 @@ const byIndex = (
     task_index: index,
     ...(split === undefined ? {} : { split })
   };
-  return { task: resolveTask(env, request), taskRef: taskRefOf(request)! };
+  return {
+    task: resolveTask(environment, request),
+    taskRef: taskRefOf(request)!
+  };
 };
 
 /** Aviary's /info: the size of the dataset (or split), null when it has none or no end. */
-const infoOf = (env: Environment, split: string | undefined) => ({
+const infoOf = (environment: Environment, split: string | undefined) => ({
   dataset_size:
     split === undefined
-      ? (env.dataset?.size ?? null)
-      : (datasetOf(env, split).size ?? null),
+      ? (environment.dataset?.size ?? null)
+      : (datasetOf(environment, split).size ?? null),
   running_env_ids: [],
-  environment: env.name,
-  description: env.description
+  environment: environment.name,
+  description: environment.description
 });
 
 const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [

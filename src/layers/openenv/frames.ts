@@ -101,12 +101,12 @@ export const DEFAULT_SPLIT = "default";
 
 /** The Roost split an OpenEnv split name means: undefined for the own dataset. */
 export const roostSplit = (
-  env: Environment,
+  environment: Environment,
   name: string
 ): string | undefined =>
   name === DEFAULT_SPLIT &&
-  env.dataset !== undefined &&
-  !Object.hasOwn(env.splits ?? {}, name)
+  environment.dataset !== undefined &&
+  !Object.hasOwn(environment.splits ?? {}, name)
     ? undefined
     : name;
 
@@ -117,7 +117,7 @@ export interface ResetChoice {
 }
 
 const byIndex = (
-  env: Environment,
+  environment: Environment,
   index: number,
   split?: string
 ): ResetChoice => {
@@ -125,7 +125,7 @@ const byIndex = (
     task_index: index,
     ...(split === undefined ? {} : { split })
   };
-  return { request, task: resolveTask(env, request) };
+  return { request, task: resolveTask(environment, request) };
 };
 
 /**
@@ -138,7 +138,7 @@ const byIndex = (
  * counts in that task's statistics.
  */
 export const resetTask = (
-  env: Environment,
+  environment: Environment,
   data: OpenEnvResetData
 ): ResetChoice | undefined => {
   // Roost's own task_index takes a split too; without it, a split is OpenEnv's.
@@ -153,21 +153,26 @@ export const resetTask = (
           "split and index must be provided together (OpenEnv's task API: reset(split=..., index=...))."
         )
       );
-    return byIndex(env, data.index, roostSplit(env, data.split));
+    return byIndex(
+      environment,
+      data.index,
+      roostSplit(environment, data.split)
+    );
   }
   if (data.task_index !== undefined)
-    return byIndex(env, data.task_index, data.split ?? undefined);
+    return byIndex(environment, data.task_index, data.split ?? undefined);
   if (data.task !== undefined) {
-    const task = resolveTask(env, { task: data.task });
+    const task = resolveTask(environment, { task: data.task });
     return { request: { task: data.task }, task };
   }
-  if (typeof data.seed !== "number" || env.dataset === undefined)
+  if (typeof data.seed !== "number" || environment.dataset === undefined)
     return undefined;
-  const size = env.dataset.size;
+  const size = environment.dataset.size;
   // A generated dataset takes any non-negative seed as it is.
-  if (size === undefined) return byIndex(env, Math.abs(Math.trunc(data.seed)));
+  if (size === undefined)
+    return byIndex(environment, Math.abs(Math.trunc(data.seed)));
   if (size === 0) return undefined;
-  return byIndex(env, ((data.seed % size) + size) % size);
+  return byIndex(environment, ((data.seed % size) + size) % size);
 };
 
 /** An `mcp` frame's JSON-RPC request, or the JSON-RPC error that answers anything else. */

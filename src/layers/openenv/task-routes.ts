@@ -188,26 +188,29 @@ const environmentOf = async (c: Context<AppEnv>): Promise<Environment> => {
 };
 
 /** The OpenEnv split names of `env`: its own dataset as "default", then its splits. */
-const splitNames = (env: Environment): string[] => {
-  const named = Object.keys(env.splits ?? {});
-  return env.dataset !== undefined && !named.includes(DEFAULT_SPLIT)
+const splitNames = (environment: Environment): string[] => {
+  const named = Object.keys(environment.splits ?? {});
+  return environment.dataset !== undefined && !named.includes(DEFAULT_SPLIT)
     ? [DEFAULT_SPLIT, ...named]
     : named;
 };
 
-const datasetOf = (env: Environment, name: string): Dataset<unknown> => {
-  const split = roostSplit(env, name);
+const datasetOf = (
+  environment: Environment,
+  name: string
+): Dataset<unknown> => {
+  const split = roostSplit(environment, name);
   const found =
     split === undefined
-      ? env.dataset
-      : Object.hasOwn(env.splits ?? {}, split)
-        ? env.splits?.[split]
+      ? environment.dataset
+      : Object.hasOwn(environment.splits ?? {}, split)
+        ? environment.splits?.[split]
         : undefined;
   if (found === undefined)
     throw new RoostError(
       "not_found",
-      `Environment ${env.name} has no split "${name}"; its splits: ${splitNames(env).join(", ") || "none"}.`,
-      { field: "split", splits: splitNames(env) }
+      `Environment ${environment.name} has no split "${name}"; its splits: ${splitNames(environment).join(", ") || "none"}.`,
+      { field: "split", splits: splitNames(environment) }
     );
   return found;
 };

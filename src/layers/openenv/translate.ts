@@ -108,13 +108,13 @@ export const callToolObservation = (
 };
 
 /** The JSON Schemas `GET …/schema` serves, from the environment's tools. */
-export const openEnvSchemas = (env: Environment) => {
+export const openEnvSchemas = (environment: Environment) => {
   const callTool = {
     type: "object",
     title: "CallToolAction",
     properties: {
       type: { const: "call_tool", default: "call_tool" },
-      tool_name: { enum: env.toolSchemas.map((t) => t.function.name) },
+      tool_name: { enum: environment.toolSchemas.map((t) => t.function.name) },
       arguments: { type: "object", default: {} }
     },
     required: ["tool_name"]
@@ -181,7 +181,7 @@ export const openEnvSchemas = (env: Environment) => {
       values: {
         type: "object",
         description: "The session's typed state (the transcript aside).",
-        properties: env.state.jsonSchema()
+        properties: environment.state.jsonSchema()
       }
     }
   };
