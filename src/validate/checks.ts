@@ -3,7 +3,7 @@
 import {
   type Played,
   playTogether,
-  type TaskRef,
+  type TaskChoice,
   taskName,
   textOf
 } from "./episode";
@@ -41,7 +41,7 @@ export const firstDifference = (a: Played, b: Played): string => {
  */
 export const determinism = async (
   target: Target,
-  tasks: TaskRef[],
+  tasks: TaskChoice[],
   maxSteps: number
 ): Promise<{ row: CheckRow; runs: Played[] }> => {
   const runs: Played[] = [];
@@ -87,7 +87,7 @@ export const determinism = async (
  */
 export const isolation = async (
   target: Target,
-  task: TaskRef,
+  task: TaskChoice,
   maxSteps: number,
   deterministic: boolean
 ): Promise<CheckRow> => {

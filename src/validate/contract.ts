@@ -1,7 +1,7 @@
 /** @module The contract: tool schemas are valid JSON Schema that accept their examples, every task resets, a finished episode refuses steps, rewards are finite. */
 
 import * as z from "zod";
-import { type Played, type TaskRef, taskName } from "./episode";
+import { type Played, type TaskChoice, taskName } from "./episode";
 import { type CheckRow, row } from "./report";
 import type { Target } from "./target";
 
@@ -65,7 +65,7 @@ export const toolSchemas = (target: Target): CheckRow => {
 /** Every task of the sample resets; the first that throws is named. */
 export const resets = async (
   target: Target,
-  tasks: TaskRef[]
+  tasks: TaskChoice[]
 ): Promise<CheckRow> => {
   const session = await target.open();
   for (const task of tasks) {

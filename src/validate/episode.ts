@@ -4,11 +4,11 @@ import type { OraclePolicy } from "../environment/validation";
 import type { JsonValue } from "../json";
 import type { AssistantMessage, Message } from "../messages/schema";
 import { ActionSchema, type OpenAITool } from "../protocol";
-import type { StepShown, Target, TaskRef, ValidatedSession } from "./target";
+import type { StepShown, Target, TaskChoice, ValidatedSession } from "./target";
 
-export type { TaskRef } from "./target";
+export type { TaskChoice } from "./target";
 
-export const taskName = (t: TaskRef): string =>
+export const taskName = (t: TaskChoice): string =>
   t.task_index === undefined
     ? "the default task"
     : `task ${t.split === undefined ? "" : `${t.split}/`}${t.task_index}`;
@@ -25,7 +25,7 @@ export interface Played {
   task: unknown;
   /** Stores, state and transcript right after the reset. */
   fresh: JsonValue;
-  ref: TaskRef;
+  ref: TaskChoice;
 }
 
 /** What a policy answered, as the action a session steps with. */
@@ -107,7 +107,7 @@ export const playOn = async (
 /** Resets the session to `task` and records the start. */
 export const begin = async (
   session: ValidatedSession,
-  task: TaskRef
+  task: TaskChoice
 ): Promise<Played> => {
   const first = await session.reset(task);
   return {
@@ -132,7 +132,7 @@ export const begin = async (
  */
 export const playTogether = async (
   sessions: ValidatedSession[],
-  task: TaskRef,
+  task: TaskChoice,
   policy: OraclePolicy,
   maxSteps: number
 ): Promise<Played[]> => {
@@ -145,7 +145,7 @@ export const playTogether = async (
 /** One episode of `policy` (made from the resolved task) on a new session of the target. */
 export const play = async (
   target: Target,
-  task: TaskRef,
+  task: TaskChoice,
   make: (task: unknown) => OraclePolicy,
   maxSteps: number
 ): Promise<Played> => {

@@ -12,7 +12,12 @@ import { resolveTask } from "../environment/task";
 import type { JsonValue } from "../json";
 import type { Message } from "../messages/schema";
 import type { EnvironmentInfo } from "../protocol";
-import type { OracleConfig, Target, TaskRef, ValidatedSession } from "./target";
+import type {
+  OracleConfig,
+  Target,
+  TaskChoice,
+  ValidatedSession
+} from "./target";
 
 /** Every page of the hidden store, read with a grade token (no other credential may). */
 export const hiddenOf = async (
@@ -64,7 +69,7 @@ const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
 export const httpSession = (
   client: RoostClient,
   remote: RoostSession,
-  resolve: (ref: TaskRef) => unknown,
+  resolve: (ref: TaskChoice) => unknown,
   made: RoostSession[]
 ): ValidatedSession & { remote: RoostSession } => {
   let task: unknown;
@@ -142,7 +147,7 @@ export const httpTarget = (
           maxReturn: summary?.max_return ?? 1
         };
   // Without the module the task is the server's alone; nothing reads it then.
-  const resolve = (ref: TaskRef) =>
+  const resolve = (ref: TaskChoice) =>
     environment === undefined ? undefined : resolveTask(environment, ref);
   return {
     name: info.name,

@@ -4,7 +4,7 @@ import type { Environment } from "../environment/define-environment";
 import type { JsonValue } from "../json";
 import { createLocalSession } from "../runner/local-session";
 import { type Driver, driversPlayed, leakDrivers } from "./drivers";
-import { begin, perTask, playOn, type TaskRef } from "./episode";
+import { begin, perTask, playOn, type TaskChoice } from "./episode";
 import { type CheckRow, row } from "./report";
 import {
   CANARY_KEY,
@@ -24,7 +24,7 @@ import { localSession, type Target } from "./target";
 const watchEpisode = async (
   environment: Environment,
   driver: Driver,
-  task: TaskRef,
+  task: TaskChoice,
   maxSteps: number
 ): Promise<{ sightings: Sighting[]; secrets: number }> => {
   const canary = `canary-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -95,7 +95,7 @@ const watchEpisode = async (
 export const leakage = async (
   environment: Environment,
   target: Target,
-  task: TaskRef,
+  task: TaskChoice,
   maxSteps: number
 ): Promise<CheckRow> => {
   const drivers = leakDrivers(target.toolSchemas, target.oracle.oracle);

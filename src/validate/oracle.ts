@@ -1,7 +1,7 @@
 /** @module Oracle and floor: the reference policy reaches the most an episode returns, policies that know nothing stay measurably below it. */
 
 import type { OraclePolicy } from "../environment/validation";
-import { type Played, play, type TaskRef, taskName } from "./episode";
+import { type Played, play, type TaskChoice, taskName } from "./episode";
 import { doNothing, emptyAnswers, scripted } from "./policies";
 import { type CheckRow, row } from "./report";
 import type { Target } from "./target";
@@ -15,7 +15,7 @@ const mean = (xs: number[]) =>
 /** Plays the policy the factory makes for each task (it may read the task, as an oracle does), each on a new session. */
 const playAll = async (
   target: Target,
-  tasks: TaskRef[],
+  tasks: TaskChoice[],
   policyFor: (task: unknown) => OraclePolicy,
   maxSteps: number
 ): Promise<Played[]> => {
@@ -27,7 +27,7 @@ const playAll = async (
 
 export const oracleAndFloor = async (
   target: Target,
-  tasks: TaskRef[],
+  tasks: TaskChoice[],
   maxSteps: number
 ): Promise<{ rows: CheckRow[]; runs: Played[] }> => {
   const config = target.oracle;

@@ -2,7 +2,7 @@
 
 import { determinism, isolation } from "./checks";
 import { finiteRewards, resets, stepAfterDone, toolSchemas } from "./contract";
-import { perTask, playTogether, type TaskRef } from "./episode";
+import { perTask, playTogether, type TaskChoice } from "./episode";
 import { forkContinues } from "./fork";
 import { oracleAndFloor } from "./oracle";
 import { doNothing, scripted } from "./policies";
@@ -31,8 +31,8 @@ const sample = (
   target: Target,
   count: number,
   unbounded: number
-): TaskRef[] => {
-  const refs: TaskRef[] = [];
+): TaskChoice[] => {
+  const refs: TaskChoice[] = [];
   const add = (size: number | undefined, split?: string) => {
     for (const task_index of spread(size ?? unbounded, count))
       refs.push(split === undefined ? { task_index } : { task_index, split });
@@ -44,7 +44,7 @@ const sample = (
 
 /** The leakage check of the target's kind (a canary locally, what reset hid on a server). */
 export type LeakageCheck = (
-  task: TaskRef,
+  task: TaskChoice,
   maxSteps: number
 ) => Promise<CheckRow>;
 

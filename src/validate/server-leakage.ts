@@ -12,7 +12,7 @@ import type { httpSession } from "./http-target";
 import { type CheckRow, row } from "./report";
 import { mcpListings, openEnvFrames, type Wire } from "./server-places";
 import { describeLeak, type Sighting, secretsOf, watchFor } from "./sightings";
-import type { Target, TaskRef } from "./target";
+import type { Target, TaskChoice } from "./target";
 
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const all: T[] = [];
@@ -59,7 +59,7 @@ const watchEpisode = async (
   wire: Wire,
   target: Target,
   driver: Driver,
-  task: TaskRef,
+  task: TaskChoice,
   maxSteps: number,
   everywhere: boolean
 ): Promise<{ sightings: Sighting[]; secrets: number }> => {
@@ -124,7 +124,7 @@ const watchEpisode = async (
 export const serverLeakage = async (
   wire: Wire,
   target: Target,
-  task: TaskRef,
+  task: TaskChoice,
   maxSteps: number
 ): Promise<CheckRow> => {
   const drivers = leakDrivers(target.toolSchemas, target.oracle.oracle);

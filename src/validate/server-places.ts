@@ -7,7 +7,7 @@
 import type { FetchLike } from "../client/request";
 import type { RoostSession } from "../client/session-client";
 import type { AssistantMessage } from "../messages/schema";
-import type { TaskRef } from "./target";
+import type { TaskChoice } from "./target";
 
 export interface Wire {
   baseUrl: string;
@@ -48,7 +48,7 @@ const post = async (
 export const openEnvFrames = async (
   wire: Wire,
   environment: string,
-  task: TaskRef,
+  task: TaskChoice,
   actions: AssistantMessage[]
 ): Promise<unknown[]> => {
   const auth: Record<string, string> =

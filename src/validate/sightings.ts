@@ -5,7 +5,7 @@
  */
 
 import type { JsonValue } from "../json";
-import { type TaskRef, taskName, textOf } from "./episode";
+import { type TaskChoice, taskName, textOf } from "./episode";
 
 /** The key the local check writes its canary under. */
 export const CANARY_KEY = "__roost_validate_canary";
@@ -104,7 +104,7 @@ const named = (secret: Secret): string => {
  */
 export const describeLeak = (
   sightings: readonly Sighting[],
-  task: TaskRef,
+  task: TaskChoice,
   driver: string
 ): string => {
   // Places read once the episode ended are searched after it; the

@@ -15,7 +15,7 @@ import type { OpenAITool } from "../protocol";
 import { createLocalSession, type LocalSession } from "../runner/local-session";
 
 /** Which task an episode plays: a dataset index (of a split), or the default task. */
-export interface TaskRef {
+export interface TaskChoice {
   task_index?: number;
   split?: string;
 }
@@ -30,7 +30,7 @@ export interface StepShown {
 /** One session, local or on a server, as the checks drive it. */
 export interface ValidatedSession {
   reset(
-    task: TaskRef
+    task: TaskChoice
   ): Promise<{ observations: Message[]; tools: OpenAITool[] }>;
   step(action: AssistantMessage): Promise<StepShown>;
   /** Stores, hidden store, state and transcript as JSON: what a reset must leave fresh. */
