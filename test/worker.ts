@@ -24,7 +24,7 @@ import {
 import { graded } from "./fixtures/graded";
 import { hello } from "./fixtures/hello-layer";
 import { graderModel, judged } from "./fixtures/judged";
-import { pupil, truant, tutee } from "./fixtures/pupil";
+import { absentee, pupil, truant, tutee } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
 
 const roost = createRoost({
@@ -50,6 +50,7 @@ const roost = createRoost({
     pupil,
     truant,
     tutee,
+    absentee,
     brittle,
     brittleStep
   ],

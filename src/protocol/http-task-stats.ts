@@ -57,6 +57,14 @@ export const TaskStatsResponseSchema = lazy(() =>
       group_size: z.number().int(),
       /** Tasks with at least one ended episode, by split then index; a task never played has no record. */
       tasks: z.array(TaskStatSchema()),
+      /**
+       * Ended episodes (of every split) whose sessions could not confirm
+       * sending them (the statistics failed or took more than 2 s):
+       * at most this many are missing from the counts. Reported with the
+       * session's next outcome that gets through; zero again once every
+       * split's statistics are deleted.
+       */
+      unconfirmed: z.number().int().min(0),
       next_cursor: CursorSchema().optional()
     })
     .meta({ id: "TaskStatsResponse" })

@@ -8,6 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import {
   readStats,
+  readUnconfirmed,
   recordOutcome,
   resetStats,
   type SampleRequest,
@@ -24,16 +25,21 @@ import {
  * at a time, so concurrent episodes' outcomes never overwrite each other.
  */
 export class TaskStats extends DurableObject {
-  recordTaskOutcome(outcome: TaskOutcome): void {
-    recordOutcome(this.ctx.storage.sql, outcome);
+  /** One ended episode, and how many its session could not confirm before it. */
+  recordTaskOutcome(outcome: TaskOutcome, unconfirmed = 0): void {
+    recordOutcome(this.ctx.storage.sql, outcome, unconfirmed);
   }
 
   readTaskStats(
     filter: SplitFilter,
     after: { split: string | null; index: number } | undefined,
     limit: number
-  ): { rows: TaskStatRow[]; more: boolean } {
-    return readStats(this.ctx.storage.sql, filter, after, limit);
+  ): { rows: TaskStatRow[]; more: boolean; unconfirmed: number } {
+    const sql = this.ctx.storage.sql;
+    return {
+      ...readStats(sql, filter, after, limit),
+      unconfirmed: readUnconfirmed(sql)
+    };
   }
 
   resetTaskStats(filter: SplitFilter): number {

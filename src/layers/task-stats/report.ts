@@ -8,14 +8,16 @@ import { successThresholdOf } from "../../environment/task";
 import type { SessionAttach } from "../../session/layer";
 import { withinTime } from "../../timeout";
 import { type TaskOutcome, taskStatsObject } from "./statistics";
+import { confirmed, takeUnconfirmed, unconfirmed } from "./unconfirmed";
 
 /** How long an episode's last answer waits for the statistics to take its outcome. */
 const OUTCOME_WAIT_MS = 2_000;
 
-type Send = (environment: string, outcome: TaskOutcome) => Promise<void>;
-
-/** What a session object's sends have missed (logged each time): the statistics lack that many episodes. */
-const lost = new WeakMap<object, number>();
+type Send = (
+  environment: string,
+  outcome: TaskOutcome,
+  unconfirmed: number
+) => Promise<void>;
 
 /** Each session object's way to the statistics, by its runtime. */
 const senders = new WeakMap<object, Send>();
@@ -25,20 +27,21 @@ export const replaceOutcomeSender = (runtime: object, send: Send): void => {
   senders.set(runtime, send);
 };
 
-/** The outcomes this session object failed to send, for tests and logs. */
-export const outcomesLost = (runtime: object): number => lost.get(runtime) ?? 0;
-
 /**
  * Sends, after each commit that ended an episode of a dataset task, its
  * outcome. The step is committed whatever happens here: a failure is
- * logged and counted, never answered. The step's answer waits at most
- * OUTCOME_WAIT_MS (so a client that samples its next task once it has the
- * answer sees this one); the session's queue never does.
+ * logged and counted, never answered. The count is kept in the session's
+ * storage and carried by its next outcome that gets through, so the
+ * statistics say how many episodes they may lack (unconfirmed.ts). The
+ * step's answer waits at most OUTCOME_WAIT_MS (so a client that samples
+ * its next task once it has the answer sees this one); the session's
+ * queue never does.
  */
 export const reportOutcomes = ({ runtime, env }: SessionAttach): void => {
-  senders.set(runtime, async (environment, outcome) =>
-    taskStatsObject(env, environment).recordTaskOutcome(outcome)
+  senders.set(runtime, async (environment, outcome, unconfirmed) =>
+    taskStatsObject(env, environment).recordTaskOutcome(outcome, unconfirmed)
   );
+  const sql = runtime.shared.sql;
   runtime.commits.observe(({ kind, environment, before, row }) => {
     const ref = row.episodeRef;
     if (
@@ -56,16 +59,26 @@ export const reportOutcomes = ({ runtime, env }: SessionAttach): void => {
       return: row.total,
       success: row.total >= successThresholdOf(environment)
     };
-    return withinTime(
-      () => senders.get(runtime)!(environment.name, outcome),
-      OUTCOME_WAIT_MS
-    ).catch((error: unknown) => {
-      const missed = outcomesLost(runtime) + 1;
-      lost.set(runtime, missed);
-      console.error(
-        `Roost: task statistics of ${environment.name} missed an outcome (split ${ref.split ?? "(dataset)"}, index ${ref.index}, session ${row.sessionId}; ${missed} missed by this object)`,
-        error
-      );
-    });
+    const carried = takeUnconfirmed(sql);
+    return (
+      withinTime(
+        () => senders.get(runtime)!(environment.name, outcome, carried),
+        OUTCOME_WAIT_MS
+      )
+        .then(
+          () => confirmed(sql, carried),
+          (error: unknown) => {
+            const count = unconfirmed(sql, carried);
+            console.error(
+              `Roost: task statistics of ${environment.name} missed an outcome (split ${ref.split ?? "(dataset)"}, index ${ref.index}, session ${row.sessionId}; ${count} unconfirmed by this session, reported with its next outcome)`,
+              error
+            );
+          }
+        )
+        // An observer never throws: a count that could not be written is logged.
+        .catch((error: unknown) =>
+          console.error("Roost: task statistics' unconfirmed count", error)
+        )
+    );
   });
 };

@@ -174,6 +174,7 @@ export const taskStatsRoutes: readonly RouteEntry[] = [
         success_threshold: successThresholdOf(env),
         group_size: query.group_size,
         tasks: page.rows.map((row) => describeRow(row, query.group_size)),
+        unconfirmed: page.unconfirmed,
         ...(page.more && last !== undefined
           ? { next_cursor: encodeCursor(last) }
           : {})

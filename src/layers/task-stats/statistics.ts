@@ -25,6 +25,15 @@ const TABLE = `CREATE TABLE IF NOT EXISTS task_stats (
   return_sum REAL NOT NULL,
   PRIMARY KEY (split, task_index)) WITHOUT ROWID`;
 
+/**
+ * Outcomes sessions sent and could not confirm (a failed or slow call),
+ * reported with their next outcome that got through: at most that many
+ * episodes are missing from the counts. One row, made on the first.
+ */
+const UNCONFIRMED_TABLE = `CREATE TABLE IF NOT EXISTS task_stats_unconfirmed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  outcomes INTEGER NOT NULL)`;
+
 /** One ended episode of a dataset task. `split` null is the own dataset. */
 export interface TaskOutcome {
   split: string | null;
@@ -44,8 +53,23 @@ export interface TaskStatRow {
 const stored = (split: string | null): string => split ?? "";
 const shown = (split: string): string | null => (split === "" ? null : split);
 
-/** Adds one outcome: one row written (an upsert of its task's row). */
-export const recordOutcome = (sql: SqlStorage, outcome: TaskOutcome): void => {
+/**
+ * Adds one outcome: one row written (an upsert of its task's row), and one
+ * more when its session carries `unconfirmed` outcomes of its own.
+ */
+export const recordOutcome = (
+  sql: SqlStorage,
+  outcome: TaskOutcome,
+  unconfirmed = 0
+): void => {
+  if (unconfirmed > 0) {
+    sql.exec(UNCONFIRMED_TABLE);
+    sql.exec(
+      `INSERT INTO task_stats_unconfirmed (id, outcomes) VALUES (1, ?)
+       ON CONFLICT (id) DO UPDATE SET outcomes = outcomes + excluded.outcomes`,
+      unconfirmed
+    );
+  }
   sql.exec(TABLE);
   sql.exec(
     `INSERT INTO task_stats (split, task_index, attempts, successes, return_sum)
@@ -62,12 +86,20 @@ export const recordOutcome = (sql: SqlStorage, outcome: TaskOutcome): void => {
   );
 };
 
-const hasTable = (sql: SqlStorage): boolean =>
+const hasTable = (sql: SqlStorage, name = "task_stats"): boolean =>
   sql
-    .exec(
-      "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'task_stats'"
-    )
+    .exec("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", name)
     .toArray().length > 0;
+
+/** The outcomes sessions reported unconfirmed since the statistics were last reset whole. */
+export const readUnconfirmed = (sql: SqlStorage): number =>
+  hasTable(sql, "task_stats_unconfirmed")
+    ? (sql
+        .exec<{ outcomes: number }>(
+          "SELECT outcomes FROM task_stats_unconfirmed WHERE id = 1"
+        )
+        .toArray()[0]?.outcomes ?? 0)
+    : 0;
 
 /** Which records a read or a reset covers: every split, or one (null: the own dataset). */
 export type SplitFilter = { all: true } | { all: false; split: string | null };
@@ -119,6 +151,9 @@ export const readStats = (
 
 /** Forgets the records `filter` covers; how many tasks' records went. */
 export const resetStats = (sql: SqlStorage, filter: SplitFilter): number => {
+  // Not kept per split: only forgetting every split forgets them.
+  if (filter.all && hasTable(sql, "task_stats_unconfirmed"))
+    sql.exec("DELETE FROM task_stats_unconfirmed");
   if (!hasTable(sql)) return 0;
   const [clause, params] = where(filter);
   return sql.exec(`DELETE FROM task_stats WHERE 1 = 1${clause}`, ...params)
@@ -194,12 +229,12 @@ export const describeRow = (row: TaskStatRow, groupSize: number) => ({
 
 /** The methods of the statistics object, as a stub of it offers them. */
 export interface TaskStatsObject {
-  recordTaskOutcome(outcome: TaskOutcome): Promise<void>;
+  recordTaskOutcome(outcome: TaskOutcome, unconfirmed?: number): Promise<void>;
   readTaskStats(
     filter: SplitFilter,
     after: { split: string | null; index: number } | undefined,
     limit: number
-  ): Promise<{ rows: TaskStatRow[]; more: boolean }>;
+  ): Promise<{ rows: TaskStatRow[]; more: boolean; unconfirmed: number }>;
   resetTaskStats(filter: SplitFilter): Promise<number>;
   sampleTasks(request: SampleRequest): Promise<number[]>;
 }
