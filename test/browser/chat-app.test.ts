@@ -203,7 +203,17 @@ describe("the chat example app", () => {
     const url = page.url();
 
     await page.reload();
-    await page.waitForSelector(".result tbody tr");
+    // The page first shows the conversation it saved, table and all; then
+    // the resumed stream empties the run's message and replays the run
+    // into it from its start. Wait for the replay itself (only the stream
+    // makes the status "streaming") to have brought the table back: the
+    // saved copy would pass the reads below without any resume, and a
+    // replay read midway has no parts yet.
+    await page.waitForFunction(
+      () =>
+        document.querySelector("#status")?.textContent === "streaming" &&
+        document.querySelector(".result tbody tr") !== null
+    );
     // The same session (from the URL), the same run, still going.
     expect(page.url()).toBe(url);
     expect(await page.getAttribute(".message.assistant", "data-id")).toBe(id);
