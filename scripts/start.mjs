@@ -29,7 +29,24 @@ for (const [built, script] of [
 
 // Files are ours; anything else (`--log-level warn`) goes to wrangler dev.
 const isModule = (arg) => !arg.startsWith("-") && /\.m?[jt]sx?$/.test(arg);
-const args = process.argv.slice(2);
+const given = process.argv.slice(2);
+// `--persist-to <dir>` keeps the sessions there (the dev server's own
+// option, with its one-server lock), not a second flag for wrangler.
+const at = given.findIndex(
+  (arg) => arg === "--persist-to" || arg.startsWith("--persist-to=")
+);
+const persistTo =
+  at === -1
+    ? undefined
+    : given[at].includes("=")
+      ? given[at].slice("--persist-to=".length)
+      : given[at + 1];
+const args =
+  at === -1
+    ? given
+    : given.filter(
+        (_, i) => i !== at && (i !== at + 1 || given[at].includes("="))
+      );
 // npm runs scripts in the package's folder; paths are the user's, from
 // where they typed the command.
 const cwd = process.env.INIT_CWD ?? process.cwd();
@@ -39,6 +56,7 @@ process.exitCode = await runDev({
   root,
   config: readFileSync(resolve(root, "wrangler.toml"), "utf8"),
   files: args.filter(isModule).map((file) => resolve(cwd, file)),
+  ...(persistTo === undefined ? {} : { persistTo: resolve(cwd, persistTo) }),
   port: Number(process.env.PORT ?? "8787"),
   ip: "127.0.0.1",
   assets: resolve(root, "dist", "inspector"),
