@@ -26,6 +26,7 @@ import { hello } from "./fixtures/hello-layer";
 import { graderModel, judged } from "./fixtures/judged";
 import { absentee, pupil, truant, tutee } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
+import { scribe } from "./fixtures/scribe";
 
 const roost = createRoost({
   environments: [
@@ -51,6 +52,7 @@ const roost = createRoost({
     truant,
     tutee,
     absentee,
+    scribe,
     brittle,
     brittleStep
   ],

@@ -27,7 +27,7 @@ import type {
 import { createEpisodeControl } from "./episode-control";
 import { checkEpisodeTools } from "./episode-tools";
 import { callHook } from "./hook-failure";
-import { scoreRewards } from "./score-step";
+import { type RubricWrites, scoreRewards } from "./score-step";
 
 /** What one session holds. */
 export interface SessionParts {
@@ -48,9 +48,10 @@ export interface StepOutcome {
   /**
    * The step as an episode rubric keeps it: where its action is in the
    * transcript, and its reward before any episode score was added (what a
-   * re-scoring episode rubric reads of it).
+   * re-scoring episode rubric reads of it); and what its rubrics wrote to
+   * the hidden store, which re-scoring applies after the step, not before.
    */
-  kept: { at: number; reward: number };
+  kept: { at: number; reward: number; rubricWrites?: RubricWrites };
   /**
    * What the step's tools threw, stack included, in call order; absent when
    * none threw. The observations say only `Tool x failed: <message>`: this
@@ -232,7 +233,13 @@ export const runStep = async (
     ...(options.judges === undefined ? {} : { judges: options.judges })
   });
   // The sum written as score-step.ts writes its kept step's, so equal to it.
-  const kept = { at, reward: reward + (scored?.stepAdded ?? 0) };
+  const kept = {
+    at,
+    reward: reward + (scored?.stepAdded ?? 0),
+    ...(scored?.rubricWrites === undefined
+      ? {}
+      : { rubricWrites: scored.rubricWrites })
+  };
   if (scored !== undefined) reward += scored.added;
   return {
     kept,

@@ -28,7 +28,9 @@ export type RecordedItem =
   | { set: [key: string, value: unknown] }
   | { delete: string }
   | { lost: string }
-  | { step: { step: number; at: number; reward: number } };
+  | { step: { step: number; at: number; reward: number } }
+  /** After a step: the changes that follow are its episode rubric's, not its step rubric's. */
+  | { episodeRubric: true };
 
 /** One episode's retained events (the aborted left in) and records, in order. */
 export interface LoggedEpisode {
@@ -102,24 +104,44 @@ export const rescoreEpisode = async (
   const steps: StepRescore[] = [];
   const records = logged.records;
   let next = 0;
+  const apply = (item: RecordedItem) => {
+    if ("reset" in item) parts.task = item.reset.task;
+    else if ("set" in item) parts.hidden.set(...(item.set as [string, never]));
+    else if ("delete" in item) parts.hidden.delete(item.delete);
+    else if ("lost" in item) {
+      parts.hidden.delete(item.lost);
+      parts.hidden.lost.add(item.lost);
+    } else if ("step" in item) places.set(item.step.step, item.step);
+  };
+  // What a step's rubrics wrote is recorded after its place (the episode
+  // rubric's after a marker): each applies once that rubric has scored,
+  // so a rubric sees the store as its kind of rubric found it then.
+  const stepWrites: RecordedItem[] = [];
+  const episodeWrites: RecordedItem[] = [];
+  const applyAll = (items: RecordedItem[]) => {
+    for (const item of items.splice(0)) apply(item);
+  };
   const recordsUpTo = (seq: number) => {
     for (; next < records.length && records[next]!.seq <= seq; next++) {
+      let into: RecordedItem[] | undefined;
       for (const item of records[next]!.items) {
-        if ("reset" in item) parts.task = item.reset.task;
-        else if ("set" in item)
-          parts.hidden.set(...(item.set as [string, never]));
-        else if ("delete" in item) parts.hidden.delete(item.delete);
-        else if ("lost" in item) {
-          parts.hidden.delete(item.lost);
-          parts.hidden.lost.add(item.lost);
-        } else places.set(item.step.step, item.step);
+        if (into === undefined) apply(item);
+        else if ("episodeRubric" in item) into = episodeWrites;
+        else into.push(item);
+        if ("step" in item) into = stepWrites;
       }
     }
   };
   let ended = false;
+  let afterStep = false;
   for (const event of committedOnly(logged.events)) {
+    if (afterStep) {
+      applyAll(stepWrites);
+      applyAll(episodeWrites);
+    }
     recordsUpTo(event.seq);
-    if (event.type !== "step") {
+    afterStep = event.type === "step";
+    if (!afterStep) {
       parts.apply(event);
       continue;
     }
@@ -175,6 +197,8 @@ export const rescoreEpisode = async (
         judges
       );
     } else if (ended) {
+      // The step rubric scored before the episode rubric did.
+      applyAll(stepWrites);
       step.rescored = await scoreEnded(
         rubric,
         episodeSteps(kept, messages),

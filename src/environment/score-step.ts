@@ -64,6 +64,76 @@ export interface KeptStep {
   components: RewardComponents;
 }
 
+/** A hidden key as it stands: `[key]` absent, `[key, value]` holding a value. */
+export type HiddenState = [key: string] | [key: string, value: JsonValue];
+
+/**
+ * What a step's rubrics wrote to the hidden store as they scored it: each
+ * key they touched as it stood before the step rubric, the keys the step
+ * rubric wrote as it left them, and those the episode rubric wrote (on
+ * the step that ended the episode) as it left them. Re-scoring gives each
+ * kind of rubric the store as the step's own rubric of that kind found it,
+ * so a rubric that writes is re-scored as exactly as one that only reads
+ * (rescore-rows.ts, rescore.ts).
+ */
+export interface RubricWrites {
+  before: HiddenState[];
+  step: HiddenState[];
+  episode?: HiddenState[];
+}
+
+const stateOf = (hidden: HiddenStore, key: string): HiddenState =>
+  hidden.has(key) ? [key, hidden.get(key) as JsonValue] : [key];
+
+/**
+ * The hidden store as rubrics get it: their writes reach it, and each
+ * key's state before the first is remembered. `turn` ends one rubric's
+ * turn (the step's, then the episode's), keeping the keys it wrote as
+ * it left them.
+ */
+const watched = (
+  hidden: HiddenStore
+): {
+  store: HiddenStore;
+  turn: () => void;
+  writes: () => RubricWrites | undefined;
+} => {
+  const before = new Map<string, HiddenState>();
+  let touched = new Set<string>();
+  const turns: HiddenState[][] = [];
+  const touch = (key: string) => {
+    if (!before.has(key)) before.set(key, stateOf(hidden, key));
+    touched.add(key);
+  };
+  const store: HiddenStore = {
+    get: (key) => hidden.get(key),
+    has: (key) => hidden.has(key),
+    keys: () => hidden.keys(),
+    set: (key, value) => {
+      touch(key);
+      hidden.set(key, value);
+    },
+    delete: (key) => {
+      touch(key);
+      return hidden.delete(key);
+    }
+  };
+  const turn = () => {
+    turns.push([...touched].map((key) => stateOf(hidden, key)));
+    touched = new Set();
+  };
+  const writes = () => {
+    if (before.size === 0) return undefined;
+    const [step = [], episode = []] = turns;
+    return {
+      before: [...before.values()],
+      step,
+      ...(episode.length === 0 ? {} : { episode })
+    };
+  };
+  return { store, turn, writes };
+};
+
 export interface StepToScore {
   ctx: EpisodeContext<never, unknown>;
   hidden: HiddenStore;
@@ -98,12 +168,20 @@ export const scoreRewards = async (
       components: RewardComponents;
       /** What the step rubric alone added: the step's reward as kept, before an episode score. */
       stepAdded: number;
+      /** What the rubrics wrote to the hidden store, if anything. */
+      rubricWrites?: RubricWrites;
     }
   | undefined
 > => {
   if (env.rubric === undefined && env.episodeRubric === undefined) {
     return undefined;
   }
+  const hidden = watched(s.hidden);
+  const ctx = { ...s.ctx, hidden: hidden.store };
+  const written = () => {
+    const writes = hidden.writes();
+    return writes === undefined ? {} : { rubricWrites: writes };
+  };
   const components: RewardComponents = {};
   if (s.base !== undefined) components[s.base.name] = s.base.reward;
   let added = 0;
@@ -111,7 +189,7 @@ export const scoreRewards = async (
     const args = {
       action: s.action,
       observations: s.toolMessages,
-      ctx: s.ctx,
+      ctx,
       step: s.step
     };
     const rubric = env.rubric;
@@ -121,8 +199,10 @@ export const scoreRewards = async (
     added += scored.value;
     for (const [name, entry] of scored.entries) components[name] = entry;
   }
+  hidden.turn();
   const episode = env.episodeRubric;
-  if (episode === undefined) return { added, components, stepAdded: added };
+  if (episode === undefined)
+    return { added, components, stepAdded: added, ...written() };
   const self: KeptStep = {
     step: s.step,
     at: s.at,
@@ -132,21 +212,27 @@ export const scoreRewards = async (
   if (!s.done && !s.truncated) {
     const key = chunkKey(s.step);
     s.hidden.set(key, [...keptIn(s.hidden, key), self] as unknown as JsonValue);
-    return { added, components, stepAdded: added };
+    return { added, components, stepAdded: added, ...written() };
   }
   const kept = readKept(s.hidden);
   const steps = episodeSteps([...kept.steps, self], s.messages());
   const scored = await callHook(env.name, "episodeRubric", () =>
     scoreEpisode(
       episode,
-      { steps, ctx: s.ctx, done: s.done, truncated: s.truncated },
+      { steps, ctx, done: s.done, truncated: s.truncated },
       s.judges
     )
   );
+  hidden.turn();
   Object.assign(components, scored.components);
   // The episode is over: nothing more reads the kept steps.
   for (const key of kept.keys) s.hidden.delete(key);
-  return { added: added + scored.value, components, stepAdded: added };
+  return {
+    added: added + scored.value,
+    components,
+    stepAdded: added,
+    ...written()
+  };
 };
 
 /**

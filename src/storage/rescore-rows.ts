@@ -9,7 +9,11 @@
 
 import type { Environment } from "../environment/define-environment";
 import type { RecordedItem } from "../environment/rescore";
-import { isTrajectoryKey } from "../environment/score-step";
+import {
+  type HiddenState,
+  isTrajectoryKey,
+  type RubricWrites
+} from "../environment/score-step";
 import { type JsonValue, utf8Length } from "../json";
 import { MAX_VALUE_BYTES, RUN_SEPARATOR, textRuns } from "./row-text";
 
@@ -20,8 +24,16 @@ import { MAX_VALUE_BYTES, RUN_SEPARATOR, textRuns } from "./row-text";
  */
 export type RescoreItem = RecordedItem;
 
-/** A step's place in the transcript and its reward before an episode score. */
-export type RescoreStep = Extract<RecordedItem, { step: unknown }>["step"];
+/**
+ * A step's place in the transcript and its reward before an episode score,
+ * with what its rubrics wrote to the hidden store (recorded around it).
+ */
+export type RescoreStep = Extract<RecordedItem, { step: unknown }>["step"] & {
+  rubricWrites?: RubricWrites;
+};
+
+const itemOf = ([key, ...value]: HiddenState): RescoreItem =>
+  value.length === 0 ? { delete: key } : { set: [key, value[0]] };
 
 /**
  * What a commit records, for an environment that registers rubrics
@@ -44,14 +56,28 @@ export const rescoreItems = (
     items.push({
       reset: commit.task === undefined ? {} : { task: commit.task as JsonValue }
     });
-  for (const [key, ...value] of commit.hidden) {
-    if (isTrajectoryKey(key)) continue;
-    items.push(value.length === 0 ? { delete: key } : { set: [key, value[0]] });
+  const step = commit.step;
+  const rubricWrites = step?.rubricWrites;
+  const byRubric = new Set(rubricWrites?.before.map(([key]) => key));
+  for (const change of commit.hidden) {
+    if (isTrajectoryKey(change[0]) || byRubric.has(change[0])) continue;
+    items.push(itemOf(change));
   }
+  // A key the step's rubrics wrote is recorded as they found it, before
+  // the step, and as each left it, after (the episode rubric's after a
+  // marker): re-scoring applies each once that rubric has scored, so a
+  // rubric sees what it saw then.
+  for (const state of rubricWrites?.before ?? []) items.push(itemOf(state));
   // The log cannot say where a step's action is in the transcript (a
   // custom step may answer assistant messages, a tree run appends some
   // between steps), so every step records it: a row per step.
-  if (commit.step !== undefined) items.push({ step: commit.step });
+  if (step !== undefined)
+    items.push({ step: { step: step.step, at: step.at, reward: step.reward } });
+  for (const state of rubricWrites?.step ?? []) items.push(itemOf(state));
+  if (rubricWrites?.episode !== undefined) {
+    items.push({ episodeRubric: true });
+    for (const state of rubricWrites.episode) items.push(itemOf(state));
+  }
   return items;
 };
 
