@@ -20,7 +20,12 @@ import { describeError } from "../tools/content";
 import type { Environment } from "./define-environment";
 import { committedOnly, type LoggedEvent, ReplayedParts } from "./replay-parts";
 import type { RegisteredRubric } from "./rescore-rubrics";
-import { episodeSteps, type KeptStep, scoreEpisode } from "./score-step";
+import {
+  beforeEpisode,
+  episodeSteps,
+  type KeptStep,
+  scoreEpisode
+} from "./score-step";
 
 /** What the session recorded beside the log (storage/rescore-rows.ts). */
 export type RecordedItem =
@@ -72,14 +77,6 @@ export interface EpisodeRescore {
   /** The sum of the rescored totals. */
   total: number;
 }
-
-/** The answered components a step had before its episode score (as an episode rubric's steps carry them). */
-const beforeEpisode = (components: RewardComponents = {}): RewardComponents =>
-  Object.fromEntries(
-    Object.entries(components).filter(
-      ([name]) => name !== "episode" && !name.startsWith("episode.")
-    )
-  );
 
 /**
  * Scores `rubric` over one episode. Each step sees the task, state,

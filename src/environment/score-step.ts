@@ -55,6 +55,33 @@ const readKept = (
   return { steps, keys };
 };
 
+/**
+ * Keeps `steps` as an episode not yet ended keeps them: what a fork at a
+ * past step rebuilds from the log and its records (layers/branching/rewind.ts).
+ */
+export const keepSteps = (
+  hidden: HiddenStore,
+  steps: readonly KeptStep[]
+): void => {
+  const chunks = new Map<string, KeptStep[]>();
+  for (const step of steps) {
+    const key = chunkKey(step.step);
+    chunks.set(key, [...(chunks.get(key) ?? []), step]);
+  }
+  for (const [key, chunk] of chunks)
+    hidden.set(key, chunk as unknown as JsonValue);
+};
+
+/** The components a step answered before its episode score: what an episode rubric's steps carry. */
+export const beforeEpisode = (
+  components: RewardComponents = {}
+): RewardComponents =>
+  Object.fromEntries(
+    Object.entries(components).filter(
+      ([name]) => name !== "episode" && !name.startsWith("episode.")
+    )
+  );
+
 /** One step as kept for the episode rubric; its messages stay in the transcript. */
 export interface KeptStep {
   step: number;

@@ -35,7 +35,13 @@ describe("re-scoring rubrics that write the hidden store", () => {
     expect(answered.map((a) => a.reward_components)).toEqual([
       { count: 1, last: 3 },
       { count: 2, last: 5 },
-      { count: 3, last: 7, episode: 3, "episode.total": 3 }
+      {
+        count: 3,
+        last: 7,
+        episode: 3,
+        "episode.total": 3,
+        "episode.steps": 3
+      }
     ]);
 
     const steps = await rescore(s, "rubric");
@@ -49,11 +55,11 @@ describe("re-scoring rubrics that write the hidden store", () => {
     const episode = await rescore(s, "episodeRubric");
     expect(episode.episodes[0]!.steps.at(-1)!.rescored).toEqual({
       total: 3,
-      components: { episode: 3, "episode.total": 3 }
+      components: { episode: 3, "episode.total": 3, "episode.steps": 3 }
     });
   });
 
-  it("forks at a past step with the store as the rubrics left it", async () => {
+  it("forks at a past step with the store as the rubrics left it, and the episode rubric's steps before it", async () => {
     const s = await createResetSession({ environment: "scribe" });
     await step(s, "write", { n: 3 });
     await step(s, "write", { n: 5 });
@@ -66,6 +72,14 @@ describe("re-scoring rubrics that write the hidden store", () => {
     expect((await step(c, "write", { n: 4 })).reward_components).toEqual({
       count: 2,
       last: 4
+    });
+    // The episode rubric is handed all three steps, the one before the fork too.
+    expect((await step(c, "write", { n: 6 })).reward_components).toEqual({
+      count: 3,
+      last: 6,
+      episode: 3,
+      "episode.total": 3,
+      "episode.steps": 3
     });
   });
 });

@@ -11,7 +11,13 @@
  */
 
 import { committedOnly, ReplayedParts } from "../../environment/replay-parts";
+import {
+  beforeEpisode,
+  type KeptStep,
+  keepSteps
+} from "../../environment/score-step";
 import { RoostError } from "../../errors";
+import type { RewardComponents } from "../../protocol";
 import type { Branching } from "../../session/fork-source";
 import { takeSnapshot } from "../../storage/fork-copy";
 import { userTables } from "../../storage/fork-user-tables";
@@ -104,6 +110,11 @@ export const rewindSnapshot: Branching["rewind"] = (
   let next = 0;
   let total = 0;
   let reward = 0;
+  // An episode rubric's steps are not recorded as hidden values (their
+  // keys are left out, score-step.ts): they are rebuilt from the steps'
+  // places and answers, as re-scoring rebuilds them.
+  const places = new Map<number, { at: number; reward: number }>();
+  const kept: KeptStep[] = [];
   for (const event of events) {
     if (event.seq > end.seq) break;
     for (; next < records.length && records[next]!.seq <= event.seq; next++)
@@ -113,13 +124,29 @@ export const rewindSnapshot: Branching["rewind"] = (
         else if ("lost" in item) {
           parts.hidden.delete(item.lost);
           parts.hidden.lost.add(item.lost);
-        }
+        } else if ("step" in item) places.set(item.step.step, item.step);
       }
     if (event.type === "step") {
       reward = event.reward as number;
       total += reward;
+      const place = places.get(event.step as number);
+      if (place !== undefined)
+        kept.push({
+          step: event.step as number,
+          ...place,
+          components: beforeEpisode(
+            event.reward_components as RewardComponents | undefined
+          )
+        });
     } else parts.apply(event);
   }
+  // A step that ended the episode dropped them.
+  if (
+    environment.episodeRubric !== undefined &&
+    end.done !== true &&
+    end.truncated !== true
+  )
+    keepSteps(parts.hidden, kept);
   const unrebuilt = parts.unrebuilt;
   if (unrebuilt.length > 0)
     throw refuse(
