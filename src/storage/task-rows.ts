@@ -26,8 +26,13 @@ const hasTasks = (sql: SqlStorage): boolean => {
   return has;
 };
 
-/** What a task ended with: the call's answer, or the refusal that stopped it. */
-export type TaskOutcome =
+/**
+ * What an MCP task ended with: the call's answer, or the refusal that
+ * stopped it. A job in the code (the glossary's word for the background
+ * call), so it is not taken for a dataset task's outcome (the task
+ * statistics' TaskOutcome).
+ */
+export type JobOutcome =
   | { result: ToolInvocationResponse }
   | { error: ErrorBody };
 
@@ -37,7 +42,7 @@ export type TaskOutcome =
  * answered (status `input_required`), and every answer so far: the call
  * runs again from its start with them (tools/ask.ts).
  */
-export interface TaskInput {
+export interface JobInput {
   input: {
     capabilities: Record<string, unknown>;
     asked: Record<string, { method: string; params?: Record<string, unknown> }>;
@@ -50,7 +55,7 @@ export interface TaskRow {
   tool: string;
   arguments: Record<string, unknown>;
   status: TaskState;
-  outcome?: TaskOutcome | TaskInput;
+  outcome?: JobOutcome | JobInput;
   /** Times a later instance of the object took the call up again after one died. */
   redrives: number;
   createdAt: number;
@@ -77,7 +82,7 @@ const fromRaw = (r: RawTask): TaskRow => ({
   status: r.status as TaskState,
   ...(r.outcome === null
     ? {}
-    : { outcome: JSON.parse(r.outcome) as TaskOutcome | TaskInput }),
+    : { outcome: JSON.parse(r.outcome) as JobOutcome | JobInput }),
   redrives: r.redrives,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -87,7 +92,7 @@ const fromRaw = (r: RawTask): TaskRow => ({
 /** An outcome must fit its row (SQLite's 2 MB) beside the arguments. */
 const MAX_OUTCOME_BYTES = 1_000_000;
 
-const outcomeText = (outcome: TaskOutcome): string => {
+const outcomeText = (outcome: JobOutcome): string => {
   const text = JSON.stringify(outcome);
   if (utf8Length(text) <= MAX_OUTCOME_BYTES) return text;
   return JSON.stringify({
@@ -96,7 +101,7 @@ const outcomeText = (outcome: TaskOutcome): string => {
       message:
         "The call committed, but its answer was too large to keep; read the session to see its effect."
     }
-  } satisfies TaskOutcome);
+  } satisfies JobOutcome);
 };
 
 export const insertTask = (sql: SqlStorage, task: TaskRow): void => {
@@ -139,7 +144,7 @@ export const endTask = (
   sql: SqlStorage,
   taskId: string,
   status: "completed" | "failed",
-  outcome: TaskOutcome,
+  outcome: JobOutcome,
   now: number
 ): void => {
   sql.exec(
@@ -168,7 +173,7 @@ export const writeTaskInput = (
   sql: SqlStorage,
   taskId: string,
   status: "working" | "input_required",
-  input: TaskInput,
+  input: JobInput,
   now: number
 ): void => {
   sql.exec(
@@ -219,7 +224,7 @@ export const nextWorking = (
 /**
  * The kept tasks' ids and whether each is working, in one read: what the
  * session's limits count. Every kept row is read, so a session reads it
- * once and keeps the count in memory (session/task-counts.ts).
+ * once and keeps the count in memory (layers/mcp/task-counts.ts).
  */
 export const taskCensus = (
   sql: SqlStorage,

@@ -6,7 +6,7 @@
 import { RoostError } from "../../errors";
 import type { JsonObject } from "../../json";
 import { type CallTaskStatus, TASK_TTL_MS } from "../../protocol";
-import type { TaskInput, TaskOutcome, TaskRow } from "../../storage/task-rows";
+import type { JobInput, JobOutcome, TaskRow } from "../../storage/task-rows";
 
 /** What a task suggests between polls. */
 const POLL_INTERVAL_MS = 1_000;
@@ -17,12 +17,12 @@ export const clampTtl = (asked: number | undefined): number =>
     : Math.min(TASK_TTL_MS.max, Math.max(TASK_TTL_MS.min, Math.round(asked)));
 
 /** What the task ended with, if it ended; not what its call asked meanwhile. */
-const outcomeOf = (task: TaskRow): TaskOutcome | undefined =>
+const outcomeOf = (task: TaskRow): JobOutcome | undefined =>
   task.outcome === undefined || "input" in task.outcome
     ? undefined
     : task.outcome;
 
-export const inputOf = (task: TaskRow): TaskInput["input"] | undefined =>
+export const inputOf = (task: TaskRow): JobInput["input"] | undefined =>
   task.outcome !== undefined && "input" in task.outcome
     ? task.outcome.input
     : undefined;
@@ -90,9 +90,9 @@ export const afterCursor = (
  * ignored otherwise; the task runs again once nothing asked is left.
  */
 export const withAnswers = (
-  input: TaskInput["input"],
+  input: JobInput["input"],
   responses: Record<string, JsonObject>
-): { status: "working" | "input_required"; next: TaskInput } => {
+): { status: "working" | "input_required"; next: JobInput } => {
   const answers = { ...input.answers };
   const asked = { ...input.asked };
   for (const [name, answer] of Object.entries(responses)) {
@@ -118,7 +118,7 @@ export const newTaskId = (now: number, count: number): string =>
 export const firstInput = (
   capabilities: JsonObject | undefined,
   answers: Record<string, JsonObject> | undefined
-): { outcome?: TaskInput } =>
+): { outcome?: JobInput } =>
   capabilities === undefined
     ? {}
     : {
