@@ -142,16 +142,21 @@ describe("npm start killed mid-load", () => {
     // whole load at once.
     let failed: unknown;
     // The kill is armed once the load is well under way, and fired by the
-    // next runner whose run start is acknowledged: that run (at least) is
-    // in flight when the process dies.
+    // next runner whose run start is acknowledged. Its victims are found
+    // when it is armed, so nothing but the signal stands between the
+    // acknowledgement and the death.
     let armed = false;
+    let victims: number[] = [];
     let killedAt = 0;
+    const arm = () => {
+      victims = serverWorkerds(server.pid).map((p) => p.pid);
+      expect(victims.length).toBeGreaterThan(0);
+      armed = true;
+    };
     const kill = () => {
       armed = false;
-      const victims = serverWorkerds(server.pid);
-      expect(victims.length).toBeGreaterThan(0);
       killedAt = Date.now();
-      for (const v of victims) process.kill(v.pid, "SIGKILL");
+      for (const pid of victims) process.kill(pid, "SIGKILL");
     };
     const runAll = async (i: number) => {
       const session = runners[i]!;
@@ -184,9 +189,34 @@ describe("npm start killed mid-load", () => {
     await waitFor(
       () => players.reduce((s, p) => s + p.episodes * 10 + p.acked, 0) >= 1_500
     );
-    armed = true;
-    await waitFor(() => killedAt > 0);
-    await waitFor(() => server.output().includes("Roost: back, listening on"));
+    // A run takes the server a few hundred milliseconds at most, and its
+    // acknowledgement reaches this busy process late: by the kill, that
+    // run and every other may have ended. A kill that caught no run says
+    // nothing about runs, so then the load goes on and the kill is armed
+    // again (one more death every session must survive).
+    const restarts = () =>
+      server.output().split("Roost: back, listening on").length - 1;
+    const caught = () =>
+      runs
+        .flat()
+        .some(
+          (r) =>
+            Date.parse(r.created_at) < killedAt &&
+            Date.parse(r.updated_at) > killedAt
+        );
+    for (let kills = 1; ; kills++) {
+      arm();
+      await waitFor(() => !armed);
+      await waitFor(() => restarts() === kills);
+      // Each runner's run under way at the kill has ended once the runner
+      // has one started after it.
+      await waitFor(() =>
+        runs.every((mine) =>
+          mine.some((r) => Date.parse(r.created_at) > killedAt)
+        )
+      );
+      if (caught()) break;
+    }
     back = true;
     // Every session plays a whole episode on the restarted server.
     await waitFor(() => players.every((p) => p.after >= 1));
@@ -213,15 +243,7 @@ describe("npm start killed mid-load", () => {
     // and the last episode's transcript holds its run's answer once.
     const { passes, tasks, outcome, final_text } = reference;
     // Some run was under way when the process died, or this proves nothing.
-    expect(
-      runs
-        .flat()
-        .some(
-          (r) =>
-            Date.parse(r.created_at) < killedAt &&
-            Date.parse(r.updated_at) > killedAt
-        )
-    ).toBe(true);
+    expect(caught()).toBe(true);
     await Promise.all(
       runners.map(async (session, i) => {
         expect(runs[i]!.length).toBeGreaterThan(1);
