@@ -6,7 +6,6 @@
  */
 
 import { RoostError } from "../errors";
-import { ModelError } from "../runner/model-error";
 import { toException } from "../tools/content";
 import type { ToolException } from "../tools/types";
 
@@ -32,9 +31,9 @@ export interface HookFailureDetails {
 
 /**
  * Runs one of the environment's hooks. A RoostError it throws is a refusal
- * on purpose and passes as it is (a 4xx the author chose, say), as does a
- * judge's ModelError; anything else is the author's bug, which without
- * this would be a bare 500 that names nothing.
+ * on purpose and passes as it is (a 4xx the author chose, say); anything
+ * else is the author's bug, which without this would be a bare 500 that
+ * names nothing.
  */
 export const callHook = async <T>(
   environment: string,
@@ -72,7 +71,7 @@ const hookFailure = (
   hook: HookName,
   error: unknown
 ): unknown => {
-  if (error instanceof RoostError || error instanceof ModelError) return error;
+  if (error instanceof RoostError) return error;
   const thrown = toException(error);
   const details: HookFailureDetails = {
     environment,

@@ -18,7 +18,7 @@ const sources = (dir: string): string[] =>
       : [];
   });
 
-/** Shared by everything: errors, JSON, names, messages, the wire shapes and reading a body within a cap. */
+/** Shared by everything: errors, JSON (and JSON in a model's prose), names, messages, the wire shapes and reading a body within a cap. */
 const BASE = [
   "errors",
   "issues",
@@ -28,7 +28,8 @@ const BASE = [
   "protocol",
   "timeout",
   "lazy",
-  "read-within"
+  "read-within",
+  "json-in-prose"
 ];
 
 /** The core: runs anywhere, without the Durable Object or the HTTP app. */

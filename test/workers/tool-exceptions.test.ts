@@ -53,14 +53,14 @@ describe("a tool's exception", () => {
     });
     // The stack names the tool's own module, where it threw.
     expect(finished!.exception?.stack).toMatch(/^Error: tool exploded\n/);
-    expect(finished!.exception?.stack).toContain("environments.ts");
+    expect(finished!.exception?.stack).toContain("fixtures/lab.ts");
     // What the model reads again later has no stack either.
     const { messages } = await json<{ messages: { content?: unknown }[] }>(
       await s.call("/messages?limit=100")
     );
     const text = JSON.stringify(messages);
     expect(text).toContain("Tool faulty failed: tool exploded");
-    expect(text).not.toContain("environments.ts");
+    expect(text).not.toContain("fixtures/lab.ts");
     expect(text).not.toContain("    at ");
   });
 
@@ -82,7 +82,7 @@ describe("a tool's exception", () => {
       | Finished
       | undefined;
     expect(streamed?.exception?.message).toBe("tool exploded");
-    expect(streamed?.exception?.stack).toContain("environments.ts");
+    expect(streamed?.exception?.stack).toContain("fixtures/lab.ts");
   });
 
   // A tool may throw a megabyte; the event row and every socket frame
