@@ -4,7 +4,7 @@ import type { Environment } from "../environment/define-environment";
 import type { JsonValue } from "../json";
 import { createLocalSession } from "../runner/local-session";
 import { type Driver, driversPlayed, leakDrivers } from "./drivers";
-import { begin, perTask, playOn, type TaskChoice } from "./episode";
+import { begin, type TaskChoice } from "./episode";
 import { type CheckRow, row } from "./report";
 import {
   CANARY_KEY,
@@ -14,6 +14,7 @@ import {
   watchFor
 } from "./sightings";
 import { localSession, type Target } from "./target";
+import { playWatched } from "./watched-play";
 
 /**
  * One episode of `driver` on a new session whose hidden store gets the
@@ -50,31 +51,20 @@ const watchEpisode = async (
   const { [CANARY_KEY]: _, ...own } = hidden;
   const secrets = secretsOf(own);
   const watch = watchFor([{ key: CANARY_KEY, value: canary }, ...secrets]);
-  watch.look("observations", p.first.observations, 0);
-  watch.look("tool schemas", [p.first.tools, environment.toolSchemas], 0);
-  const offered = p.first.tools.some((t) => t.function.name === driver.tool);
-  if (driver.tool !== undefined && !offered)
-    return { sightings: watch.sightings, secrets: secrets.length };
-  await playOn(
-    [session],
-    [p],
-    perTask(session, (t) => driver.make(t)),
+  const played = await playWatched(
+    watch,
+    session,
+    p,
+    driver,
     maxSteps,
-    () => {
-      const step = p.steps.length;
-      watch.moved(step, p.actions.at(-1));
-      for (const m of p.steps.at(-1)!.observations)
-        watch.look(
-          "observations",
-          m,
-          step,
-          m.role === "tool" && m.name !== undefined ? { tool: m.name } : {}
-        );
+    environment.toolSchemas,
+    (step) => {
       for (const e of events.splice(0))
         watch.look("events", e.value, step, { tool: e.tool });
       watch.look("the model's view", local.parts.environment.llmView(), step);
     }
   );
+  if (!played) return { sightings: watch.sightings, secrets: secrets.length };
   const transcript = (
     local.parts.state.get("messages") as { role: string }[]
   ).filter((m) => m.role !== "assistant");

@@ -7,12 +7,13 @@
 
 import type { RoostSession } from "../client/session-client";
 import { type Driver, driversPlayed, leakDrivers } from "./drivers";
-import { begin, type Played, perTask, playOn } from "./episode";
+import { begin, type Played } from "./episode";
 import type { httpSession } from "./http-target";
 import { type CheckRow, row } from "./report";
 import { mcpListings, openEnvFrames, type Wire } from "./server-places";
 import { describeLeak, type Sighting, secretsOf, watchFor } from "./sightings";
 import type { Target, TaskChoice } from "./target";
+import { playWatched } from "./watched-play";
 
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const all: T[] = [];
@@ -72,27 +73,10 @@ const watchEpisode = async (
   const watch = watchFor(secrets);
   const done = () => ({ sightings: watch.sightings, secrets: secrets.length });
   if (secrets.length === 0) return done();
-  watch.look("observations", p.first.observations, 0);
-  watch.look("tool schemas", [p.first.tools, target.toolSchemas], 0);
-  const offered = p.first.tools.some((t) => t.function.name === driver.tool);
-  if (driver.tool !== undefined && !offered) return done();
-  await playOn(
-    [opened],
-    [p],
-    perTask(opened, (t) => driver.make(t)),
-    maxSteps,
-    () => {
-      const step = p.steps.length;
-      watch.moved(step, p.actions.at(-1));
-      for (const m of p.steps.at(-1)!.observations)
-        watch.look(
-          "observations",
-          m,
-          step,
-          m.role === "tool" && m.name !== undefined ? { tool: m.name } : {}
-        );
-    }
-  );
+  if (
+    !(await playWatched(watch, opened, p, driver, maxSteps, target.toolSchemas))
+  )
+    return done();
   const end = p.steps.length;
   await lookAtEvents(watch, session, end);
   const atEnd = (place: string, value: unknown) =>
