@@ -40,8 +40,17 @@ let callIds = 0;
 /** The id of the last tool call `step` or `incrPaced` sent (`c<n>`'s n). */
 export const lastCallId = () => callIds;
 /** One step of the given tool calls, each `[name, arguments]`. */
-export const step = (s: Session, ...calls: [string, unknown][]) =>
-  post<{ reward: number; done: boolean }>(
+export const step = <
+  T = {
+    reward: number;
+    done: boolean;
+    reward_components?: Record<string, unknown>;
+  }
+>(
+  s: Session,
+  ...calls: [string, unknown][]
+) =>
+  post<T>(
     `/v1/sessions/${s.session_id}/step`,
     {
       action: {

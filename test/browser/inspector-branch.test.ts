@@ -3,6 +3,7 @@
 // after that step and opens the copy.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {} from "../node/global-setup";
+import { post, type Session } from "./api-session";
 import { type Browser, launch } from "./browser";
 
 const base = inject("baseUrl");
@@ -14,24 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-interface Session {
-  session_id: string;
-  token: string;
-}
-
-const post = async <T>(path: string, body: unknown, token?: string) => {
-  const res = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {})
-    },
-    body: JSON.stringify(body)
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return (await res.json()) as T;
-};
 
 const step = (s: Session, name: string, args: object) =>
   post(

@@ -5,6 +5,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {} from "../node/global-setup";
+import { create, reset, type Session, step } from "./api-session";
 import { type Browser, launch } from "./browser";
 
 const base = inject("baseUrl");
@@ -17,46 +18,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Session {
-  session_id: string;
-  token: string;
-}
-
-const post = async <T>(path: string, body: unknown, token?: string) => {
-  const res = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {})
-    },
-    body: JSON.stringify(body)
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return (await res.json()) as T;
-};
-
 const start = async (environment: string) => {
-  const s = await post<Session>("/v1/sessions", { environment });
-  await post(`/v1/sessions/${s.session_id}/reset`, {}, s.token);
+  const s = await create(environment);
+  await reset(s);
   return s;
 };
-
-let callIds = 0;
-/** One step of the given tool calls, each `[name, arguments]`. */
-const step = (s: Session, ...calls: [string, unknown][]) =>
-  post<{ reward_components?: Record<string, unknown> }>(
-    `/v1/sessions/${s.session_id}/step`,
-    {
-      action: {
-        tool_calls: calls.map(([name, args]) => ({
-          id: `c${++callIds}`,
-          type: "function",
-          function: { name, arguments: args }
-        }))
-      }
-    },
-    s.token
-  );
 
 const attach = async (s: Session) => {
   const page = await browser.context.newPage();
