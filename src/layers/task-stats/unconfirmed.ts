@@ -16,17 +16,13 @@ const KEY = "task_stats_unconfirmed";
  */
 const free = new WeakMap<SqlStorage, number>();
 
-/** The stored count, in a session that exists (`meta` is one of its tables). */
-const storedIn = (sql: SqlStorage): number => {
+const stored = (sql: SqlStorage): number => {
+  if (!hasTable(sql, "meta")) return 0;
   const [row] = sql
     .exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", KEY)
     .toArray();
   return row === undefined ? 0 : Number(row.value);
 };
-
-/** The stored count, read after a send, when the session may be gone. */
-const stored = (sql: SqlStorage): number =>
-  hasTable(sql, "meta") ? storedIn(sql) : 0;
 
 const store = (sql: SqlStorage, count: number): void => {
   // A send outlives its commit: the session may be gone, and a write now
@@ -48,10 +44,7 @@ const store = (sql: SqlStorage, count: number): void => {
  * stay stored until `confirmed`.
  */
 export const takeUnconfirmed = (sql: SqlStorage): number => {
-  // Taken right after a commit, so the session is there: no look at
-  // sqlite_schema (it read a row per table on every object's first
-  // ending step).
-  const count = free.get(sql) ?? storedIn(sql);
+  const count = free.get(sql) ?? stored(sql);
   free.set(sql, 0);
   return count;
 };
