@@ -17,6 +17,9 @@ const KEY = "task_stats_unconfirmed";
 const free = new WeakMap<SqlStorage, number>();
 
 const stored = (sql: SqlStorage): number => {
+  // Looked up, not queried: a fresh session has no meta table yet, and a
+  // query would make it (tables come on first use), three rows written
+  // to save the few this look reads, once per object.
   if (!hasTable(sql, "meta")) return 0;
   const [row] = sql
     .exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", KEY)
