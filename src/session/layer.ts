@@ -63,11 +63,38 @@ export interface SessionAttach {
   env: unknown;
 }
 
+/** What a layer's socket handlers get: the object's runtime, state and bindings. */
+export interface SocketContext {
+  runtime: SessionRuntime;
+  ctx: DurableObjectState;
+  /** The worker's bindings, as the object got them. */
+  env: unknown;
+}
+
+/**
+ * A WebSocket of a layer's own protocol, accepted by the object
+ * (hibernatable) and tagged with the key it is declared under, so its
+ * frames find their handler again after the object was evicted. The
+ * worker forwards the upgrade to the object's path `/socket/<tag>`.
+ */
+export interface LayerSocket {
+  accept(s: SocketContext, request: Request, grant: Grant): Promise<Response>;
+  message(
+    s: SocketContext,
+    ws: WebSocket,
+    data: string | ArrayBuffer
+  ): Promise<void>;
+  /** The client went away (closed or errored). */
+  gone(s: SocketContext, ws: WebSocket): Promise<void>;
+}
+
 export interface SessionLayer {
   /** Operations added to each session's table, reached by every transport. */
   readonly operations?: OperationTable;
   /** Requests the object answers itself, by internal path. */
   readonly objectRequests?: Readonly<Record<string, ObjectRequest>>;
+  /** Sockets of the layer's own protocols, by tag. */
+  readonly sockets?: Readonly<Record<string, LayerSocket>>;
   /** Handlers of the alarm timers this layer sets. */
   readonly alarms?: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
   /** Runs when an object starts: registers commit captures and observers. */
@@ -79,6 +106,7 @@ export interface SessionLayers {
   readonly operations: OperationTable;
   readonly alarms: Readonly<Partial<Record<TimerKind, AlarmHandler>>>;
   readonly objectRequests: Readonly<Record<string, ObjectRequest>>;
+  readonly sockets: Readonly<Record<string, LayerSocket>>;
   readonly attach: readonly ((session: SessionAttach) => void)[];
 }
 
@@ -100,6 +128,7 @@ export const mergeLayers = (
     {},
     ...layers.map((layer) => layer.objectRequests ?? {})
   ),
+  sockets: Object.assign({}, ...layers.map((layer) => layer.sockets ?? {})),
   attach: layers.flatMap((layer) =>
     layer.attach === undefined ? [] : [layer.attach]
   )

@@ -8,7 +8,13 @@ import type { Grant } from "../protocol/scopes";
 import { RowMeter } from "../storage/row-meter";
 import { grantOf } from "./grant-header";
 import { loaderIsolates } from "./isolates";
-import { mergeLayers, type SessionLayer, type SessionLayers } from "./layer";
+import {
+  type LayerSocket,
+  mergeLayers,
+  type SessionLayer,
+  type SessionLayers,
+  type SocketContext
+} from "./layer";
 import { createModelResolver } from "./models";
 import {
   dispatch,
@@ -19,7 +25,7 @@ import { checkGrant } from "./operations/check-grant";
 import type { ResolvedOptions } from "./options";
 import { settle } from "./rpc";
 import { SessionRuntime } from "./runtime";
-import { SocketHub } from "./sockets";
+import { SESSION_SOCKET, SocketHub } from "./sockets";
 
 /**
  * The session Durable Object. Every RPC method answers `{ ok, value | error }`
@@ -32,6 +38,8 @@ export class SessionObject extends DurableObject {
   readonly sockets: SocketHub;
   /** Counts the rows this object's storage bills, when `meterRows` says so (row-meter.ts). */
   readonly meter: RowMeter | undefined;
+  /** What the layers' socket handlers get. */
+  readonly #socketContext: SocketContext;
 
   constructor(
     ctx: DurableObjectState,
@@ -66,6 +74,7 @@ export class SessionObject extends DurableObject {
         ((count, origin, grant, key, step) =>
           fork(env, this, ctx.id, count, origin, grant, key, step))
     );
+    this.#socketContext = { runtime: this.runtime, ctx, env };
     // Answered by the platform, so a heartbeat never wakes a hibernating object.
     ctx.setWebSocketAutoResponse(
       new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME)
@@ -109,7 +118,13 @@ export class SessionObject extends DurableObject {
       }
       return answer.answer(this.runtime, url, grant, request);
     }
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    const upgrade = request.headers.get("Upgrade")?.toLowerCase();
+    const layerSocket = url.pathname.startsWith("/socket/")
+      ? this.#layerSocket(url.pathname.slice("/socket/".length))
+      : undefined;
+    if (layerSocket !== undefined && upgrade === "websocket")
+      return layerSocket.accept(this.#socketContext, request, grant);
+    if (upgrade !== "websocket") {
       return Response.json(
         { error: { code: "not_found", message: "Not found." } },
         { status: 404 }
@@ -118,10 +133,27 @@ export class SessionObject extends DurableObject {
     return this.sockets.accept(request, grant);
   }
 
+  /** A layer's socket handler by tag (own keys only: a tag is a client-free string, still). */
+  #layerSocket(tag: string): LayerSocket | undefined {
+    const sockets = this.runtime.layers.sockets;
+    return Object.hasOwn(sockets, tag) ? sockets[tag] : undefined;
+  }
+
+  /** The layer socket `ws` belongs to, if it is not the session's own. */
+  #ownerOf(ws: WebSocket): LayerSocket | undefined {
+    const [tag] = this.ctx.getTags(ws);
+    return tag === undefined || tag === SESSION_SOCKET
+      ? undefined
+      : this.#layerSocket(tag);
+  }
+
   override async webSocketMessage(
     ws: WebSocket,
     message: string | ArrayBuffer
   ): Promise<void> {
+    const owner = this.#ownerOf(ws);
+    if (owner !== undefined)
+      return owner.message(this.#socketContext, ws, message);
     await this.sockets.message(ws, message);
   }
 
@@ -135,6 +167,11 @@ export class SessionObject extends DurableObject {
     } catch {
       // already closed
     }
+    await this.#ownerOf(ws)?.gone(this.#socketContext, ws);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    await this.#ownerOf(ws)?.gone(this.#socketContext, ws);
   }
 
   /**

@@ -49,6 +49,12 @@ interface Attachment {
 
 export type { SocketFork } from "./socket-frames";
 
+/**
+ * The tag of the session's own sockets: a layer's sockets (OpenEnv's) live
+ * in the same object and must never be sent its events.
+ */
+export const SESSION_SOCKET = "session";
+
 /** Replays are read in pages, so a long gap never loads the whole log at once. */
 const REPLAY_PAGE = 500;
 
@@ -106,7 +112,7 @@ export class SocketHub {
     this.flush();
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.#ctx.acceptWebSocket(server);
+    this.#ctx.acceptWebSocket(server, [SESSION_SOCKET]);
     const url = new URL(request.url);
     const single = SINGLE.has(url.searchParams.get("batch") ?? "");
     server.serializeAttachment({
@@ -140,7 +146,7 @@ export class SocketHub {
 
   /** Queues an event (as the log wrote it) for every socket; it goes out when the turn yields. */
   broadcast(event: EventText): void {
-    this.#listening ??= this.#ctx.getWebSockets().length > 0;
+    this.#listening ??= this.#ctx.getWebSockets(SESSION_SOCKET).length > 0;
     if (!this.#listening) return;
     this.#pending.push(event);
     this.#flushTimer ??= setTimeout(() => this.flush(), 0);
@@ -162,7 +168,7 @@ export class SocketHub {
     this.#pending = [];
     // Packed once for every socket that takes them all, as nearly all do.
     let packed: string[] | undefined;
-    for (const ws of this.#ctx.getWebSockets()) {
+    for (const ws of this.#ctx.getWebSockets(SESSION_SOCKET)) {
       const state = attachment(ws);
       if (state.grant !== undefined && this.#closeIfStale(ws, state.grant))
         continue;
@@ -188,7 +194,7 @@ export class SocketHub {
   /** Closes the sockets opened with a token of `scope` signed before `before`. */
   closeRevoked(scope: Scope, before: number): void {
     this.flush();
-    for (const ws of this.#ctx.getWebSockets())
+    for (const ws of this.#ctx.getWebSockets(SESSION_SOCKET))
       if (isRevokedBy(attachment(ws).grant, scope, before))
         closeSocket(ws, CLOSE_CODES.unauthorized, "This token was revoked.");
   }
@@ -200,7 +206,8 @@ export class SocketHub {
   /** Closes every socket: the session is gone. */
   closeAll(code: number, reason: string): void {
     this.flush();
-    for (const ws of this.#ctx.getWebSockets()) closeSocket(ws, code, reason);
+    for (const ws of this.#ctx.getWebSockets(SESSION_SOCKET))
+      closeSocket(ws, code, reason);
   }
 
   async message(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {

@@ -192,8 +192,14 @@ describe("OpenEnv's clients against Roost", () => {
     await env.close();
   });
 
-  it("carries on after the session's object is aborted mid-episode", async () => {
-    const env = await connect(counterBase);
+  it("loses nothing acknowledged when the session's object is aborted mid-episode: the socket closes and a re-attached one carries on", async () => {
+    const minted = await fetch(`${counterBase}/connect`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ keep: true })
+    });
+    const { base_url } = (await minted.json()) as { base_url: string };
+    const env = await connect(base_url);
     await env.request('{"type": "reset", "data": {}}');
     const incr =
       '{"type": "step", "data": {"type": "call_tool", "tool_name": "incr", "arguments": {}}}';
@@ -204,9 +210,20 @@ describe("OpenEnv's clients against Roost", () => {
       { method: "POST" }
     );
     expect(aborted.status).toBe(204);
-    const step = expectObservation(await env.request(incr));
+    // The socket lived in the object: the platform closes it with the object.
+    await expect(env.request(incr)).rejects.toThrow(/closed with/);
+    const again = await connect(state.reattach_base_url as string);
+    expect((await again.request('{"type": "state"}')).data).toMatchObject({
+      session_id: state.session_id,
+      step_count: 1
+    });
+    const step = expectObservation(await again.request(incr));
     expect(step.observation.result).toMatchObject({ data: "counter=2" });
-    await env.close();
+    await again.close();
+    await fetch(`${baseUrl}/v1/sessions/${state.session_id}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${state.session_token}` }
+    });
   });
 
   it("routes mcp frames to Roost's MCP dispatch", async () => {

@@ -7,16 +7,34 @@
 
 import type { Context } from "hono";
 import * as z from "zod";
+import type { Environment } from "../../environment/define-environment";
 import { RoostError } from "../../errors";
 import { apiKeysConfigured } from "../../http/api-keys";
 import type { AppEnv } from "../../http/env";
+import type { StartedSession } from "../../http/gateway";
 import { gatewayTo } from "../../http/gateway";
 import { signingKeys } from "../../http/secrets";
 import { provenSession } from "../../http/session-credential";
 import { lazy } from "../../lazy";
 import { CLOSE_CODES, EnvironmentParamsSchema } from "../../protocol";
-import type { ChannelOptions } from "./channel";
 import { verifyConnect } from "./connect";
+
+/** Who a socket or request was admitted as. */
+export interface ChannelOptions {
+  environment: Environment;
+  /** Re-attach to this session instead of making one. */
+  session?: StartedSession;
+  /** The session outlives the socket (re-attached sockets always keep theirs). */
+  keep: boolean;
+  /** Refuse: answer the first frame with this error, then close. */
+  refusal?: Refusal;
+}
+
+export interface Refusal {
+  code: "SESSION_ERROR" | "FACTORY_ERROR";
+  message: string;
+  closeCode: number;
+}
 
 export const BASE = "/v1/environments/{name}/openenv";
 
@@ -52,7 +70,9 @@ export type Params = { name: string; credential?: string; session?: string };
 /** Who may open this socket, and on which session; or the refusal its first frame gets. */
 export const admit = async (
   c: Context<AppEnv>,
-  params: Params
+  params: Params,
+  /** Whether to ask the session that it exists (a socket's object checks it itself). */
+  checkSession = true
 ): Promise<ChannelOptions> => {
   const environment = c.get("registry").get(params.name);
   const refuse = (message: string, closeCode: number): ChannelOptions => ({
@@ -68,7 +88,9 @@ export const admit = async (
         CLOSE_CODES.forbidden
       );
     const session = gatewayTo(c.env.SESSIONS, proven.durableId, proven.grant);
-    const status = await session.op("status", {}).catch(() => undefined);
+    const status = checkSession
+      ? await session.op("status", {}).catch(() => undefined)
+      : { environment: environment.name };
     if (status === undefined || status.environment !== environment.name)
       return refuse(
         `No ${environment.name} session ${proven.sessionId} exists (any more).`,

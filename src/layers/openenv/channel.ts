@@ -1,26 +1,18 @@
 /**
- * @module One OpenEnv socket: its frames, in order, become session
- * operations; each answer is exactly one frame, since OpenEnv's client
- * matches replies by order alone.
- *
- * The socket is accepted here in the worker rather than forwarded to the
- * session's object: its frames are translated into the same `op` calls
- * every transport makes, MCP frames reach the MCP dispatch (which lives
- * above the session layer), and the object stays free to be evicted
- * between frames.
+ * @module OpenEnv's frames as session operations: what a `reset`, `step`,
+ * `state` or `mcp` frame asks of the session, and the one frame that
+ * answers it (OpenEnv's client matches replies by order alone). Where the
+ * operations run is the host's: the session's own object for a socket
+ * (object-socket.ts), the worker for OpenEnv's HTTP routes (worker-host.ts).
  */
 
-import type { Context } from "hono";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
-import { RoostError } from "../../errors";
-import type { AppEnv } from "../../http/env";
-import { type StartedSession, startSession } from "../../http/gateway";
-import { signingKeys } from "../../http/secrets";
-import { sessionCredential } from "../../http/session-credential";
 import type { JsonObject } from "../../json";
 import {
   ActionSchema,
+  type JsonRpcMessage,
+  type Limits,
   OpenEnvCallToolSchema,
   type OpenEnvFrame,
   OpenEnvListToolsSchema,
@@ -34,14 +26,9 @@ import type {
   OperationName,
   OperationOutput
 } from "../../session/operations";
-import { dispatchMcp } from "../mcp/dispatch";
-import { requestMeta } from "../mcp/revision";
-import { sessionTarget } from "../mcp/target";
 import {
   type Frame,
-  frameText,
   mcpRequest,
-  parseFrame,
   Refused,
   resetTask,
   validated
@@ -54,107 +41,68 @@ import {
   stepMetadata
 } from "./translate";
 
-export interface ChannelOptions {
-  environment: Environment;
-  /** Re-attach to this session instead of making one per socket. */
-  session?: StartedSession;
-  /** The session outlives the socket (re-attached sockets always keep theirs). */
-  keep: boolean;
-  /** Refuse: answer the first frame with this error, then close. */
-  refusal?: {
-    code: "SESSION_ERROR" | "FACTORY_ERROR";
-    message: string;
-    closeCode: number;
-  };
+/** The session a channel's frames run on. */
+export interface HostSession {
+  readonly sessionId: string;
+  /** Its token for the state frame: the one it was re-attached with, or the creator's. */
+  token(): Promise<string>;
+  op<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>
+  ): Promise<OperationOutput<N>>;
+  /** One MCP request, answered as the session's MCP endpoint answers it. */
+  mcp(message: JsonRpcMessage & { id: string | number }): Promise<JsonObject>;
 }
 
+/** Where a channel runs. */
+export interface ChannelHost {
+  readonly environment: Environment;
+  readonly limits: Limits;
+  /** The origin the client connected to: the re-attach URL is on it. */
+  readonly origin: string;
+  /** The session, once made or when re-attached. */
+  session(): HostSession | undefined;
+  /** Makes the session of `task`. */
+  create(task: unknown): Promise<HostSession>;
+}
+
+/** What a channel remembers between frames (a socket keeps it across hibernation). */
+export interface ChannelState {
+  /** The session outlives the socket (re-attached sockets always keep theirs). */
+  keep: boolean;
+  episodeId: string | null;
+}
+
+/** A call id's prefix: fresh per channel (and per wake), so ids never repeat within a socket. */
+const callPrefix = () => crypto.randomUUID().slice(0, 8);
+
 export class OpenEnvChannel {
-  readonly #c: Context<AppEnv>;
-  /** Null for one HTTP request (http-routes.ts): its answer is returned, not sent. */
-  readonly #socket: WebSocket | null;
-  readonly #options: ChannelOptions;
-  #session: StartedSession | undefined;
-  #episodeId: string | null = null;
-  #queue: Promise<void> = Promise.resolve();
-  #closed = false;
-  readonly #callPrefix = crypto.randomUUID().slice(0, 8);
+  readonly #host: ChannelHost;
+  readonly state: ChannelState;
+  readonly #prefix = callPrefix();
   #calls = 0;
 
-  constructor(
-    c: Context<AppEnv>,
-    socket: WebSocket | null,
-    options: ChannelOptions
-  ) {
-    this.#c = c;
-    this.#socket = socket;
-    this.#options = options;
-    this.#session = options.session;
+  constructor(host: ChannelHost, state: ChannelState) {
+    this.#host = host;
+    this.state = state;
   }
 
-  /** Makes the socket's session now, as OpenEnv does on connect (if the environment has a default task). */
+  /** Makes the session now if the environment has a default task (as OpenEnv makes one on connect). */
   async open(): Promise<void> {
-    if (this.#session !== undefined || this.#options.refusal) return;
-    const env = this.#options.environment;
+    if (this.#host.session() !== undefined) return;
     let task: unknown;
     try {
-      task = resolveTask(env, {});
+      task = resolveTask(this.#host.environment, {});
     } catch {
       return; // made at the first reset, from the task it names
     }
-    await this.#create(task);
+    await this.#host.create(task);
   }
 
-  /** Frames run one at a time, in the order they came. */
-  receive(data: string | ArrayBuffer | Blob): void {
-    this.#queue = this.#queue
-      .then(() => this.#handle(data))
-      .catch((error: unknown) => {
-        // A bug, not a refusal: said as little about as a 500 says.
-        console.error("Roost: an OpenEnv frame failed", error);
-        this.#send(errorFrame("EXECUTION_ERROR", "Internal error."));
-      });
-  }
-
-  /** The client went away without `close`: its session goes too, unless kept. */
-  gone(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#c.executionCtx.waitUntil(this.#queue.then(() => this.#dispose()));
-  }
-
-  async #handle(data: string | ArrayBuffer | Blob): Promise<void> {
-    if (this.#closed) return;
-    const refusal = this.#options.refusal;
-    if (refusal) {
-      this.#closed = true;
-      this.#send(errorFrame(refusal.code, refusal.message));
-      this.#close(refusal.closeCode, refusal.message);
-      return;
-    }
-    const frame = parseFrame(await frameText(data), this.#c.get("limits"));
-    if (!("type" in frame) || frame.type === "error") {
-      this.#send(frame);
-      return;
-    }
-    try {
-      const answer = await this.#answer(frame as OpenEnvFrame);
-      if (answer !== undefined) this.#send(answer);
-    } catch (error) {
-      if (error instanceof Refused) return this.#send(error.frame);
-      if (!(error instanceof RoostError)) throw error;
-      this.#send(
-        errorFrame("EXECUTION_ERROR", error.message, {
-          roost_code: error.code
-        })
-      );
-    }
-  }
-
-  /**
-   * One frame's answer, for OpenEnv's HTTP routes: a refusal comes back as
-   * its error frame, and a RoostError is thrown on to the API's own answer.
-   */
-  async request(frame: OpenEnvFrame): Promise<Frame | undefined> {
+  /** One frame's answer; a refusal comes back as its error frame, and a RoostError is thrown. */
+  async request(
+    frame: Exclude<OpenEnvFrame, { type: "close" }>
+  ): Promise<Frame> {
     try {
       return await this.#answer(frame);
     } catch (error) {
@@ -163,12 +111,7 @@ export class OpenEnvChannel {
     }
   }
 
-  /** The session the frames ran on, once there is one. */
-  get session(): StartedSession | undefined {
-    return this.#session;
-  }
-
-  async #answer(frame: OpenEnvFrame): Promise<Frame | undefined> {
+  async #answer(frame: Exclude<OpenEnvFrame, { type: "close" }>) {
     switch (frame.type) {
       case "reset":
         return this.#reset(frame.data);
@@ -178,44 +121,40 @@ export class OpenEnvChannel {
         return { type: "state", data: await this.#state() };
       case "mcp":
         return { type: "mcp", data: await this.#mcp(frame.data) };
-      case "close":
-        this.#closed = true;
-        await this.#dispose();
-        this.#close(1000, "closed");
-        return undefined;
     }
   }
 
   async #reset(data: OpenEnvResetData): Promise<Frame> {
-    const env = this.#options.environment;
+    const env = this.#host.environment;
     const named = resetTask(env, data);
-    if (this.#session === undefined) {
-      await this.#create(
+    const session =
+      this.#host.session() ??
+      (await this.#host.create(
         named === undefined ? resolveTask(env, {}) : named.task
-      );
-    }
-    const reset = await this.#op("reset", named?.request ?? {});
-    const status = await this.#status();
-    this.#episodeId =
-      data.episode_id ?? `${this.#session!.sessionId}:${status.episode}`;
+      ));
+    const reset = await session.op("reset", named?.request ?? {});
+    const status = await session.op("status", {});
+    this.state.episodeId =
+      data.episode_id ?? `${session.sessionId}:${status.episode}`;
     // No step was scored yet: a reset's metadata has no reward_components.
     return observationFrame(
       { messages: reset.observations as unknown as JsonObject[] },
       0,
       false,
       {
-        session_id: this.#session!.sessionId,
+        session_id: session.sessionId,
         episode: status.episode,
-        episode_id: this.#episodeId
+        episode_id: this.state.episodeId
       }
     );
   }
 
   async #step(data: JsonObject): Promise<Frame> {
+    const session = this.#requireSession();
     if (data.type === "list_tools") {
       validated(OpenEnvListToolsSchema(), data);
-      const status = await this.#status();
-      const { tools } = await this.#op("tools", {});
+      const status = await session.op("status", {});
+      const { tools } = await session.op("tools", {});
       return observationFrame(
         { tools: openEnvTools(tools) },
         null,
@@ -224,10 +163,10 @@ export class OpenEnvChannel {
     }
     if (data.type === "call_tool") {
       const call = validated(OpenEnvCallToolSchema(), data);
-      // In order within a socket, and never reused by a re-attached one:
-      // no status round trip on the hot path just to number a call.
-      const id = `openenv_${this.#callPrefix}_${++this.#calls}`;
-      const step = await this.#op("step", {
+      // In order within a channel, and never reused by another: no status
+      // round trip on the hot path just to number a call.
+      const id = `openenv_${this.#prefix}_${++this.#calls}`;
+      const step = await session.op("step", {
         action: {
           role: "assistant",
           tool_calls: [
@@ -249,7 +188,7 @@ export class OpenEnvChannel {
     // Anything else is Roost's own step, an assistant message with tool_calls.
     validated(OpenEnvMessageActionSchema(), data);
     const action = validated(ActionSchema(), data);
-    const step = await this.#op("step", { action });
+    const step = await session.op("step", { action });
     return observationFrame(
       {
         messages: step.observations as unknown as JsonObject[],
@@ -263,22 +202,27 @@ export class OpenEnvChannel {
 
   async #state(): Promise<OpenEnvState> {
     const session = this.#requireSession();
-    const status = await this.#status();
-    const { state: values, next_cursor } = await this.#op("readState", {});
-    const origin = new URL(this.#c.req.url).origin;
+    const status: SessionStatus = await session.op("status", {});
+    const { state: values, next_cursor } = await session.op("readState", {});
+    const token = await session.token();
     return {
       episode_id:
-        this.#episodeId ??
+        this.state.episodeId ??
         (status.episode > 0 ? `${session.sessionId}:${status.episode}` : null),
       step_count: status.steps,
       session_id: session.sessionId,
-      session_token: session.token,
-      reattach_base_url: `${origin}/v1/environments/${status.environment}/openenv/s/${sessionCredential(session.sessionId, session.token)}`,
+      session_token: token,
+      reattach_base_url: reattachBase(
+        this.#host.origin,
+        status.environment,
+        session.sessionId,
+        token
+      ),
       environment: status.environment,
       episode: status.episode,
       done: status.done,
       truncated: status.truncated,
-      kept: this.#keeps(),
+      kept: this.state.keep,
       values,
       ...(next_cursor === undefined ? {} : { values_next_cursor: next_cursor })
     };
@@ -287,32 +231,12 @@ export class OpenEnvChannel {
   async #mcp(data: JsonObject): Promise<JsonObject> {
     const request = mcpRequest(data);
     if (!request.ok) return request.answer;
-    const { session } = this.#requireSession();
-    const target = sessionTarget(this.#c.get("registry"), session);
-    // A frame carries no stream back: nothing is sent before the answer.
-    return (await dispatchMcp(request.message, target, {
-      revision: { modern: false, version: "2025-03-26" },
-      headers: new Headers(),
-      meta: requestMeta(request.message),
-      send: undefined,
-      keys: () => signingKeys(this.#c.env)
-    })) as unknown as JsonObject;
+    return this.#requireSession().mcp(request.message);
   }
 
-  #keeps(): boolean {
-    return this.#options.keep || this.#options.session !== undefined;
-  }
-
-  async #create(task: unknown): Promise<void> {
-    const started = await startSession(this.#c, {
-      environment: this.#options.environment.name,
-      task
-    });
-    this.#session = started;
-  }
-
-  #requireSession(): StartedSession {
-    if (this.#session === undefined) {
+  #requireSession(): HostSession {
+    const session = this.#host.session();
+    if (session === undefined) {
       throw new Refused(
         errorFrame(
           "EXECUTION_ERROR",
@@ -320,73 +244,15 @@ export class OpenEnvChannel {
         )
       );
     }
-    return this.#session;
-  }
-
-  #status(): Promise<SessionStatus> {
-    return this.#op("status", {});
-  }
-
-  #op<N extends OperationName>(
-    name: N,
-    input: OperationInput<N>
-  ): Promise<OperationOutput<N>> {
-    return this.#requireSession().session.op(name, input);
-  }
-
-  /** Deletes the socket's own session unless it is kept. Best effort: the idle TTL is the backstop. */
-  async #dispose(): Promise<void> {
-    const session = this.#session;
-    if (session === undefined || this.#keeps()) return;
-    this.#session = undefined;
-    await session.session.op("destroy", {}).catch(() => undefined);
-  }
-
-  #send(frame: Frame): void {
-    try {
-      this.#socket?.send(JSON.stringify(frame));
-    } catch {
-      // The client is gone; `gone()` cleans up.
-    }
-  }
-
-  #close(code: number, reason: string): void {
-    try {
-      this.#socket?.close(code, reason.slice(0, 120));
-    } catch {
-      // Already closed.
-    }
+    return session;
   }
 }
 
-/** Accepts an OpenEnv socket and wires it to a channel. */
-export const openChannel = async (
-  c: Context<AppEnv>,
-  options: ChannelOptions
-): Promise<Response> => {
-  const pair = new WebSocketPair();
-  const [client, server] = [pair[0], pair[1]];
-  server.accept();
-  let channel = new OpenEnvChannel(c, server, options);
-  try {
-    await channel.open();
-  } catch (error) {
-    // OpenEnv's FACTORY_ERROR: the first frame learns why, then the socket
-    // closes. Nothing can arrive before the 101 below, so no frame is lost.
-    channel = new OpenEnvChannel(c, server, {
-      ...options,
-      refusal: {
-        code: "FACTORY_ERROR",
-        message:
-          error instanceof Error
-            ? error.message
-            : "The session could not start.",
-        closeCode: 1011
-      }
-    });
-  }
-  server.addEventListener("message", (event) => channel.receive(event.data));
-  server.addEventListener("close", () => channel.gone());
-  server.addEventListener("error", () => channel.gone());
-  return new Response(null, { status: 101, webSocket: client });
-};
+/** The base URL that re-attaches to a session: its credential rides in the path. */
+export const reattachBase = (
+  origin: string,
+  environment: string,
+  sessionId: string,
+  token: string
+): string =>
+  `${origin}/v1/environments/${environment}/openenv/s/${sessionId}.${token}`;

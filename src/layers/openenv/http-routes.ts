@@ -21,6 +21,7 @@ import {
   route
 } from "../../http/define-route";
 import type { AppEnv } from "../../http/env";
+import type { StartedSession } from "../../http/gateway";
 import {
   CREATE_SECURITY,
   errors,
@@ -41,6 +42,7 @@ import { baseDocument } from "./base-openapi";
 import { admitRequest, BASES, type Base, type Params } from "./bases";
 import { OpenEnvChannel } from "./channel";
 import type { Frame } from "./frames";
+import { workerHost } from "./worker-host";
 
 /** OpenEnv's StepRequest: the action, and options Roost reads none of. */
 const StepRequestSchema = lazy(() =>
@@ -196,22 +198,27 @@ const answerOf = (frame: Frame | undefined): JsonObject => {
 /** Runs frames on the base's session, or on a throwaway one when `fresh` and the base names none. */
 const run = async (
   c: Context<AppEnv>,
-  frames: OpenEnvFrame[],
+  frames: Exclude<OpenEnvFrame, { type: "close" }>[],
   fresh: boolean
-): Promise<{ answer: JsonObject; channel: OpenEnvChannel }> => {
+): Promise<{ answer: JsonObject; session: StartedSession | undefined }> => {
   const options = await admitRequest(c, c.req.param() as Params);
-  const channel = new OpenEnvChannel(c, null, options);
+  const host = workerHost(c, options);
+  const channel = new OpenEnvChannel(host, {
+    keep: options.keep || options.session !== undefined,
+    episodeId: null
+  });
   const throwaway = fresh && options.session === undefined;
   try {
-    // Made now, as OpenEnv makes its environment, but not reset: a fresh
-    // state is episode 0's (an environment without a default task has none).
     if (throwaway) await channel.open();
     let answer: JsonObject = {};
     for (const frame of frames) answer = answerOf(await channel.request(frame));
-    return { answer, channel };
+    return { answer, session: host.started() };
   } finally {
     if (throwaway) {
-      await channel.session?.session.op("destroy", {}).catch(() => undefined);
+      await host
+        .started()
+        ?.session.op("destroy", {})
+        .catch(() => undefined);
     }
   }
 };
@@ -226,13 +233,13 @@ export const openEnvHttpRoutes: readonly RouteEntry[] = BASES.flatMap(
   (base) => [
     defineRawRoute(resetRoute(base), async (c) => {
       const data = c.req.valid("json");
-      const { answer, channel } = await run(
+      const { answer, session: started } = await run(
         c,
         [{ type: "reset", data }],
         false
       );
       // A reset always leaves a session: the base's own, or the one it made.
-      const session = channel.session!;
+      const session = started!;
       const name = c.get("registry").get((c.req.param() as Params).name).name;
       const origin = new URL(c.req.url).origin;
       const metadata = {
@@ -251,7 +258,9 @@ export const openEnvHttpRoutes: readonly RouteEntry[] = BASES.flatMap(
     }),
     defineRawRoute(stepRoute(base), async (c) => {
       const { action } = c.req.valid("json");
-      const frames: OpenEnvFrame[] = [{ type: "step", data: action }];
+      const frames: Exclude<OpenEnvFrame, { type: "close" }>[] = [
+        { type: "step", data: action }
+      ];
       const named = (c.req.param() as Params).session !== undefined;
       if (!named) frames.unshift({ type: "reset", data: {} });
       return c.json((await run(c, frames, true)).answer, 200);

@@ -9,6 +9,7 @@ import type { Layer } from "../../http/layer";
 import { TASK_ALARMS } from "../mcp/alarms";
 import { TASK_OPERATIONS } from "../mcp/operations";
 import { openEnvHttpRoutes } from "./http-routes";
+import { OPENENV_SOCKET, openEnvSocket } from "./object-socket";
 import { openEnvRoutes } from "./socket-route";
 import { openEnvTaskRoutes } from "./task-routes";
 
@@ -16,5 +17,6 @@ export const openenv = (): Layer => ({
   name: "openenv",
   routes: [...openEnvRoutes, ...openEnvHttpRoutes, ...openEnvTaskRoutes],
   operations: TASK_OPERATIONS,
-  alarms: TASK_ALARMS
+  alarms: TASK_ALARMS,
+  sockets: { [OPENENV_SOCKET]: openEnvSocket }
 });

@@ -31,8 +31,8 @@ import {
   OpenEnvSchemaResponseSchema
 } from "../../protocol";
 import { admit, BASE, BASES, type Base, type Params } from "./bases";
-import { openChannel } from "./channel";
 import { signConnect } from "./connect";
+import { forwardSocket } from "./forward-socket";
 import { openEnvSchemas } from "./translate";
 
 const socketRoute = (base: Base) =>
@@ -135,8 +135,7 @@ export const openEnvRoutes: readonly RouteEntry[] = [
           { Upgrade: "websocket" }
         );
       }
-      const options = await admit(c, c.req.param() as Params);
-      return openChannel(c, options);
+      return forwardSocket(c, await admit(c, c.req.param() as Params, false));
     }),
     defineRoute(
       infoRoute(base, "health", OpenEnvHealthSchema, "OpenEnv health"),
