@@ -1,35 +1,17 @@
 /**
- * @module One OpenEnv session as a trainer's `EnvClient` runs it: connect,
- * reset, steps each waiting for its answer, then the close frame and a
- * Close 1000. The frames are the Python client's own text (json.dumps, with
- * its spaces), as test/node/openenv.test.ts sends them.
+ * @module One OpenEnv socket as a trainer's `EnvClient` opens it: reset,
+ * steps each waiting for its answer, then the close frame and a Close
+ * 1000. The frames are the Python client's own text (json.dumps, with its
+ * spaces), as test/node/openenv.test.ts sends them.
  */
 
 import WebSocket from "ws";
+import { type Dial, TIMEOUT_MS } from "./socket-waves";
 
 export const RESET = '{"type": "reset", "data": {}}';
 export const STEP =
   '{"type": "step", "data": {"type": "call_tool", "tool_name": "incr", "arguments": {}}}';
 export const CLOSE = '{"type": "close"}';
-
-/** Milliseconds each part took, client-side. */
-export interface SessionTimes {
-  connect: number;
-  reset: number;
-  steps: number[];
-  /** From the close frame to the socket's close. */
-  close: number;
-}
-
-export type Outcome =
-  | { ok: true; times: SessionTimes }
-  | { ok: false; reason: string; steps: number };
-
-/**
- * Long enough that only a stuck server trips it: thousands of sessions
- * queue for two shared cores.
- */
-const TIMEOUT_MS = 300_000;
 
 export interface OpenEnvSocket {
   /** Sends a frame and answers the next answer: OpenEnv's client matches them by order alone. */
@@ -101,135 +83,21 @@ const refusal = (answer: string): string | undefined => {
     : `${frame.type} ${frame.data?.code ?? ""}: ${frame.data?.message ?? ""}`.trim();
 };
 
-/** Runs one session; a failure says in which phase and why, instead of throwing. */
-export const runSession = async (
-  url: string,
-  steps: number
-): Promise<Outcome> => {
-  const times: SessionTimes = { connect: 0, reset: 0, steps: [], close: 0 };
-  let at = "connect";
-  try {
-    let started = performance.now();
+/** OpenEnv's socket as a contender: the socket makes its own session at connect. */
+export const openEnvDial =
+  (url: string): Dial =>
+  async () => {
     const socket = await openSocket(url);
-    times.connect = performance.now() - started;
-    const timedRequest = async (text: string): Promise<number> => {
-      started = performance.now();
-      const answer = await socket.request(text);
-      const ms = performance.now() - started;
-      const refused = refusal(answer);
+    const ask = async (text: string) => {
+      const refused = refusal(await socket.request(text));
       if (refused !== undefined) throw new Error(refused);
-      return ms;
     };
-    at = "reset";
-    times.reset = await timedRequest(RESET);
-    for (let i = 0; i < steps; i++) {
-      at = "step";
-      times.steps.push(await timedRequest(STEP));
-    }
-    at = "close";
-    started = performance.now();
-    await socket.close();
-    times.close = performance.now() - started;
-    return { ok: true, times };
-  } catch (error) {
     return {
-      ok: false,
-      reason: `${at}: ${(error as Error).message}`,
-      steps: times.steps.length
+      createMs: 0,
+      socket: {
+        reset: () => ask(RESET),
+        step: () => ask(STEP),
+        close: () => socket.close()
+      }
     };
-  }
-};
-
-/** What a phased wave measured: each phase alone, every session through it before the next starts. */
-export interface PhasedWave {
-  /** Sessions that got through every phase. */
-  ok: number;
-  failures: string[];
-  connect: number[];
-  /** Step latencies of the step phase, every session's. */
-  steps: number[];
-  /** The step phase's wall time, from its first step sent to its last answer. */
-  stepWallMs: number;
-  /** workerd CPU over the step phase (undefined without /proc). */
-  stepCpuMs: number | undefined;
-}
-
-/**
- * N sessions, phase by phase, as a trainer's episodes run once they are
- * going: every socket connected, then every session reset, then the steps
- * (each session's in turn, all sessions at once) timed alone, then every
- * socket closed. `cpu` reads workerd's CPU time around the step phase.
- */
-export const runPhasedWave = async (
-  url: string,
-  sessions: number,
-  steps: number,
-  cpu: () => number | undefined
-): Promise<PhasedWave> => {
-  const failures: string[] = [];
-  const connect: number[] = [];
-  const opened = await Promise.all(
-    Array.from({ length: sessions }, async () => {
-      const started = performance.now();
-      try {
-        const socket = await openSocket(url);
-        connect.push(performance.now() - started);
-        return socket;
-      } catch (error) {
-        failures.push(`connect: ${(error as Error).message}`);
-        return undefined;
-      }
-    })
-  );
-  const ask = async (socket: OpenEnvSocket, text: string, at: string) => {
-    const answer = await socket.request(text);
-    const refused = refusal(answer);
-    if (refused !== undefined) throw new Error(`${at}: ${refused}`);
   };
-  const live = (
-    await Promise.all(
-      opened.map(async (socket) => {
-        if (socket === undefined) return undefined;
-        try {
-          await ask(socket, RESET, "reset");
-          return socket;
-        } catch (error) {
-          failures.push((error as Error).message);
-          return undefined;
-        }
-      })
-    )
-  ).filter((s): s is OpenEnvSocket => s !== undefined);
-  const latencies: number[] = [];
-  const cpuBefore = cpu();
-  const started = performance.now();
-  const finished = await Promise.all(
-    live.map(async (socket) => {
-      try {
-        for (let i = 0; i < steps; i++) {
-          const sent = performance.now();
-          await ask(socket, STEP, "step");
-          latencies.push(performance.now() - sent);
-        }
-        return true;
-      } catch (error) {
-        failures.push((error as Error).message);
-        return false;
-      }
-    })
-  );
-  const stepWallMs = performance.now() - started;
-  const cpuAfter = cpu();
-  await Promise.all(live.map((socket) => socket.close().catch(() => {})));
-  return {
-    ok: finished.filter(Boolean).length,
-    failures,
-    connect,
-    steps: latencies,
-    stepWallMs,
-    stepCpuMs:
-      cpuBefore === undefined || cpuAfter === undefined
-        ? undefined
-        : cpuAfter - cpuBefore
-  };
-};
