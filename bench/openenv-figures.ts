@@ -75,7 +75,9 @@ export const success = (f: {
   total: number;
   reasons: string[];
 }): string => {
-  const share = `${f.ok} of ${f.total} (${((100 * f.ok) / f.total).toFixed(1)} %)`;
+  // Rounded down: one session lost in thousands must not read as 100.0 %.
+  const percent = Math.floor((1000 * f.ok) / f.total) / 10;
+  const share = `${f.ok} of ${f.total} (${percent.toFixed(1)} %)`;
   if (f.reasons.length === 0) return share;
   const counts = new Map<string, number>();
   for (const r of f.reasons) {
