@@ -1,8 +1,8 @@
 /**
  * @module `npx tsx bench/profile.ts [step|baseline|health|openenv] [requests] [out]`:
  * a CPU profile of workerd while it serves `requests` (default 1500)
- * requests one at a time (`openenv`: the counter's `incr` as step frames
- * on one OpenEnv socket), with self time summed by function and by source
+ * requests one at a time (`openenv`: the counter's `incr` as step frames,
+ * ten per OpenEnv socket, each connected and reset before the profile), with self time summed by function and by source
  * file. It starts the bench worker as `npm run bench` does (a frozen build
  * under `wrangler dev`) with `--inspector-port`, and drives the isolate's
  * V8 profiler over the DevTools protocol (Profiler.start / Profiler.stop).
@@ -25,6 +25,9 @@ import { devtools, workerTarget } from "./lib/devtools";
 import { openSocket, STEP } from "./lib/openenv-client";
 import { startServer } from "./lib/server";
 
+/** Steps per OpenEnv episode, as scenario 12 plays them. */
+const EPISODE_STEPS = 10;
+
 /** Lines per table; PROFILE_TOP=200 lists more. */
 const TOP = Number(process.env.PROFILE_TOP ?? 40);
 
@@ -40,21 +43,35 @@ const main = async () => {
     const session = await api.create();
     await api.reset(session);
     let n = 0;
-    const socket = await openSocket(
-      `${server.baseUrl.replace(/^http/, "ws")}/v1/environments/counter/openenv/ws`
-    );
-    // A target the steps never reach, so the episode outlasts the profile.
-    await socket.request(
-      '{"type": "reset", "data": {"task": {"target": 1000000}}}'
-    );
+    // The phase a trainer feels: episodes of ten steps, each on a socket of
+    // its own, connected and reset before the profile starts, so neither
+    // connect nor reset nor a long session's log retention is in it.
+    const openEnvUrl = `${server.baseUrl.replace(/^http/, "ws")}/v1/environments/counter/openenv/ws`;
+    const episodes = async (count: number) => {
+      const sockets = [];
+      for (let i = 0; i < Math.ceil(count / EPISODE_STEPS); i++) {
+        const socket = await openSocket(openEnvUrl);
+        // A target the steps never reach, so no episode ends early.
+        await socket.request(
+          '{"type": "reset", "data": {"task": {"target": 1000000}}}'
+        );
+        sockets.push(socket);
+      }
+      return sockets;
+    };
+    const warm = target === "openenv" ? await episodes(300) : [];
+    const timed = target === "openenv" ? await episodes(count) : [];
+    let socketsFor = warm;
     const request = {
       step: () => api.step(session, "noop"),
       baseline: () => api.baseline("profile", { n: n++ }),
       health: () => api.health(),
-      openenv: () => socket.request(STEP)
+      openenv: () => socketsFor[Math.floor(n++ / EPISODE_STEPS)]!.request(STEP)
     }[target];
     if (request === undefined) throw new Error(`Unknown target ${target}.`);
     for (let i = 0; i < 300; i++) await request(); // warm up the JIT
+    socketsFor = timed;
+    n = 0;
     const dt = await devtools(await workerTarget(port));
     await dt.send("Profiler.enable");
     await dt.send("Profiler.setSamplingInterval", { interval: 100 });
