@@ -92,6 +92,11 @@ export const endImport = async (shared: SessionShared): Promise<void> => {
   shared.storage.transactionSync(() => {
     for (const table of origin.tables)
       for (const statement of table.later ?? []) shared.sql.exec(statement);
+    // Its log may hold the source's history (a branchable environment's
+    // copy), so the seq is read again, and the row is as of that history's
+    // end: the folds there are the source's, no newer than what the row
+    // and the copied tables hold, and are never read over them.
+    shared.events.reset();
     insertSessionRow(
       shared.sql,
       {
@@ -115,7 +120,8 @@ export const endImport = async (shared: SessionShared): Promise<void> => {
         episodeRef: origin.episodeRef ?? null,
         createdAt: now,
         lastUsedAt: now,
-        inflight: null
+        inflight: null,
+        asOf: shared.events.lastSeq
       },
       // On probation until first used, like an MCP-made session: a copy
       // whose id never reached anyone (the fork failed after it) goes in minutes.
@@ -125,9 +131,7 @@ export const endImport = async (shared: SessionShared): Promise<void> => {
     shared.sql.exec("DELETE FROM meta WHERE key = ?", IMPORT_KEY);
     shared.schedule.clear("import");
     markAwaitingUse(shared.sql);
-    // Its log may hold the source's history (a branchable environment's
-    // copy): `forked` comes after it, so the seq is read again.
-    shared.events.reset();
+    // `forked` comes after that history.
     shared.emit(origin.episode, "forked", {
       source: origin.source,
       source_seq: origin.seq

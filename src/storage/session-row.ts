@@ -142,7 +142,8 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 /**
  * Writes a new session's row, its idle timer (schedule.ts) and the schema
  * version it is written in (schema.ts) in one statement; the table itself
- * is made by this first use of it (tables.ts).
+ * is made by this first use of it (tables.ts). `row.asOf` is the seq of
+ * the log it starts after (a fork's copy may start with its source's).
  */
 export const insertSessionRow = (
   sql: SqlStorage,
@@ -153,8 +154,8 @@ export const insertSessionRow = (
   sql.exec(
     `INSERT INTO session (id, session_id, environment, task, initial_state, episode, episode_task,
        episode_tools, steps, reward, total, done, truncated, created_at, last_used_at, inflight,
-       ttl_due, schema_version, task_ref, episode_ref)
-     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+       ttl_due, schema_version, task_ref, episode_ref, as_of)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
     row.sessionId,
     row.environment,
     json(row.task),
@@ -172,7 +173,8 @@ export const insertSessionRow = (
     ttlDue,
     schemaVersion,
     json(row.taskRef ?? undefined),
-    json(row.episodeRef ?? undefined)
+    json(row.episodeRef ?? undefined),
+    row.asOf ?? null
   );
 };
 
