@@ -24,10 +24,11 @@ import { dropTreeRowsBefore } from "../storage/run-rows";
 import {
   foldOf,
   type Inflight,
+  MAX_FOLDS,
   type SessionRow,
-  writeEpisode,
   writeInflight
 } from "../storage/session-row";
+import { checkpoint, fitsFold, foldsOf } from "../storage/state-folds";
 import { SqliteStoreBackend } from "../storage/store-backend";
 import type { ExecutionHooks } from "../tools/types";
 import type { Capture, CommitObserver } from "./commit-hooks";
@@ -258,15 +259,32 @@ export class Committer {
         staged.flush();
         for (const write of commits) write();
         // The mutation's events, as one row (or what is left of them),
-        // carrying the step's changes to the session row unless the table
-        // must be written anyway: a reset changes more than a step does,
-        // and a written in-flight mark must be cleared.
-        const fold =
-          kind !== "reset" && !marked && shared.events.pending
-            ? foldOf(row)
-            : undefined;
-        written = shared.events.flush(fold);
-        this.#bookkeeping(kind, row, idem, response, fold !== undefined);
+        // carrying the step's changes to the session row and its state
+        // values unless the tables must be written anyway: a reset changes
+        // more than a step does, a written in-flight mark must be cleared,
+        // and a cold read of state reads every fold since the tables.
+        const changes = staged.stateChanges();
+        const folds = committed.folds ?? 0;
+        const folding =
+          kind !== "reset" &&
+          !marked &&
+          shared.events.pending &&
+          folds < MAX_FOLDS &&
+          fitsFold(changes);
+        if (folding) row.folds = folds + 1;
+        written = shared.events.flush(
+          folding ? foldOf(row, changes) : undefined
+        );
+        if (!folding)
+          // Writes the tables, which clears the in-flight mark too.
+          checkpoint(
+            shared.sql,
+            row,
+            foldsOf(committed),
+            changes,
+            shared.events.lastSeq
+          );
+        this.#bookkeeping(kind, row, idem, response, folding);
       });
     } catch (error) {
       staged.discard();
@@ -296,7 +314,7 @@ export class Committer {
     return response;
   }
 
-  /** What every commit writes besides the mutation's own: row, key, timers, retention. */
+  /** What every commit writes besides the mutation's own and its checkpoint: key, timers, retention. */
   #bookkeeping(
     kind: MutationKind,
     row: SessionRow,
@@ -312,8 +330,6 @@ export class Committer {
       // is not moved per commit: the alarm re-checks last use when it fires.
       shared.schedule.set("purge", now);
     }
-    // Writes the table, which clears the in-flight mark too.
-    if (!folded) writeEpisode(shared.sql, row, shared.events.lastSeq);
     if (idem !== undefined) {
       idempotency.record(shared.sql, idem, response, now);
       // The earliest record expires first: an existing timer stays right.
@@ -330,9 +346,15 @@ export class Committer {
         row.asOf ?? 0
       );
     if (trim().held && folded) {
-      // Retention reached the table's checkpoint: write it, so the rows
+      // Retention reached the tables' checkpoint: write it, so the rows
       // between may go (about once per retained log's worth of events).
-      writeEpisode(shared.sql, row, shared.events.lastSeq);
+      checkpoint(
+        shared.sql,
+        row,
+        foldsOf(row),
+        new Map(),
+        shared.events.lastSeq
+      );
       trim();
     }
   }

@@ -19,6 +19,7 @@ import {
   type SessionRow,
   touchSession
 } from "../storage/session-row";
+import { foldsOf } from "../storage/state-folds";
 import { makeTablesOnFirstUse } from "../storage/tables";
 import type { ExecuteOptions } from "../tools/execute";
 import type { ExecutionHooks, IsolateStarter } from "../tools/types";
@@ -90,6 +91,8 @@ export class SessionShared {
     const l = this.options.limits;
     return {
       cache: this.cache,
+      // Read with the row: a reader of state looks at the folds since its checkpoint.
+      ...(this.#row === undefined ? {} : { folds: foldsOf(this.#row) }),
       maxStateValueBytes: l.stateValueBytes,
       llmViewBytes: l.llmViewBytes,
       maxObjectsPerResult: l.objectsPerResult,

@@ -16,6 +16,7 @@ import type { CommittedCache } from "./committed-cache";
 import { SqliteHiddenStore } from "./hidden-store";
 import { StepMeter } from "./meter";
 import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
+import type { StateFolds } from "./state-folds";
 import { SqliteStoreBackend } from "./store-backend";
 import { watches } from "./write-watch";
 
@@ -32,6 +33,8 @@ export interface StorageOptions {
    * state values (committed-cache.ts), so a step does not read them again.
    */
   cache?: CommittedCache;
+  /** The state values folded into the log since the state table was written (state-folds.ts). */
+  folds?: StateFolds;
 }
 
 /** A mutation's view: reads see its own writes; nothing reaches SQLite before `flush`. */
@@ -39,8 +42,14 @@ export interface Staged {
   parts: SessionParts;
   /** Set once a write crossed a limit: the mutation must not commit. */
   meter: StepMeter;
-  /** Applies every staged write. Synchronous: the caller wraps it in transactionSync. */
+  /**
+   * Applies every staged write. Synchronous: the caller wraps it in
+   * transactionSync. State values are held for the commit: it folds them
+   * into its log row or writes them (`stateChanges`).
+   */
   flush(): void;
+  /** The state values `flush` held, key → JSON text, in the order first set. */
+  stateChanges(): ReadonlyMap<string, string>;
   discard(): void;
   /** The hidden store's pending changes, in the order `flush` applies them. */
   hiddenChanges(): ReturnType<OverlayHiddenStore["changes"]>;
@@ -65,7 +74,9 @@ export const committedParts = (
   hidden: new SqliteHiddenStore(sql, episode),
   state: new State(
     definition,
-    new SqliteStateBackend(sql, episode, options.cache),
+    new SqliteStateBackend(sql, episode, options.cache, {
+      folds: options.folds
+    }),
     new SqliteTranscriptBackend(sql, episode, options.cache),
     { maxValueBytes: options.maxStateValueBytes }
   ),
@@ -96,10 +107,11 @@ export const stagedParts = (
     new SqliteHiddenStore(sql, episode),
     watch.hidden
   );
-  const state = new OverlayStateBackend(
-    new SqliteStateBackend(sql, episode, options.cache),
-    watch.state
-  );
+  const held = new SqliteStateBackend(sql, episode, options.cache, {
+    folds: options.folds,
+    hold: true
+  });
+  const state = new OverlayStateBackend(held, watch.state);
   const transcript = new OverlayTranscriptBackend(
     new SqliteTranscriptBackend(sql, episode, options.cache),
     watch.transcript
@@ -121,6 +133,7 @@ export const stagedParts = (
     flush: () => {
       for (const o of all) o.flush();
     },
+    stateChanges: () => held.held,
     discard: () => {
       for (const o of all) o.discard();
     },

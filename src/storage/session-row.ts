@@ -3,8 +3,10 @@
  * episode stands. A step does not rewrite it: its commit folds the fields
  * a step changes into the event-log row it writes anyway (event-log.ts),
  * and the row is read as the table's checkpoint plus the newest fold after
- * it. A reset, a commit that streamed before it committed, and retention
- * reaching past the checkpoint write the table itself.
+ * it. A reset, a commit that streamed before it committed, retention
+ * reaching past the checkpoint and a commit after MAX_FOLDS folds write
+ * the table itself. A step's state values ride in the same fold
+ * (state-folds.ts).
  */
 
 import type { EpisodeRecord } from "../environment/episode-machine";
@@ -43,10 +45,22 @@ export interface SessionRow extends EpisodeRecord {
    * creation); a fold in a later event row is newer than it.
    */
   asOf?: number;
+  /** Commits folded since `asOf` (0 or undefined: none). */
+  folds?: number;
 }
 
+/**
+ * Folded commits after which the next commit writes the table instead. A
+ * cold read of state reads every fold since the table (state-folds.ts), so
+ * this bounds it to 32 rows of the log, while the checkpoint it forces
+ * (the session row and each state key changed since) costs a counter two
+ * rows every 33 steps, 0.06 a step. Rows read cost a thousandth of rows
+ * written, so what sets the bound is a cold read's time, not its price.
+ */
+export const MAX_FOLDS = 32;
+
 /** What a step changes of the row, folded into its event-log row. */
-interface Fold {
+export interface Fold {
   episode: number;
   steps: number;
   reward: number;
@@ -54,10 +68,23 @@ interface Fold {
   done: boolean;
   truncated: boolean;
   at: number;
+  /**
+   * Which fold since the table this is, from 1; absent in folds earlier
+   * versions wrote, which wrote every state value to its table.
+   */
+  n?: number;
+  /** The state values the commit set, `[key, JSON text]` in the order first set. */
+  state?: [string, string][];
 }
 
-/** The fields of `row` a commit folds into its event-log row, as text. */
-export const foldOf = (row: SessionRow): string =>
+/**
+ * The fields of `row` a commit folds into its event-log row, with the
+ * state values it set, as text. `row.folds` counts this fold already.
+ */
+export const foldOf = (
+  row: SessionRow,
+  state: ReadonlyMap<string, string>
+): string =>
   JSON.stringify({
     episode: row.episode,
     steps: row.steps,
@@ -65,7 +92,9 @@ export const foldOf = (row: SessionRow): string =>
     total: row.total,
     done: row.done,
     truncated: row.truncated,
-    at: row.lastUsedAt
+    at: row.lastUsedAt,
+    n: row.folds ?? 1,
+    ...(state.size > 0 ? { state: [...state] } : {})
   } satisfies Fold);
 
 /** Written when a mutation starts; cleared by its commit. */
@@ -128,6 +157,9 @@ export const readSessionRow = (sql: SqlStorage): SessionRow | undefined => {
   if (fold.episode !== row.episode) return row;
   return {
     ...row,
+    // Folds an earlier version wrote are not counted: the next commit
+    // writes the table, and the count starts from there.
+    folds: fold.n ?? MAX_FOLDS,
     steps: fold.steps,
     reward: fold.reward,
     total: fold.total,
@@ -181,7 +213,9 @@ export const insertSessionRow = (
 /**
  * The table's checkpoint, in one statement: the episode fields and last
  * use as of seq `asOf`, and the end of the in-flight mark (the mutation is
- * no longer in flight). Sets `row.asOf`.
+ * no longer in flight). Sets `row.asOf`, and `row.folds` to none. The
+ * state values folded since must be written with it (state-folds.ts
+ * `checkpoint`).
  */
 export const writeEpisode = (
   sql: SqlStorage,
@@ -189,6 +223,7 @@ export const writeEpisode = (
   asOf: number
 ): void => {
   row.asOf = asOf;
+  row.folds = 0;
   sql.exec(
     `UPDATE session SET episode = ?, episode_task = ?, episode_tools = ?, steps = ?,
        reward = ?, total = ?, done = ?, truncated = ?, last_used_at = ?, inflight = NULL,

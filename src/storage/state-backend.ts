@@ -1,4 +1,4 @@
-/** @module Typed state and transcript backends on the session's SQLite: one row per state key, one per run of messages. */
+/** @module Typed state and transcript backends on the session's SQLite: one row per state key (under the folds of the log), one per run of messages. */
 
 import { type JsonValue, utf8Length } from "../json";
 import type { Message } from "../messages/schema";
@@ -7,32 +7,70 @@ import type { StateBackend, TranscriptBackend } from "../state/types";
 import type { CommittedCache } from "./committed-cache";
 import { EpisodeRows } from "./episode-rows";
 import { RUN_SEPARATOR, textRuns, toRowText } from "./row-text";
+import { readFoldedState, type StateFolds } from "./state-folds";
 
 /**
- * State values as JSON text, one row per key of the episode. Keys come back
- * in the order they were first set (rowid order), as a Map would give them.
- * Given a session object's cache, a value read or written once is read
- * from there until the episode ends (committed-cache.ts).
+ * State values as JSON text, one row per key of the episode, under the
+ * values folded into the event log since that table was written
+ * (state-folds.ts): a key reads as its newest fold, else its row. Keys
+ * come back in the order they were first set (rowid order, then the
+ * folds'), as a Map would give them. Given a session object's cache, a
+ * value read or written once is read from there until the episode ends
+ * (committed-cache.ts). A commit's backend holds its writes (`hold`) for
+ * the commit to fold or write (`held`). Any other writes its rows at
+ * once: one given folds is for reads (a newer fold hides a row), the rest
+ * (a fork's scratch episode, tests) have none.
  *
  * @example
  * const state = new SqliteStateBackend(ctx.storage.sql, episode);
  */
 export class SqliteStateBackend implements StateBackend {
+  readonly #sql: SqlStorage;
   readonly #rows: EpisodeRows;
   readonly #episode: number;
   readonly #cache: CommittedCache | undefined;
+  readonly #folds: StateFolds | undefined;
+  /** The folds' values, read once, on the first key the cache lacks. */
+  #folded: Map<string, string> | undefined;
+  readonly #held: Map<string, string> | undefined;
 
-  constructor(sql: SqlStorage, episode: number, cache?: CommittedCache) {
+  constructor(
+    sql: SqlStorage,
+    episode: number,
+    cache?: CommittedCache,
+    options: { folds?: StateFolds; hold?: boolean } = {}
+  ) {
+    this.#sql = sql;
     this.#rows = new EpisodeRows(sql, "state", episode);
     this.#episode = episode;
     this.#cache = cache;
+    // A reset's backend is of the next episode: the folds are of the last.
+    const folds = options.folds;
+    if (folds !== undefined && folds.episode === episode && folds.count > 0)
+      this.#folds = folds;
+    this.#held = options.hold === true ? new Map() : undefined;
   }
 
-  /** The key's committed JSON text, from the cache when it knows it. */
+  /** What `set` held, key → JSON text, in the order first set. */
+  get held(): ReadonlyMap<string, string> {
+    return this.#held ?? new Map();
+  }
+
+  #foldedValues(): Map<string, string> {
+    this.#folded ??=
+      this.#folds === undefined
+        ? new Map()
+        : readFoldedState(this.#sql, this.#folds);
+    return this.#folded;
+  }
+
+  /** The key's JSON text: held, else committed (from the cache when it knows it). */
   #text(key: string): string | null {
+    const held = this.#held?.get(key);
+    if (held !== undefined) return held;
     const known = this.#cache?.stateText(this.#episode, key);
     if (known !== undefined) return known;
-    const text = this.#rows.text(key) ?? null;
+    const text = this.#foldedValues().get(key) ?? this.#rows.text(key) ?? null;
     this.#cache?.setStateText(this.#episode, key, text);
     return text;
   }
@@ -44,7 +82,8 @@ export class SqliteStateBackend implements StateBackend {
 
   set(key: string, value: JsonValue): void {
     const text = toRowText(value, `State key ${JSON.stringify(key)}`, key);
-    this.#rows.put(key, text);
+    if (this.#held === undefined) this.#rows.put(key, text);
+    else this.#held.set(key, text);
     this.#cache?.setStateText(this.#episode, key, text);
   }
 
@@ -53,7 +92,15 @@ export class SqliteStateBackend implements StateBackend {
   }
 
   keys(): string[] {
-    return this.#rows.keys();
+    const listed = this.#rows.keys();
+    const known = new Set(listed);
+    for (const more of [this.#foldedValues(), this.held])
+      for (const key of more.keys())
+        if (!known.has(key)) {
+          known.add(key);
+          listed.push(key);
+        }
+    return listed;
   }
 }
 

@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { SERVER_GRANT } from "../../src/protocol/scopes";
 import type { SessionObject } from "../../src/session/session-object";
 import { type RowCount, RowMeter } from "../../src/storage/row-meter";
+import { MAX_FOLDS, readSessionRow } from "../../src/storage/session-row";
+import { foldsOf, readFoldedState } from "../../src/storage/state-folds";
 import { ROOST_TABLE_NAMES } from "../../src/storage/tables";
 
 const ROOST_TABLES = [...ROOST_TABLE_NAMES];
@@ -162,16 +164,63 @@ describe("RowMeter", () => {
     expect(step.count.rowsWritten).toBe(step.expected);
     expect(second.count.rowsWritten).toBe(second.expected);
     // The step's events as one row (carrying the session row's step
-    // fields), its two messages as one run, and the state value: three
-    // (four for the first, which adds its state key with its key entry).
-    expect(step.count.rowsWritten).toBeLessThanOrEqual(4);
-    expect(second.count.rowsWritten).toBe(3);
+    // fields and the state value), and its two messages as one run: two,
+    // the first step too (its new state key rides in the fold as well).
+    expect(step.count.rowsWritten).toBeLessThanOrEqual(2);
+    expect(second.count.rowsWritten).toBe(2);
     expect(step.count.rowsRead).toBeGreaterThan(0);
     expect(step.count.alarmsSet).toBe(0);
     // A step after the first reads nothing it knows already: the state
     // value and the transcript's count are kept by the session object
-    // (storage/committed-cache.ts), so its statements are its three writes.
-    expect(second.count.statements).toBe(3);
+    // (storage/committed-cache.ts), so its statements are its two writes.
+    expect(second.count.statements).toBe(2);
+  });
+
+  it(`writes the tables after ${MAX_FOLDS} folded steps, so a cold read of state reads ${MAX_FOLDS} folds at most`, async () => {
+    const { written, expected, coldRead, folded } = await metered(
+      async (obj, sql, m, sessionId) => {
+        ok(
+          await obj.op(
+            "create",
+            { sessionId, environment: "counter", task: { target: 1000 } },
+            SERVER_GRANT
+          )
+        );
+        ok(await obj.op("reset", {}, SERVER_GRANT));
+        const step = () =>
+          m(async () =>
+            ok(
+              await obj.op("step", { action: toolAction("incr") }, SERVER_GRANT)
+            )
+          );
+        const steps: Awaited<ReturnType<typeof step>>[] = [];
+        for (let i = 0; i < 2 * MAX_FOLDS + 1; i++) steps.push(await step());
+        // Folds since the last checkpoint are at their bound now: what a
+        // cold read of the value reads of the log.
+        const folds = foldsOf(readSessionRow(sql)!);
+        let folded: Map<string, string> | undefined;
+        const coldRead = await m(async () => {
+          folded = readFoldedState(sql, folds);
+        });
+        steps.push(await step());
+        return {
+          written: steps.map((s) => s.count.rowsWritten),
+          expected: steps.map((s) => s.expected),
+          coldRead: { ...coldRead.count, folds: folds.count },
+          folded
+        };
+      }
+    );
+    expect(written).toEqual(expected);
+    // The commit after MAX_FOLDS folds writes the tables: the session row
+    // and the state value beside the step's two rows (the first time, the
+    // value's key entry too), and the next folds count from it.
+    const twos = Array<number>(MAX_FOLDS).fill(2);
+    expect(written).toEqual([...twos, 5, ...twos, 4]);
+    expect(coldRead.folds).toBe(MAX_FOLDS);
+    expect(coldRead.rowsRead).toBe(MAX_FOLDS);
+    expect(coldRead.statements).toBe(1);
+    expect(folded).toEqual(new Map([["count", String(2 * MAX_FOLDS + 1)]]));
   });
 
   it("writes one more row per step and per reset for an environment that registers rubrics for re-scoring, and none for one that does not", async () => {
