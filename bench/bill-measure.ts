@@ -15,6 +15,18 @@ import { median } from "./lib/stats";
 export const N = 20;
 export const STEPS_PER_EPISODE = 10;
 
+/** Folds before a commit writes the tables: MAX_FOLDS of src/storage/session-row.ts, which needs the Workers types this tsconfig lacks. */
+export const MAX_FOLDS = 32;
+
+/**
+ * Rows a counter step may write on average over `steps` of one episode:
+ * its log row and its transcript run, and a checkpoint's two (the session
+ * row, the state value) every MAX_FOLDS + 1 steps, the first with the
+ * value's key entry too.
+ */
+export const counterRows = (steps: number): number =>
+  2 + (2 * Math.ceil(steps / (MAX_FOLDS + 1)) + 1) / steps;
+
 export interface Measured extends Billed {
   operation: string;
   cpuMs: number;

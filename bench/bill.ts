@@ -13,6 +13,8 @@ import { STUB_MODEL } from "../test/node/fake-vllm";
 import { agentRow, baselineRow } from "./bill-baselines";
 import {
   billOf,
+  counterRows,
+  MAX_FOLDS,
   type Measured,
   N,
   readBill,
@@ -30,18 +32,6 @@ import { progress } from "./lib/stats";
 import { markdownTable, ms, type Row } from "./lib/table";
 
 const FORK_OBJECTS = 10_000;
-
-/** Folds before a commit writes the tables (MAX_FOLDS, src/storage/session-row.ts, which this tsconfig cannot import: it needs the Workers types). */
-const MAX_FOLDS = 32;
-
-/**
- * Rows a counter step may write on average over `steps` of one episode:
- * its log row and its transcript run, and a checkpoint's two (the session
- * row, the state value) every MAX_FOLDS + 1 steps, the first with the
- * value's key entry too.
- */
-const counterRows = (steps: number): number =>
-  2 + (2 * Math.ceil(steps / (MAX_FOLDS + 1)) + 1) / steps;
 
 /** Waits until alarms a reset or a run scheduled (purge, passes) have run. */
 const settle = () => new Promise((r) => setTimeout(r, 1500));
