@@ -30,8 +30,10 @@ const CORE_KIB = 115.5;
 // client, streamed calls, task input, the live view) and the
 // mcp-everything example took it to 227.1; issue 53 (the above, OAuth's
 // grant revocation, durable missed task outcomes) to 229.7; issue 60's
-// folded state values to 230.2.
-const FULL_KIB = 230.5;
+// folded state values to 230.2, and OpenEnv's socket held in the session's
+// object (its frames run there, MCP's dispatch reached from the object) to
+// 231.2.
+const FULL_KIB = 231.5;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true
