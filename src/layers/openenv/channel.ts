@@ -8,6 +8,7 @@
 
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
+import { sessionCredential } from "../../http/session-credential";
 import type { JsonObject } from "../../json";
 import {
   ActionSchema,
@@ -255,4 +256,4 @@ export const reattachBase = (
   sessionId: string,
   token: string
 ): string =>
-  `${origin}/v1/environments/${environment}/openenv/s/${sessionId}.${token}`;
+  `${origin}/v1/environments/${environment}/openenv/s/${sessionCredential(sessionId, token)}`;

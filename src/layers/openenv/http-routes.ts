@@ -40,7 +40,7 @@ import { answerEnvironmentMcp, answerSessionMcp } from "../mcp/routes";
 import { apiDocument } from "../openapi/document";
 import { baseDocument } from "./base-openapi";
 import { admitRequest, BASES, type Base, type Params } from "./bases";
-import { OpenEnvChannel } from "./channel";
+import { OpenEnvChannel, reattachBase } from "./channel";
 import type { Frame } from "./frames";
 import { workerHost } from "./worker-host";
 
@@ -245,7 +245,12 @@ export const openEnvHttpRoutes: readonly RouteEntry[] = BASES.flatMap(
       const metadata = {
         ...((answer.metadata ?? {}) as JsonObject),
         session_token: session.token,
-        reattach_base_url: `${origin}/v1/environments/${name}/openenv/s/${sessionCredential(session.sessionId, session.token)}`
+        reattach_base_url: reattachBase(
+          origin,
+          name,
+          session.sessionId,
+          session.token
+        )
       };
       return c.json(
         {
