@@ -20,12 +20,14 @@ export const MAX_FOLDS = 32;
 
 /**
  * Rows a counter step may write on average over `steps` of one episode:
- * its log row and its transcript run, and a checkpoint's two (the session
- * row, the state value) every MAX_FOLDS + 1 steps, the first with the
- * value's key entry too.
+ * its log row, and a checkpoint's three (the session row, the state
+ * value, the messages folded since as one run) each time the folds reach
+ * MAX_FOLDS (the reset's counts as the first); the first checkpoint makes
+ * the state and transcript tables too (five rows) and the value's key
+ * entry.
  */
 export const counterRows = (steps: number): number =>
-  2 + (2 * Math.ceil(steps / (MAX_FOLDS + 1)) + 1) / steps;
+  1 + (3 * Math.max(1, Math.floor((steps + 1) / (MAX_FOLDS + 1))) + 6) / steps;
 
 export interface Measured extends Billed {
   operation: string;

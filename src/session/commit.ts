@@ -22,13 +22,11 @@ import * as idempotency from "../storage/idempotency";
 import type { RescoreStep } from "../storage/rescore-rows";
 import { dropTreeRowsBefore } from "../storage/run-rows";
 import {
-  foldOf,
   type Inflight,
-  MAX_FOLDS,
   type SessionRow,
   writeInflight
 } from "../storage/session-row";
-import { checkpoint, fitsFold, foldsOf } from "../storage/state-folds";
+import { checkpoint, commitRow, foldsOf } from "../storage/state-folds";
 import { SqliteStoreBackend } from "../storage/store-backend";
 import type { ExecutionHooks } from "../tools/types";
 import type { Capture, CommitObserver } from "./commit-hooks";
@@ -258,32 +256,13 @@ export class Committer {
         for (const write of captured) write();
         staged.flush();
         for (const write of commits) write();
-        // The mutation's events, as one row (or what is left of them),
-        // carrying the step's changes to the session row and its state
-        // values unless the tables must be written anyway: a reset changes
-        // more than a step does, a written in-flight mark must be cleared,
-        // and a cold read of state reads every fold since the tables.
-        const changes = staged.stateChanges();
-        const folds = committed.folds ?? 0;
-        const folding =
-          kind !== "reset" &&
-          !marked &&
-          shared.events.pending &&
-          folds < MAX_FOLDS &&
-          fitsFold(changes);
-        if (folding) row.folds = folds + 1;
-        written = shared.events.flush(
-          folding ? foldOf(row, changes) : undefined
-        );
-        if (!folding)
-          // Writes the tables, which clears the in-flight mark too.
-          checkpoint(
-            shared.sql,
-            row,
-            foldsOf(committed),
-            changes,
-            shared.events.lastSeq
-          );
+        let folding: boolean;
+        ({ written, folded: folding } = commitRow(
+          shared.sql,
+          shared.events,
+          staged,
+          { committed, row, reset: kind === "reset", marked }
+        ));
         this.#bookkeeping(kind, row, idem, response, folding);
       });
     } catch (error) {

@@ -21,7 +21,7 @@ import {
 } from "../storage/fork-copy";
 import * as idempotency from "../storage/idempotency";
 import type { SessionRow } from "../storage/session-row";
-import { foldsOf, writeFoldedState } from "../storage/state-folds";
+import { foldsOf, writeFolded } from "../storage/state-folds";
 import type { SessionShared } from "./shared";
 
 /** A snapshot no driver came back for (its worker died) is dropped after this. */
@@ -187,9 +187,10 @@ export const beginFork = (
     // A branchable environment's copies carry the episode's history, so
     // they can be forked at a past step in turn.
     const live = (sql: SqlStorage, s: string, episode: number, at: number) => {
-      // The copy gets the state table, not the log: the values folded
-      // since it was written go into it first (state-folds.ts).
-      writeFoldedState(sql, foldsOf(row), episode);
+      // The copy gets the state and transcript tables, not the log: what
+      // was folded since they were written goes into them first
+      // (state-folds.ts).
+      writeFolded(sql, foldsOf(row), episode);
       const info = takeSnapshot(sql, s, episode, at);
       return environment.branchable === true && branching !== undefined
         ? branching.history(sql, s, info, episode, shared.events.lastSeq)

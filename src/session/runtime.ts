@@ -16,6 +16,7 @@ import type { EventLog, EventText } from "../storage/event-log";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "../storage/schema";
 import { readSessionRow, type SessionRow } from "../storage/session-row";
 import { SqliteTranscriptBackend } from "../storage/state-backend";
+import { foldsOf } from "../storage/state-folds";
 import { runAlarm } from "./alarm";
 import { Committer } from "./commit";
 import { mergeLayers, type SessionLayers } from "./layer";
@@ -149,7 +150,11 @@ export class SessionRuntime {
     const shared = this.shared;
     const row = shared.requireRow();
     shared.seen(row);
-    return fn(new SqliteTranscriptBackend(shared.sql, row.episode));
+    return fn(
+      new SqliteTranscriptBackend(shared.sql, row.episode, undefined, {
+        folds: foldsOf(row)
+      })
+    );
   }
 
   alarm(openSockets: number): Promise<void> {

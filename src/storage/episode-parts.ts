@@ -16,7 +16,7 @@ import type { CommittedCache } from "./committed-cache";
 import { SqliteHiddenStore } from "./hidden-store";
 import { StepMeter } from "./meter";
 import { SqliteStateBackend, SqliteTranscriptBackend } from "./state-backend";
-import type { StateFolds } from "./state-folds";
+import type { FoldedMessages, StateFolds } from "./state-folds";
 import { SqliteStoreBackend } from "./store-backend";
 import { watches } from "./write-watch";
 
@@ -33,7 +33,7 @@ export interface StorageOptions {
    * state values (committed-cache.ts), so a step does not read them again.
    */
   cache?: CommittedCache;
-  /** The state values folded into the log since the state table was written (state-folds.ts). */
+  /** What is folded into the log since the state and transcript tables were written (state-folds.ts). */
   folds?: StateFolds;
 }
 
@@ -44,12 +44,17 @@ export interface Staged {
   meter: StepMeter;
   /**
    * Applies every staged write. Synchronous: the caller wraps it in
-   * transactionSync. State values are held for the commit: it folds them
-   * into its log row or writes them (`stateChanges`).
+   * transactionSync. State values and messages are held for the commit:
+   * it folds them into its log row (`stateChanges`, `messageChanges`) or
+   * writes them.
    */
   flush(): void;
   /** The state values `flush` held, key → JSON text, in the order first set. */
   stateChanges(): ReadonlyMap<string, string>;
+  /** The messages `flush` held, if any. */
+  messageChanges(): FoldedMessages | undefined;
+  /** Writes the held messages, after the folded ones the transcript table lacks. */
+  writeMessages(): void;
   discard(): void;
   /** The hidden store's pending changes, in the order `flush` applies them. */
   hiddenChanges(): ReturnType<OverlayHiddenStore["changes"]>;
@@ -77,7 +82,9 @@ export const committedParts = (
     new SqliteStateBackend(sql, episode, options.cache, {
       folds: options.folds
     }),
-    new SqliteTranscriptBackend(sql, episode, options.cache),
+    new SqliteTranscriptBackend(sql, episode, options.cache, {
+      folds: options.folds
+    }),
     { maxValueBytes: options.maxStateValueBytes }
   ),
   sql: sqlExec(sql)
@@ -112,10 +119,11 @@ export const stagedParts = (
     hold: true
   });
   const state = new OverlayStateBackend(held, watch.state);
-  const transcript = new OverlayTranscriptBackend(
-    new SqliteTranscriptBackend(sql, episode, options.cache),
-    watch.transcript
-  );
+  const messages = new SqliteTranscriptBackend(sql, episode, options.cache, {
+    folds: options.folds,
+    hold: true
+  });
+  const transcript = new OverlayTranscriptBackend(messages, watch.transcript);
   const all = [store, hidden, state, transcript];
   return {
     meter,
@@ -134,6 +142,8 @@ export const stagedParts = (
       for (const o of all) o.flush();
     },
     stateChanges: () => held.held,
+    messageChanges: () => messages.held,
+    writeMessages: () => messages.writeFolded(),
     discard: () => {
       for (const o of all) o.discard();
     },

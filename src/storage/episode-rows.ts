@@ -1,13 +1,14 @@
 /** @module One JSON row per key of an episode: the storage the hidden store and typed state share. */
 
 import type { JsonValue } from "../json";
+import { rowsIfPresent } from "./tables";
 
 /** The key/value tables of schema.ts; a fixed set, so naming one in SQL is safe. */
 export type KeyValueTable = "hidden" | "state";
 
 /**
  * Reads parse fresh JSON, so nothing a caller holds is shared with the
- * store; keys come back in first-set (rowid) order, as a Map gives them.
+ * store, and read a table not made yet as empty (tables.ts); keys come back in first-set (rowid) order, as a Map gives them.
  * Callers check and serialise values: the two stores refuse different things.
  */
 export class EpisodeRows {
@@ -28,13 +29,15 @@ export class EpisodeRows {
 
   /** A key's value as its stored JSON text. */
   text(key: string): string | undefined {
-    return this.#sql
-      .exec<{ value: string }>(
-        `SELECT value FROM ${this.#table} WHERE episode = ? AND key = ?`,
-        this.#episode,
-        key
-      )
-      .toArray()[0]?.value;
+    for (const row of rowsIfPresent<{ value: string }>(
+      this.#sql,
+      this.#table,
+      `SELECT value FROM ${this.#table} WHERE episode = ? AND key = ?`,
+      this.#episode,
+      key
+    ))
+      return row.value;
+    return undefined;
   }
 
   /** Stores `text`, already serialised and size-checked by the caller. */
@@ -48,15 +51,7 @@ export class EpisodeRows {
   }
 
   has(key: string): boolean {
-    return (
-      this.#sql
-        .exec(
-          `SELECT 1 FROM ${this.#table} WHERE episode = ? AND key = ?`,
-          this.#episode,
-          key
-        )
-        .toArray().length > 0
-    );
+    return this.text(key) !== undefined;
   }
 
   delete(key: string): boolean {
@@ -72,12 +67,14 @@ export class EpisodeRows {
   }
 
   keys(): string[] {
-    return this.#sql
-      .exec<{ key: string }>(
+    return Array.from(
+      rowsIfPresent<{ key: string }>(
+        this.#sql,
+        this.#table,
         `SELECT key FROM ${this.#table} WHERE episode = ? ORDER BY rowid`,
         this.#episode
-      )
-      .toArray()
-      .map((row) => row.key);
+      ),
+      (row) => row.key
+    );
   }
 }

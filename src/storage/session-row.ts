@@ -5,12 +5,13 @@
  * and the row is read as the table's checkpoint plus the newest fold after
  * it. A reset, a commit that streamed before it committed, retention
  * reaching past the checkpoint and a commit after MAX_FOLDS folds write
- * the table itself. A step's state values ride in the same fold
- * (state-folds.ts).
+ * the table itself. A step's state values and messages ride in the same
+ * fold (state-folds.ts).
  */
 
 import type { EpisodeRecord } from "../environment/episode-machine";
 import type { TaskRef } from "../environment/task";
+import type { FoldedMessages } from "./state-folds";
 import { hasTable } from "./tables";
 
 /**
@@ -75,15 +76,19 @@ export interface Fold {
   n?: number;
   /** The state values the commit set, `[key, JSON text]` in the order first set. */
   state?: [string, string][];
+  /** The messages the commit appended, unless it wrote them to the transcript table. */
+  messages?: FoldedMessages;
 }
 
 /**
  * The fields of `row` a commit folds into its event-log row, with the
- * state values it set, as text. `row.folds` counts this fold already.
+ * state values it set and the messages it appended, as text. `row.folds`
+ * counts this fold already.
  */
 export const foldOf = (
   row: SessionRow,
-  state: ReadonlyMap<string, string>
+  state: ReadonlyMap<string, string>,
+  messages?: FoldedMessages
 ): string =>
   JSON.stringify({
     episode: row.episode,
@@ -94,7 +99,8 @@ export const foldOf = (
     truncated: row.truncated,
     at: row.lastUsedAt,
     n: row.folds ?? 1,
-    ...(state.size > 0 ? { state: [...state] } : {})
+    ...(state.size > 0 ? { state: [...state] } : {}),
+    ...(messages === undefined ? {} : { messages })
   } satisfies Fold);
 
 /** Written when a mutation starts; cleared by its commit. */

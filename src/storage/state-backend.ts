@@ -1,4 +1,4 @@
-/** @module Typed state and transcript backends on the session's SQLite: one row per state key (under the folds of the log), one per run of messages. */
+/** @module Typed state and transcript backends on the session's SQLite: one row per state key, one per run of messages, under the folds of the log. */
 
 import { type JsonValue, utf8Length } from "../json";
 import type { Message } from "../messages/schema";
@@ -7,7 +7,13 @@ import type { StateBackend, TranscriptBackend } from "../state/types";
 import type { CommittedCache } from "./committed-cache";
 import { EpisodeRows } from "./episode-rows";
 import { RUN_SEPARATOR, textRuns, toRowText } from "./row-text";
-import { readFoldedState, type StateFolds } from "./state-folds";
+import {
+  type FoldedMessages,
+  readFoldedState,
+  readFolds,
+  type StateFolds
+} from "./state-folds";
+import { rowsIfPresent } from "./tables";
 
 /**
  * State values as JSON text, one row per key of the episode, under the
@@ -111,12 +117,15 @@ const IN_EPISODE = "id >= ?1 * 4294967296 AND id < (?1 + 1) * 4294967296";
  * The transcript: a row holds a run of messages (those one `append` got),
  * keyed by its episode and its first message's index in one rowid, so an
  * append writes one row and no index entry. Indexes are dense from 0; the
- * count is the last run's last index + 1 (one probe from the end), and a
- * page starts at the run that holds its first message, never an OFFSET
- * walk. An instance lives for one mutation or read and is the only writer
+ * table's count is its last run's last index + 1 (one probe from the
+ * end), and a page starts at the run that holds its first message, never
+ * an OFFSET walk. Given the folds since the session's checkpoint
+ * (state-folds.ts), the messages after the table's come from them. An
+ * instance lives for one mutation or read and is the only writer
  * meanwhile, so it probes the count once and keeps it; given a session
  * object's cache, it reads the count there and keeps it there, so the
- * next step does not probe it at all (committed-cache.ts).
+ * next step does not probe it at all (committed-cache.ts). A commit's
+ * backend holds its messages (`hold`) for the commit to fold or write.
  *
  * @example
  * const transcript = new SqliteTranscriptBackend(ctx.storage.sql, episode);
@@ -127,18 +136,56 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
   readonly #episode: number;
   #count: number | undefined;
   readonly #cache: CommittedCache | undefined;
+  readonly #folds: StateFolds | undefined;
+  /** The folds' messages, read once, when a read or a write needs them. */
+  #folded: FoldedMessages[] | undefined;
+  #held: FoldedMessages | undefined;
+  readonly #hold: boolean;
 
-  constructor(sql: SqlStorage, episode: number, cache?: CommittedCache) {
+  constructor(
+    sql: SqlStorage,
+    episode: number,
+    cache?: CommittedCache,
+    options: { folds?: StateFolds; hold?: boolean } = {}
+  ) {
     this.#sql = sql;
     this.#episode = episode;
     this.#cache = cache;
     this.#count = cache?.transcriptCount(episode);
+    const folds = options.folds;
+    if (folds !== undefined && folds.episode === episode && folds.count > 0)
+      this.#folds = folds;
+    this.#hold = options.hold === true;
   }
 
-  append(messages: Message[]): void {
-    // Every message is checked before the first row goes in.
-    const texts = messages.map((m, i) => toRowText(m, `messages[${i}]`));
-    const first = this.count();
+  /** What `append` held: the commit's messages, to fold or to write (`writeFolded`). */
+  get held(): FoldedMessages | undefined {
+    return this.#held;
+  }
+
+  #foldedRuns(): FoldedMessages[] {
+    this.#folded ??=
+      this.#folds === undefined
+        ? []
+        : readFolds(this.#sql, this.#folds).flatMap((f) =>
+            f.messages === undefined ? [] : [f.messages]
+          );
+    return this.#folded;
+  }
+
+  /** Messages the table holds: one probe of its last run. */
+  #tableCount(): number {
+    for (const { last } of rowsIfPresent<{ last: number }>(
+      this.#sql,
+      "transcript_runs",
+      `SELECT last FROM transcript_runs WHERE ${IN_EPISODE} ORDER BY id DESC LIMIT 1`,
+      this.#episode
+    ))
+      return last + 1;
+    return 0;
+  }
+
+  #insert(first: number, texts: readonly string[]): void {
     for (const run of textRuns(texts)) {
       this.#sql.exec(
         `INSERT INTO transcript_runs (id, episode, last, body)
@@ -149,39 +196,86 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
         run.texts.join(RUN_SEPARATOR)
       );
     }
+  }
+
+  append(messages: Message[]): void {
+    // Every message is checked before the first row goes in.
+    const texts = messages.map((m, i) => toRowText(m, `messages[${i}]`));
+    const first = this.count();
+    if (this.#hold) {
+      this.#held ??= { from: first, texts: [] };
+      this.#held.texts.push(...texts);
+    } else {
+      this.writeFolded();
+      this.#insert(first, texts);
+    }
     this.#count = first + texts.length;
     this.#cache?.setTranscriptCount(this.#episode, this.#count);
   }
 
+  /**
+   * Writes into the table the folded messages it lacks, then the held
+   * ones, so the table holds every message. Synchronous: inside the
+   * commit's transaction.
+   */
+  writeFolded(): void {
+    const runs = this.#foldedRuns();
+    const held = this.#held;
+    this.#held = undefined;
+    if (runs.length === 0 && held === undefined) return;
+    // As few rows as fit: the folds of 32 steps are one run, not 32.
+    const first = this.#tableCount();
+    const texts: string[] = [];
+    for (const run of held === undefined ? runs : [...runs, held])
+      for (let i = first + texts.length - run.from; i < run.texts.length; i++)
+        texts.push(run.texts[Math.max(0, i)]!);
+    if (texts.length > 0) this.#insert(first, texts);
+  }
+
   count(): number {
-    this.#count ??=
-      (this.#sql
-        .exec<{ last: number }>(
-          `SELECT last FROM transcript_runs WHERE ${IN_EPISODE} ORDER BY id DESC LIMIT 1`,
-          this.#episode
-        )
-        .toArray()[0]?.last ?? -1) + 1;
+    if (this.#count === undefined) {
+      const last = this.#foldedRuns().at(-1);
+      this.#count = Math.max(
+        this.#tableCount(),
+        last === undefined ? 0 : last.from + last.texts.length
+      );
+    }
     this.#cache?.setTranscriptCount(this.#episode, this.#count);
     return this.#count;
   }
 
-  /** The messages from `offset` on, as JSON texts, read one row at a time. */
+  /**
+   * The messages from `offset` on, as JSON texts, read one row at a time:
+   * the table's, then those of the folds it lacks, then the held ones.
+   */
   *#texts(offset: number): Generator<string> {
-    const from = Math.max(0, Math.floor(offset));
-    const rows = this.#sql.exec<{ first: number; body: string }>(
+    let next = Math.max(0, Math.floor(offset));
+    const rows = rowsIfPresent<{ first: number; body: string }>(
+      this.#sql,
+      "transcript_runs",
       `SELECT id - ?1 * 4294967296 AS first, body FROM transcript_runs
        WHERE id >= (SELECT coalesce(max(id), ?1 * 4294967296) FROM transcript_runs
            WHERE ${IN_EPISODE} AND id <= ?1 * 4294967296 + ?2)
          AND id < (?1 + 1) * 4294967296
        ORDER BY id`,
       this.#episode,
-      from
+      next
     );
     for (const { first, body } of rows) {
       const texts = body.split(RUN_SEPARATOR);
-      for (let i = Math.max(0, from - first); i < texts.length; i++)
+      for (let i = Math.max(0, next - first); i < texts.length; i++) {
+        next = first + i + 1;
         yield texts[i]!;
+      }
     }
+    const held = this.#held;
+    for (const run of held === undefined
+      ? this.#foldedRuns()
+      : [...this.#foldedRuns(), held])
+      for (let i = Math.max(0, next - run.from); i < run.texts.length; i++) {
+        next = run.from + i + 1;
+        yield run.texts[i]!;
+      }
   }
 
   /**

@@ -282,6 +282,32 @@ export const hasTable = (sql: SqlStorage, table: string): boolean =>
 
 const MISSING = /no such table: (?:main\.)?(\w+)/;
 
+/** Per database, the tables seen to exist: tables are made, never dropped, while an object lives. */
+const SEEN = new WeakMap<SqlStorage, Set<string>>();
+
+/**
+ * The rows `query` reads from `table`, or none while the table does not
+ * exist, without making it: a new episode reads its state and transcript
+ * before anything is written, and making two tables to find them empty is
+ * five rows billed. Only for a list of rows (an aggregate must answer one
+ * row). A table seen once is not looked up again; if the transaction that
+ * made it rolled back, the query makes it again, as any statement would.
+ */
+export const rowsIfPresent = <T extends Record<string, SqlStorageValue>>(
+  sql: SqlStorage,
+  table: string,
+  query: string,
+  ...params: SqlStorageValue[]
+): Iterable<T> => {
+  const seen = SEEN.get(sql) ?? new Set<string>();
+  if (!seen.has(table)) {
+    if (!hasTable(sql, table)) return [];
+    SEEN.set(sql, seen.add(table));
+  }
+  // The cursor, not an array: a page that stops early reads no further.
+  return sql.exec<T>(query, ...params);
+};
+
 /**
  * Makes Roost's tables on first use: a statement that fails because one
  * of them is missing makes it (with its group) and runs again. Nothing is

@@ -24,16 +24,17 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 // author errors (a hook that throws named, a misspelt tool or key listing
 // what exists, stacks mapped in development) and its debts (exact
 // re-scoring, shared judge questions, linear kept steps) took it to 114.5;
-// issue 60's state values folded into the log row (state-folds.ts) to 115.0.
-const CORE_KIB = 115.5;
+// issue 60's state values folded into the log row (state-folds.ts) to 115.0,
+// and its messages and a reset's too (one row a step) to 115.8.
+const CORE_KIB = 116.2;
 // 214.9 before issue 52; its MCP features (prompts, resources, asking the
 // client, streamed calls, task input, the live view) and the
 // mcp-everything example took it to 227.1; issue 53 (the above, OAuth's
 // grant revocation, durable missed task outcomes) to 229.7; issue 60's
 // folded state values to 230.2, and OpenEnv's socket held in the session's
 // object (its frames run there, MCP's dispatch reached from the object) to
-// 231.2.
-const FULL_KIB = 231.5;
+// 231.2, and messages folded too to 231.8.
+const FULL_KIB = 232.2;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true

@@ -324,8 +324,19 @@ describe("the event log's edges", () => {
       await beginFork(o.runtime.shared, undefined, () => {});
       return tables(s.storage.sql);
     });
-    // Only what a fork itself uses: its snapshot's record and its timer.
-    expect(after).toEqual([...before, "fork_snapshots", "schedule"].sort());
+    // Only what a fork itself uses: its snapshot's record and its timer,
+    // and the tables the copy gets what the step folded from (the state
+    // value and the messages it set).
+    expect(before).not.toContain("state");
+    expect(after).toEqual(
+      [
+        ...before,
+        "fork_snapshots",
+        "schedule",
+        "state",
+        "transcript_runs"
+      ].sort()
+    );
     expect(before).not.toContain("store_entries");
   });
 });

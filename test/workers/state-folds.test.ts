@@ -1,9 +1,11 @@
-// State values folded into the event log (storage/state-folds.ts): a step
-// writes no row of the state table, yet every reader sees its values as
+// State values and messages folded into the event log
+// (storage/state-folds.ts): a step writes no row of the state or
+// transcript tables, yet every reader sees its values and messages as
 // before: a reload after the object died, retention trimming the log, a
-// checkpoint, and forks now and at a past step, whose copies get the state
-// table and not the log.
+// checkpoint, pages across the table and the folds, and forks now and at
+// a past step, whose copies get the tables and not the log.
 import { describe, expect, it } from "vitest";
+import type { Message } from "../../src/messages";
 import type { ForkResponse } from "../../src/protocol";
 import { readSessionRow } from "../../src/storage/session-row";
 import { SqliteStateBackend } from "../../src/storage/state-backend";
@@ -185,5 +187,117 @@ describe("state values folded into the log", () => {
     await step(copy, "put", { key: "z", n: 1 });
     expect(await stateOf(copy)).toEqual({ count: 1, last: long });
     expect(await json(await copy.call(""))).toMatchObject({ steps: 3 });
+  });
+});
+
+/** Each transcript row: the index of its first message and of its last. */
+const runRows = (sessionId: string) =>
+  rows(
+    sessionId,
+    "SELECT id - episode * 4294967296 AS first, last FROM transcript_runs ORDER BY id"
+  );
+
+const messagesOf = async (s: TestSession, query = "?limit=1000") =>
+  json<{ messages: Message[]; total: number; next_cursor?: string }>(
+    await s.call(`/messages${query}`)
+  );
+
+/** Every message, read a page of one at a time. */
+const pagedOneByOne = async (s: TestSession): Promise<Message[]> => {
+  const all: Message[] = [];
+  let cursor: string | undefined = "0";
+  while (cursor !== undefined) {
+    const page = await messagesOf(s, `?limit=1&cursor=${cursor}`);
+    all.push(...page.messages);
+    cursor = page.next_cursor;
+  }
+  return all;
+};
+
+const asOf = (sessionId: string) =>
+  rows(sessionId, "SELECT as_of FROM session").then((r) => r[0]!.as_of);
+
+describe("messages folded into the log", () => {
+  it("keeps a step's messages in its log row, reads them after the table's in order, and reloads them exactly after an abort", async () => {
+    const s = await createResetSession({ environment: "lab" });
+    // The reset's messages ride in its log row too.
+    expect(await runRows(s.session_id)).toEqual([]);
+    const { total: first } = await messagesOf(s);
+    for (let i = 0; i < 3; i++) await step(s, "bump");
+    // No step wrote the table: its messages are in the folds only.
+    expect(await runRows(s.session_id)).toEqual([]);
+    const all = await messagesOf(s);
+    expect(all.total).toBe(first + 6);
+    expect(all.messages.map((m) => m.role).slice(first)).toEqual(
+      Array(3).fill(["assistant", "tool"]).flat()
+    );
+    expect(await pagedOneByOne(s)).toEqual(all.messages);
+    const from = await messagesOf(s, `?limit=3&cursor=${first + 1}`);
+    expect(from.messages).toEqual(all.messages.slice(first + 1, first + 4));
+    await abort(stubOf(s.session_id));
+    expect(await messagesOf(s)).toEqual(all);
+    // A step that streams before it commits writes the tables: the folded
+    // messages and its own go in as one run, after the table's.
+    await step(s, "pause", { ms: 30 });
+    expect(await runRows(s.session_id)).toEqual([
+      { first: 0, last: first + 7 }
+    ]);
+    const checkpointed = await messagesOf(s);
+    expect(checkpointed.messages.slice(0, first + 6)).toEqual(all.messages);
+    await abort(stubOf(s.session_id));
+    expect(await messagesOf(s)).toEqual(checkpointed);
+  });
+
+  it("writes messages too large to fold into the table after the folded ones, and folds the step's state still", async () => {
+    const s = await createResetSession({ environment: "lab" });
+    const { total: first } = await messagesOf(s);
+    const checkpoint = await asOf(s.session_id);
+    await step(s, "bump");
+    await step(s, "bump", { key: "k".repeat(MAX_FOLDED_STATE_CHARS) });
+    // The reset's and both steps' messages in one run; the session and
+    // state tables as they were: the step's state value and fields rode
+    // in its fold.
+    expect(await runRows(s.session_id)).toEqual([
+      { first: 0, last: first + 3 }
+    ]);
+    expect(await asOf(s.session_id)).toBe(checkpoint);
+    expect(await stateRows(s.session_id)).toEqual([]);
+    await step(s, "bump");
+    const all = await messagesOf(s);
+    expect(all.total).toBe(first + 6);
+    expect(all.messages[first + 2]).toMatchObject({ role: "assistant" });
+    expect(await pagedOneByOne(s)).toEqual(all.messages);
+    await abort(stubOf(s.session_id));
+    expect(await messagesOf(s)).toEqual(all);
+    expect(await stateOf(s)).toMatchObject({ count: 3 });
+  });
+
+  it("gives a fork every folded message in its transcript table, and the source reads the same after", async () => {
+    const s = await createResetSession({ environment: "branchy" });
+    await step(s, "put", { key: "a", n: 1 });
+    await step(s, "note", { text: "x" });
+    const source = await messagesOf(s);
+    const res = await fork(s, { count: 1 });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const copy = forkCopy(
+      (await json<ForkResponse>(res)).sessions[0]!,
+      "branchy"
+    );
+    expect(await messagesOf(copy)).toEqual(source);
+    expect((await runRows(copy.session_id)).at(-1)?.last).toBe(
+      source.total - 1
+    );
+    // The source's table now holds them too; its next fold follows them.
+    await step(s, "note", { text: "y" });
+    await step(copy, "note", { text: "z" });
+    await abort(stubOf(s.session_id));
+    await abort(stubOf(copy.session_id));
+    const after = await messagesOf(s);
+    expect(after.messages.slice(0, source.total)).toEqual(source.messages);
+    expect(after.total).toBe(source.total + 2);
+    expect(await pagedOneByOne(s)).toEqual(after.messages);
+    expect((await messagesOf(copy)).messages.slice(0, source.total)).toEqual(
+      source.messages
+    );
   });
 });
