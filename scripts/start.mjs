@@ -27,7 +27,10 @@ for (const [built, script] of [
     });
 }
 
-// Files are ours; anything else (`--log-level warn`) goes to wrangler dev.
+// Files are ours; anything else (`--log-level warn`) goes to wrangler dev,
+// but for `--port` and `--ip`, which the dev server takes as its own
+// (src/cli/dev-listen.ts): `--port 9105` wins over PORT, so the hint a
+// taken port prints (`--port N`, or `PORT=N`) holds either way.
 const isModule = (arg) => !arg.startsWith("-") && /\.m?[jt]sx?$/.test(arg);
 const given = process.argv.slice(2);
 // `--persist-to <dir>` keeps the sessions there (the dev server's own

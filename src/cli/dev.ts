@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { type BuildGate, gateOnBuild } from "./dev-build";
 import { devConfig } from "./dev-config";
+import { takeListen } from "./dev-listen";
 import { claimSessions, releaseSessions } from "./dev-sessions";
 import { killTree, watchWorkerd } from "./dev-watch";
 import { type DevSource, devWorkerSource } from "./dev-worker";
@@ -26,6 +27,7 @@ export interface DevOptions {
   config: string;
   /** Environment files to serve (absolute); none: the config's `main`, as deployed. */
   files: readonly string[];
+  /** Where to listen, unless `--port` / `--ip` among `wranglerArgs` say otherwise (dev-listen.ts). */
   port: number;
   ip: string;
   /** The inspector's built files. */
@@ -45,7 +47,18 @@ export interface DevOptions {
 const BANNER = "!".repeat(72);
 
 /** Runs the server until wrangler exits; resolves to the exit code. */
-export const runDev = async (options: DevOptions): Promise<number> => {
+export const runDev = async (given: DevOptions): Promise<number> => {
+  const listen = takeListen(given.wranglerArgs, given);
+  if (typeof listen === "string") {
+    process.stderr.write(`${listen}\n`);
+    return 1;
+  }
+  const options: DevOptions = {
+    ...given,
+    port: listen.port,
+    ip: listen.ip,
+    wranglerArgs: listen.rest
+  };
   // Listening on every address: ask the loopback one.
   const host = ["0.0.0.0", "::"].includes(options.ip)
     ? "127.0.0.1"

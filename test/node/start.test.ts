@@ -207,3 +207,24 @@ describe("npm start on a port another server holds", () => {
     expect(output).not.toContain("Starting wrangler dev");
   }, 60_000);
 });
+
+describe("npm start -- --port N, as the port hint says", () => {
+  it("serves on N, given as --port N or --port=N, over PORT", async () => {
+    const [n1, n2] = [await testPort(), await testPort()];
+    const servers = [
+      start(["--port", String(n1)], await testPort(), await testPort()),
+      start([`--port=${n2}`], await testPort(), await testPort())
+    ];
+    try {
+      await Promise.all(servers.map((s) => s.listening));
+      for (const [i, n] of [n1, n2].entries()) {
+        expect(servers[i]!.output()).toContain(
+          `Listening on http://127.0.0.1:${n}`
+        );
+        expect((await environments(n)).status).toBe(200);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => stop(s.child)));
+    }
+  }, 240_000);
+});
