@@ -30,7 +30,9 @@ for (const [built, script] of [
 // Files are ours; anything else (`--log-level warn`) goes to wrangler dev,
 // but for `--port` and `--ip`, which the dev server takes as its own
 // (src/cli/dev-listen.ts): `--port 9105` wins over PORT, so the hint a
-// taken port prints (`--port N`, or `PORT=N`) holds either way.
+// taken port prints (`--port N`, or `PORT=N`) holds either way. The
+// clone's .dev.vars is read as plain wrangler dev reads it
+// (src/cli/dev-vars.ts).
 const isModule = (arg) => !arg.startsWith("-") && /\.m?[jt]sx?$/.test(arg);
 const given = process.argv.slice(2);
 // `--persist-to <dir>` keeps the sessions there (the dev server's own

@@ -37,7 +37,8 @@ export const DEV_OPTIONS = `Options of dev:
   --no-persist          keep none: sessions are deleted when the server stops
   -- <wrangler args>    anything after -- goes to wrangler dev
 Without files, dev serves the worker wrangler.toml's main names, as it is
-deployed; with files, the environments they export. Sessions outlive the
+deployed; with files, the environments they export. Variables come from
+.dev.vars beside wrangler.toml (or .env), as wrangler dev reads them. Sessions outlive the
 server: stop it, start it again, and they are there (delete .roost/state to
 start afresh); one server at a time keeps sessions in a folder. Until the
 files build, dev prints each error (file, line, what to fix) and waits for

@@ -9,6 +9,7 @@ import { type BuildGate, gateOnBuild } from "./dev-build";
 import { devConfig } from "./dev-config";
 import { takeListen } from "./dev-listen";
 import { claimSessions, releaseSessions } from "./dev-sessions";
+import { copyVarsFiles, envFilesFrom } from "./dev-vars";
 import { killTree, watchWorkerd } from "./dev-watch";
 import { type DevSource, devWorkerSource } from "./dev-worker";
 import { waitForServer } from "./ready";
@@ -57,7 +58,7 @@ export const runDev = async (given: DevOptions): Promise<number> => {
     ...given,
     port: listen.port,
     ip: listen.ip,
-    wranglerArgs: listen.rest
+    wranglerArgs: envFilesFrom(listen.rest, given.cwd)
   };
   // Listening on every address: ask the loopback one.
   const host = ["0.0.0.0", "::"].includes(options.ip)
@@ -111,6 +112,12 @@ export const runDev = async (given: DevOptions): Promise<number> => {
     ...(options.aliases ? { aliases: options.aliases } : {})
   });
   writeFileSync(config, configText);
+  // wrangler reads .dev.vars beside its config (dev-vars.ts); with
+  // --env-file, those files instead.
+  const copied = copyVarsFiles(options.root, work);
+  const vars = options.wranglerArgs.some((a) => a.startsWith("--env-file"))
+    ? []
+    : copied.filter((name) => !name.endsWith(".example"));
   // Code runs in a process of its own: a run that exhausts memory ends
   // that one, not the sessions' (sandbox-host.ts).
   const sandbox = await startSandbox(options.wrangler, work);
@@ -142,6 +149,11 @@ export const runDev = async (given: DevOptions): Promise<number> => {
       kept === undefined
         ? `Sessions: temporary, in ${label(sessions)}, deleted when this server stops.`
         : `Sessions: kept in ${label(sessions)}; they outlive this server and come back with the next one (--no-persist keeps none).`,
+      ...(vars.length > 0
+        ? [
+            `Variables: ${vars.map((name) => label(join(options.root, name))).join(", ")}, copied beside the generated config, where wrangler dev reads them; restart to change them.`
+          ]
+        : []),
       ""
     ].join("\n")
   );

@@ -7,24 +7,32 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { testPort } from "./test-port";
 
 const root = new URL("../../..", import.meta.url).pathname;
+const noVars = new URL("./no-vars.env", import.meta.url).pathname;
 
 /**
  * `npm start` with these arguments on `port`, its wrangler's debugger on
  * `inspectorPort` (else one the dev server picks itself): `listening` once
- * it says so.
+ * it says so. The clone's `.dev.vars` (or `.env`) is read only with
+ * `projectVars`: a developer's own model or keys must not reach the
+ * servers tests start, so an empty variables file stands in for it.
  */
 export const spawnNpmStart = (
   args: string[],
   port: number,
-  inspectorPort?: number
+  inspectorPort?: number,
+  { projectVars = false }: { projectVars?: boolean } = {}
 ) => {
   const inspector =
     inspectorPort === undefined
       ? []
       : ["--inspector-port", String(inspectorPort)];
+  const vars =
+    projectVars || args.some((a) => a.startsWith("--env-file"))
+      ? []
+      : ["--env-file", noVars];
   const child = spawn(
     process.execPath,
-    ["scripts/start.mjs", ...args, ...inspector],
+    ["scripts/start.mjs", ...args, ...inspector, ...vars],
     {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
