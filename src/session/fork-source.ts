@@ -174,7 +174,17 @@ export const beginFork = (
       }
       if (stored !== undefined) return { replay: true, response: stored };
     }
-    const past = step !== undefined && step !== row.steps;
+    // The episode's last step is the session as it stands only while
+    // nothing committed after it (an edit, a direct call, a model call):
+    // else it is rebuilt like any past step.
+    const newest = step === row.steps ? shared.events.newest() : undefined;
+    const past =
+      step !== undefined &&
+      !(
+        newest?.type === "step" &&
+        newest.step === step &&
+        newest.episode === row.episode
+      );
     const environment = shared.registry.get(row.environment);
     const branching = shared.branching;
     if (past && branching === undefined)

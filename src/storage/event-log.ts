@@ -130,6 +130,16 @@ export class EventLog {
     return row === undefined ? 0 : Number(row.s);
   }
 
+  /** The newest durable event, or none (one row read). */
+  newest(): StoredEvent | undefined {
+    if (!this.#hasTable()) return undefined;
+    const [row] = this.#sql
+      .exec<Row>("SELECT seq, first, data FROM events ORDER BY seq DESC LIMIT 1")
+      .toArray();
+    const text = row === undefined ? undefined : eventsOf(row).at(-1)?.text;
+    return text === undefined ? undefined : (JSON.parse(text) as StoredEvent);
+  }
+
   /** Takes the next seq for an event; it is written by the next `flush`. */
   append(
     episode: number,

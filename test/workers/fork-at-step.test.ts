@@ -101,7 +101,7 @@ describe("forking at a past step", () => {
         fc.nat(),
         async (actions, pick) => {
           const { s, views } = await play(actions);
-          const at = 1 + (pick % (actions.length - 1));
+          const at = 1 + (pick % actions.length);
           const [copy] = await forkAt(s, at);
           const { status, ...rest } = await view(copy!);
           const { status: then, ...restThen } = views[at]!;
@@ -164,6 +164,52 @@ describe("forking at a past step", () => {
     const [copy] = await forkAt(s, 2);
     expect(await view(copy!)).toEqual(views[2]);
   }, 60_000);
+
+  it("at the episode's last step, copies it as it stood then, not what was edited since", async () => {
+    const { s, views } = await play([
+      { tool: "put", args: { key: "a", n: 1 } },
+      { tool: "note", args: { text: "two" } }
+    ]);
+    const log = async () =>
+      (
+        await json<{ events: { seq: number; type: string; step?: number }[] }>(
+          await s.call("/events?after=0&limit=100")
+        )
+      ).events;
+    const stepTwo = (await log()).find(
+      (e) => e.type === "step" && e.step === 2
+    )!;
+    // Nothing since step 2: the session as it stands is that step.
+    const [same] = await forkAt(s, 2);
+    expect(await view(same!)).toEqual(views[2]);
+    // Edits since: a state patch, a direct call that writes the store and
+    // state, a store key removed.
+    const edits = [
+      await s.call("/state", send("PATCH", { key: "last", value: "patched" })),
+      await s.call(
+        "/tools/put",
+        send("POST", { arguments: { key: "b", n: 5 } })
+      ),
+      await s.call("/environment/put/a", send("DELETE"))
+    ];
+    expect(edits.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await view(s)).not.toEqual(views[2]);
+    const res = await s.call("/fork", send("POST", { count: 1, step: 2 }));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const answer = await json<ForkResponse>(res);
+    // The answer's seq is the step's end, not the source's newest.
+    expect(answer.seq).toBe(stepTwo.seq);
+    const copy = asSession(answer.sessions[0]!);
+    expect(await view(copy)).toEqual(views[2]);
+    // The copy's log is the episode's up to step 2, then `forked`.
+    const copied = (
+      await json<{ events: { type: string; step?: number }[] }>(
+        await copy.call("/events?after=0&limit=100")
+      )
+    ).events;
+    const forked = copied.findIndex((e) => e.type === "forked");
+    expect(copied[forked - 1]).toMatchObject({ type: "step", step: 2 });
+  });
 
   it("refuses clearly what it cannot do, changing nothing", async () => {
     const { s } = await play([{ tool: "put", args: { key: "a", n: 1 } }]);
