@@ -11,6 +11,7 @@ import { calculator } from "./calculator/index";
 import { catalog } from "./catalog/index";
 import { codeAnalyst } from "./code-analyst/index";
 import { counter } from "./counter/index";
+import { maze } from "./maze/index";
 import { mcpEverything } from "./mcp-everything/index";
 import { story } from "./story/index";
 
@@ -24,7 +25,8 @@ const roost = createRoost({
     calculator,
     catalog,
     codeAnalyst,
-    mcpEverything
+    mcpEverything,
+    maze
   ],
   // Every protocol and capability: MCP, OAuth, OpenEnv, Aviary, chat,
   // re-scoring, task statistics. A worker of your own names only the ones

@@ -3,6 +3,7 @@
 import { calculator } from "../examples/calculator/index";
 import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
+import { maze } from "../examples/maze/index";
 import { story } from "../examples/story/index";
 import { tally } from "../src/environment/fixtures.case";
 import { allLayers } from "../src/layers";
@@ -34,6 +35,7 @@ const roost = createRoost({
     story,
     calculator,
     catalog,
+    maze,
     lab,
     bulk,
     forest,
