@@ -1,6 +1,7 @@
 /** @module One episode of a rollout, or one group of episodes forked from a single reset: sessions, the policy loop, the trajectory. */
 
 import type { JsonValue } from "../json";
+import { withStringArguments } from "../messages/build";
 import type { Message } from "../messages/schema";
 import {
   type ActionInput,
@@ -281,7 +282,13 @@ const play = async (
       policyContext(session, context)
     );
     const decision = isDecision(decided) ? decided : { action: decided };
-    const action = ActionSchema().parse(decision.action);
+    const parsed = ActionSchema().parse(decision.action);
+    // One form whatever the policy wrote: OpenAI's JSON-string arguments,
+    // as a model produces them and as the trajectory's messages carry them.
+    const action =
+      parsed.tool_calls === undefined
+        ? parsed
+        : { ...parsed, tool_calls: withStringArguments(parsed.tool_calls) };
     if (decision.usage)
       trajectory.usage = addUsage(trajectory.usage, decision.usage);
     if (decision.retries) trajectory.model_retries.push(...decision.retries);

@@ -40,6 +40,7 @@ export interface Trajectory {
   model_retries: string[];
   /** `observations[0]` from the reset, then one list per step. */
   observations: Message[][];
+  /** Each step's action, its tool calls' arguments as JSON strings (OpenAI's form) whatever the policy wrote. */
   actions: Action[];
   rewards: number[];
   /**

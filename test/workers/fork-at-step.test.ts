@@ -190,7 +190,7 @@ describe("forking at a past step", () => {
         "/tools/put",
         send("POST", { arguments: { key: "b", n: 5 } })
       ),
-      await s.call("/environment/put/a", send("DELETE"))
+      await s.call("/environment/put/a", { method: "DELETE" })
     ];
     expect(edits.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await view(s)).not.toEqual(views[2]);
