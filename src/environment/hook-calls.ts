@@ -140,6 +140,12 @@ export const runReset = async (
 /** How a step runs: its tool calls as every call does, and what the runtime lends its judges. */
 export interface StepOptions extends ExecuteOptions {
   judges?: Judges;
+  /**
+   * The caller parsed the action as a message and checked its size (a
+   * session's step, whose dispatch parsed its input): it is appended as it
+   * is, not parsed a second time. The transcript keeps its own copy.
+   */
+  actionChecked?: true;
 }
 
 /** One step: the action and its observations are appended to the transcript. */
@@ -152,7 +158,8 @@ export const runStep = async (
   options: StepOptions = {}
 ): Promise<StepOutcome> => {
   const at = parts.state.messageCount();
-  parts.state.set("messages", action);
+  if (options.actionChecked) parts.state.put("messages", [action] as never);
+  else parts.state.set("messages", action);
   const { control, signals } = createEpisodeControl();
   const ctx = contextOf(parts, task, options);
   const results: LocatedEntry[] = [];

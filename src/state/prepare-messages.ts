@@ -13,7 +13,7 @@ import type { Handler } from "./types";
  * Validates one message or a list of them for appending: all are accepted
  * or none. Only `mergeLists` may be named as the handler, because the
  * transcript is append-only (one row per message, never one growing value).
- * Each message is capped like a state value, so no row can outgrow SQLite.
+ * Each message is capped as `messageText` says.
  */
 export const prepareMessages = (
   value: unknown,
@@ -36,10 +36,24 @@ export const prepareMessages = (
     if (!parsed.success) {
       throw invalidValue("messages", issuesOf(parsed.error), where);
     }
-    const text = JSON.stringify(parsed.data);
-    const bytes = utf8Length(text);
-    if (bytes > maxBytes) throw tooLarge(`messages[${i}]`, bytes, maxBytes);
+    const text = messageText(parsed.data, i, maxBytes);
     // A copy of its own, from the text already made (what cloneJson does).
     return JSON.parse(text) as Message;
   });
+};
+
+/**
+ * A checked message's JSON text, refused over `maxBytes`: each message is
+ * capped like a state value, so no row can outgrow SQLite. A session's step
+ * calls it for an action its dispatch already parsed as a message.
+ */
+export const messageText = (
+  message: Message,
+  i: number,
+  maxBytes: number
+): string => {
+  const text = JSON.stringify(message);
+  const bytes = utf8Length(text);
+  if (bytes > maxBytes) throw tooLarge(`messages[${i}]`, bytes, maxBytes);
+  return text;
 };

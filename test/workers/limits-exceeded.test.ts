@@ -17,7 +17,14 @@ import {
   type TestSession,
   withScope
 } from "./helpers";
-import { events, stubOf } from "./session-helpers";
+import {
+  err,
+  events,
+  newResetSession,
+  snapshot,
+  stubOf,
+  toolAction
+} from "./session-helpers";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -96,6 +103,27 @@ describe("stateValueBytes over HTTP (1 MiB by default)", () => {
       await s.call("/state")
     );
     expect(read.state.notes).toEqual(half);
+  });
+});
+
+describe("stateValueBytes for a step's action (1 MiB by default)", () => {
+  // An HTTP body is held to requestBodyBytes, so only a caller of the
+  // object's RPC can send an action this large.
+  it("refuses an action over it as JSON before any tool runs, and the session stays as it was", async () => {
+    const { stub } = await newResetSession("counter");
+    const before = await snapshot(stub);
+    const action = {
+      ...toolAction("incr"),
+      content: "a".repeat(MIB)
+    };
+    const refused = err(await stub.step({ action }));
+    expect(refused.code).toBe("payload_too_large");
+    expect(refused.details).toMatchObject({
+      limit: "stateValueBytes",
+      max: MIB,
+      key: "messages[0]"
+    });
+    expect(await snapshot(stub)).toEqual(before);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   ToolInvocationResponseSchema
 } from "../../protocol";
 import { checkInitialState, seedState } from "../../state/initial-state";
+import { messageText } from "../../state/prepare-messages";
 import { directCall } from "../direct-call";
 import { sessionJudges } from "../judges";
 import { defineOperation, TOOL_EVENTS, WRITE_EVENTS } from "./define";
@@ -78,9 +79,14 @@ export const step = defineOperation({
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
   handle: (rt, { action }, idem) =>
     rt.commits.mutate("step", idem, async (m) => {
-      checkToolCalls(action, rt.shared.options.limits.toolCallsPerAction);
+      const limits = rt.shared.options.limits;
+      checkToolCalls(action, limits.toolCallsPerAction);
+      // Dispatch parsed the action as a message: only its size is left to
+      // check before the transcript takes it.
+      messageText(action, 0, limits.stateValueBytes);
       const out = await stepEpisode(m.environment, m.row, m.parts, action, {
         ...rt.shared.executeOptions(m.hooks),
+        actionChecked: true,
         judges: sessionJudges(rt.shared.sql, rt.models, m.row.episode, () =>
           rt.shared.now()
         )
