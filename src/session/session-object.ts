@@ -40,6 +40,8 @@ export class SessionObject extends DurableObject {
   readonly meter: RowMeter | undefined;
   /** What the layers' socket handlers get. */
   readonly #socketContext: SocketContext;
+  /** Each socket's owner once looked up (`#ownerOf`). */
+  readonly #owners = new WeakMap<WebSocket, LayerSocket | undefined>();
 
   constructor(
     ctx: DurableObjectState,
@@ -139,12 +141,20 @@ export class SessionObject extends DurableObject {
     return Object.hasOwn(sockets, tag) ? sockets[tag] : undefined;
   }
 
-  /** The layer socket `ws` belongs to, if it is not the session's own. */
+  /**
+   * The layer socket `ws` belongs to, if it is not the session's own:
+   * looked up once per socket while the object is awake, since a socket's
+   * tags never change and reading them is a call into the runtime.
+   */
   #ownerOf(ws: WebSocket): LayerSocket | undefined {
+    if (this.#owners.has(ws)) return this.#owners.get(ws);
     const [tag] = this.ctx.getTags(ws);
-    return tag === undefined || tag === SESSION_SOCKET
-      ? undefined
-      : this.#layerSocket(tag);
+    const owner =
+      tag === undefined || tag === SESSION_SOCKET
+        ? undefined
+        : this.#layerSocket(tag);
+    this.#owners.set(ws, owner);
+    return owner;
   }
 
   override async webSocketMessage(
