@@ -78,7 +78,9 @@ export class SocketHub {
   /**
    * Whether a socket was open at the first event since the last flush.
    * Sockets join only through `accept`, which flushes first, so until the
-   * next flush a session without sockets queues nothing and sets no timer.
+   * next flush a session without sockets queues nothing and sets no timer;
+   * and until the next `accept` it need not ask the runtime again, so a
+   * session no socket watches asks once, not at every step.
    */
   #listening: boolean | undefined;
 
@@ -110,6 +112,7 @@ export class SocketHub {
     // What is pending goes to the sockets already open; the new one's
     // snapshot or replay covers it.
     this.flush();
+    this.#listening = undefined;
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.#ctx.acceptWebSocket(server, [SESSION_SOCKET]);
@@ -158,7 +161,7 @@ export class SocketHub {
    * never overtakes the events of the request it answers.
    */
   flush(): void {
-    this.#listening = undefined;
+    if (this.#listening) this.#listening = undefined;
     if (this.#flushTimer !== undefined) {
       clearTimeout(this.#flushTimer);
       this.#flushTimer = undefined;
