@@ -222,6 +222,33 @@ describe("executeToolCalls", () => {
     expect(state.get("count")).toBe(0);
   });
 
+  it("hands a signal first read after the timeout over already aborted, with the timeout's reason", async () => {
+    let late: AbortSignal | undefined;
+    let read!: () => void;
+    const done = new Promise<void>((r) => {
+      read = r;
+    });
+    const slow = tool({
+      description: "Reads its signal only after the timeout.",
+      input: z.object({}),
+      timeoutMs: 5,
+      run: async (_a, ctx) => {
+        await new Promise((r) => setTimeout(r, 30));
+        late = ctx.signal;
+        read();
+        return "late";
+      }
+    });
+    const { scope } = scopeWith({ slow: slow as Tool });
+    const [out] = await executeToolCalls([call("slow")], scope);
+    expect(out!.message.content).toBe(
+      "Tool slow failed: Tool slow timed out after 5 ms."
+    );
+    await done;
+    expect(late?.aborted).toBe(true);
+    expect(String(late?.reason)).toMatch(/timed out after 5 ms/);
+  });
+
   it("runs concurrency-safe calls together and unsafe ones alone", async () => {
     let active = 0;
     const seen: string[] = [];

@@ -205,7 +205,18 @@ const runCall = async (
   };
   const ms =
     tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const controller = new AbortController();
+  // Made when the tool first reads its signal: most never do, and each
+  // controller is an object of the runtime's, not a plain one.
+  let controller: AbortController | undefined;
+  /** Why the call was aborted (its timeout), set before the signal fires. */
+  let aborted: Error | undefined;
+  const signal = (): AbortSignal => {
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (aborted !== undefined) controller.abort(aborted);
+    }
+    return controller.signal;
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   // Told apart from what the tool threw: a timeout is no exception of its code.
   let timeout: Error | undefined;
@@ -214,14 +225,15 @@ const runCall = async (
     new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => {
-          controller.abort(new Error(`timed out after ${ms} ms`));
+          aborted = new Error(`timed out after ${ms} ms`);
+          controller?.abort(aborted);
           timeout = new Error(`Tool ${name} timed out after ${ms} ms.`);
           reject(timeout);
         },
         Math.max(0, ms - (Date.now() - started))
       );
     });
-  const revoked = () => controller.signal.aborted;
+  const revoked = () => aborted !== undefined;
   const label = `Tool call ${call.id} (${name})`;
   const ctx: ToolContext<StateShape, unknown> = {
     environment: guardWrites(scope.environment, STORE_ACCESS, revoked, label),
@@ -233,7 +245,9 @@ const runCall = async (
       label
     ),
     task: scope.task,
-    signal: controller.signal,
+    get signal() {
+      return signal();
+    },
     emit: (update) => {
       if (!revoked()) onUpdate(update);
     },
