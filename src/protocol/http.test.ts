@@ -21,6 +21,7 @@ import {
   subprotocolsFor,
   tokenFromSubprotocols
 } from "./index";
+import { findNonJson } from "./json-value";
 
 const toolCall = {
   id: "call_1",
@@ -158,6 +159,31 @@ describe("JsonValueSchema", () => {
     for (const value of notJson) {
       expect(JsonValueSchema().safeParse(value).success).toBe(false);
     }
+  });
+});
+
+describe("findNonJson", () => {
+  const nest = (depth: number, leaf: unknown): unknown =>
+    depth === 0 ? leaf : { a: [nest(depth - 1, leaf)] };
+
+  it("names the first non-JSON value at any depth, and passes JSON however deep or shared", () => {
+    expect(findNonJson(nest(200, "leaf"))).toBeUndefined();
+    const shared = { x: 1 };
+    expect(findNonJson({ a: shared, b: [shared, shared] })).toBeUndefined();
+    expect(findNonJson(nest(2, Number.NaN))).toEqual({
+      path: ["a", 0, "a", 0],
+      what: "NaN"
+    });
+    expect(findNonJson(nest(100, undefined))?.what).toBe("undefined");
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point.
+    expect(findNonJson({ list: [1, , 3] })).toEqual({
+      path: ["list", 1],
+      what: "undefined"
+    });
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    expect(findNonJson(cycle)).toEqual({ path: ["self"], what: "a cycle" });
+    expect(findNonJson({ when: new Date(0) })?.what).toBe("a Date");
   });
 });
 
