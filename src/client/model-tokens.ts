@@ -37,7 +37,9 @@ export interface TokenSequence {
  * Each call with tokens, whole, from an episode's calls in order (every
  * page of `GET …/model/calls`). A call without tokens (refused, failed, an
  * upstream that gives none) is skipped, and the next is compared with the
- * last one that had them.
+ * last one that had them. So is a failed call (any status but 2xx) that
+ * an earlier gateway recorded with the partial answer of a stream cut
+ * off: the harness never received it.
  */
 export const tokenTurns = (calls: readonly ModelCall[]): TokenTurn[] => {
   // Each call's whole sequence, or the one it passed on when it had none.
@@ -54,7 +56,9 @@ export const tokenTurns = (calls: readonly ModelCall[]): TokenTurn[] => {
     }
     const prompt = [...(base ?? []).slice(0, t.prompt_from), ...t.prompt];
     const sequence = [...prompt, ...t.completion];
+    // As recorded, since the next call's `prompt_from` counts from it.
     whole.set(call.call, sequence);
+    if (call.status < 200 || call.status > 299) continue;
     turns.push({
       call: call.call,
       step: call.step,

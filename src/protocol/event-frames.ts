@@ -204,8 +204,9 @@ export const ModelCallEventSchema = lazy(() =>
       model: z.string(),
       /** The upstream's HTTP status, or the gateway's own. */
       status: z.number().int(),
+      /** Why the model stopped, when the call succeeded. */
       finish_reason: z.string().optional(),
-      /** Token ids captured, when the upstream gave them. */
+      /** Token ids captured, when the call succeeded and the upstream gave them. */
       tokens: z
         .object({ prompt: Position(), completion: Position() })
         .optional(),

@@ -59,6 +59,7 @@ export const ModelCallSchema = lazy(() =>
       /** The answer as the harness read it, token fields aside (streamed answers assembled). */
       response: JsonObjectSchema().optional(),
       error: z.object({ message: z.string(), type: z.string() }).optional(),
+      /** Only a call that succeeded (2xx) has them: a failed one's partial answer is never trained on. */
       tokens: ModelTokensSchema().optional(),
       /** What was left out to keep the record under a stored row's 1.9 MB. */
       omitted: z.array(z.string()).optional()

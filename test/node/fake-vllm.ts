@@ -26,11 +26,23 @@ export const STUB_MODEL = "vllm-stub";
 export const STUB_FAILING = "vllm-stub-failing";
 /** Streams its first chunks, then waits a second before the rest: a test acts mid-stream. */
 export const STUB_SLOW = "vllm-stub-slow";
+/**
+ * Cuts its stream off after a few chunks the first time it is asked a
+ * prompt, and answers it whole when asked again: vLLM behind a flaky proxy.
+ */
+export const STUB_CUT = "vllm-stub-cut";
 export const STUB_MODELS: readonly string[] = [
   STUB_MODEL,
   STUB_FAILING,
-  STUB_SLOW
+  STUB_SLOW,
+  STUB_CUT
 ];
+
+/** The prompts STUB_CUT has cut off once; tests make theirs unique. */
+const cutOnce = new Set<string>();
+
+/** How many of a cut stream's events go out before the connection drops: its head and three chunks of ids. */
+export const CUT_AFTER_EVENTS = 4;
 
 const renderTurn = (m: Message): string =>
   m.tool_calls?.length
@@ -211,6 +223,13 @@ export const answerAsVllm = (
       `data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices: [], usage })}\n\n`
     );
   events.push("data: [DONE]\n\n");
+  const key = JSON.stringify(prompt);
+  if (body.model === STUB_CUT && !cutOnce.has(key)) {
+    cutOnce.add(key);
+    // No last chunk and no end of the chunked body: the connection drops.
+    res.write(events.slice(0, CUT_AFTER_EVENTS).join(""), () => res.destroy());
+    return;
+  }
   if (body.model !== STUB_SLOW) {
     res.end(events.join(""));
     return;

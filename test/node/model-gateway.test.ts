@@ -4,12 +4,9 @@
 // OpenAI server does with token ids on (fake-vllm.ts). The record's token
 // ids must be the upstream's, turn by turn, streamed or not.
 import OpenAI from "openai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  createClient,
   openaiPolicy,
-  type RoostSession,
   rollout,
   tokenSequences,
   tokenTurns
@@ -17,96 +14,19 @@ import {
 import { E2E_MODEL_API_KEY } from "./fake-openai";
 import {
   logprobOf,
-  renderPrompt,
-  replyTo,
   STUB_FAILING,
   STUB_MODEL,
   STUB_SLOW,
   tokenize
 } from "./fake-vllm";
-
-const base = inject("baseUrl");
-const client = createClient({ baseUrl: base });
-
-/** A harness that knows only a base URL and a key. */
-const harnessFor = async (session: RoostSession) => {
-  const { token } = await session.mintToken({ scope: "model" });
-  return {
-    token,
-    openai: new OpenAI({
-      baseURL: `${base}/v1/sessions/${session.id}/model/v1`,
-      apiKey: token,
-      maxRetries: 0
-    })
-  };
-};
-
-type Sent = ChatCompletionMessageParam[];
-
-/** Plays the counter: the model's tool calls become steps, their results tool messages. */
-const play = async (
-  session: RoostSession,
-  openai: OpenAI,
-  messages: Sent,
-  stream: boolean,
-  /** Called before each model call with the messages it will send. */
-  before: (messages: Sent) => Sent = (m) => m
-): Promise<Sent[]> => {
-  const sent: Sent[] = [];
-  for (;;) {
-    const request = before(messages);
-    sent.push(structuredClone(request));
-    const params = { model: STUB_MODEL, messages: request };
-    const answer = stream
-      ? await openai.chat.completions.stream(params).finalChatCompletion()
-      : await openai.chat.completions.create(params);
-    const message = answer.choices[0]!.message;
-    messages = [...request, message as ChatCompletionMessageParam];
-    if (!message.tool_calls?.length) return sent;
-    const step = await session.step({
-      role: "assistant",
-      tool_calls: message.tool_calls.map((c) => ({
-        id: c.id,
-        type: "function" as const,
-        function: {
-          name: (c as { function: { name: string } }).function.name,
-          arguments: (c as { function: { arguments: string } }).function
-            .arguments
-        }
-      }))
-    });
-    for (const o of step.observations)
-      messages.push({
-        role: "tool",
-        tool_call_id: (o as { tool_call_id: string }).tool_call_id,
-        content: String(o.content)
-      });
-  }
-};
-
-/** What the upstream saw and sampled for each request, by its own tokenizer. */
-const expected = (sent: Sent[]) =>
-  sent.map((messages) => {
-    const m = messages as Parameters<typeof renderPrompt>[0];
-    const reply = replyTo(m);
-    const text = reply.tool_calls
-      ? reply.tool_calls
-          .map((c) => `<tool>${c.function.name} ${c.function.arguments}</tool>`)
-          .join("")
-      : (reply.content ?? "");
-    const completion = tokenize(`${text}<|end|>`);
-    return {
-      prompt: tokenize(renderPrompt(m)),
-      completion,
-      logprobs: completion.map(logprobOf)
-    };
-  });
-
-const counter = async () => {
-  const session = await client.createSession({ environment: "counter" });
-  await session.reset();
-  return session;
-};
+import {
+  base,
+  counter,
+  expected,
+  harnessFor,
+  play,
+  type Sent
+} from "./helpers/model-harness";
 
 describe("the model gateway", () => {
   it.each([
@@ -202,8 +122,10 @@ describe("the model gateway", () => {
         { role: "user", content: "steps:2" }
       ],
       false,
-      (m) =>
-        calls++ === 1 ? [{ role: "system", content: "v2" }, ...m.slice(1)] : m
+      {
+        before: (m) =>
+          calls++ === 1 ? [{ role: "system", content: "v2" }, ...m.slice(1)] : m
+      }
     );
     const turns = tokenTurns(await session.modelCallsOf());
     expect(turns.map((t) => t.extends_previous)).toEqual([false, false, true]);

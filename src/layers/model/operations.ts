@@ -121,9 +121,15 @@ export const modelRecord = defineOperation({
         at: new Date(rt.shared.now()).toISOString(),
         ...record
       };
-      const finish = (
-        record.response?.choices as { finish_reason?: unknown }[] | undefined
-      )?.[0]?.finish_reason;
+      // A failed call did not finish, whatever its partial answer says.
+      const finish =
+        record.status >= 200 && record.status < 300
+          ? (
+              record.response?.choices as
+                | { finish_reason?: unknown }[]
+                | undefined
+            )?.[0]?.finish_reason
+          : undefined;
       m.emit("model.call", {
         call,
         model: q.model,

@@ -54,6 +54,11 @@ export const compactCall = async (
   }
 ): Promise<Compacted> => {
   const { messages, captured } = call;
+  // A failed call (any status but 2xx, a stream cut off included) gives no
+  // tokens: the harness never received the answer, so it is not trained
+  // on, and the next call is compared with the sequence before it. What
+  // the harness read of it stays in `response`.
+  const failed = call.status < 200 || call.status > 299;
   const messagesFrom =
     last !== undefined &&
     last.messages > 0 &&
@@ -61,7 +66,7 @@ export const compactCall = async (
     (await hashMessages(messages.slice(0, last.messages))) === last.messagesHash
       ? last.messages
       : 0;
-  const tokens = captured?.tokens;
+  const tokens = failed ? undefined : captured?.tokens;
   const promptFrom =
     tokens !== undefined &&
     last !== undefined &&
