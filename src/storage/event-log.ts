@@ -134,7 +134,9 @@ export class EventLog {
   newest(): StoredEvent | undefined {
     if (!this.#hasTable()) return undefined;
     const [row] = this.#sql
-      .exec<Row>("SELECT seq, first, data FROM events ORDER BY seq DESC LIMIT 1")
+      .exec<Row>(
+        "SELECT seq, first, data FROM events ORDER BY seq DESC LIMIT 1"
+      )
       .toArray();
     const text = row === undefined ? undefined : eventsOf(row).at(-1)?.text;
     return text === undefined ? undefined : (JSON.parse(text) as StoredEvent);
