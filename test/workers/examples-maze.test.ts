@@ -13,11 +13,12 @@ import {
   type TestSession
 } from "./helpers";
 
-const walk = (s: TestSession, moves: string[]) =>
-  moves.reduce<Promise<StepResponse | undefined>>(
-    async (last, direction) => (await last, step(s, "move", { direction })),
-    Promise.resolve(undefined)
-  );
+/** Each move as a step, in turn; the last step's answer. */
+const walk = async (s: TestSession, moves: string[]) => {
+  let last: StepResponse | undefined;
+  for (const direction of moves) last = await step(s, "move", { direction });
+  return last;
+};
 
 const stateOf = async (s: TestSession) =>
   (await json<{ state: Record<string, unknown> }>(await s.call("/state")))
