@@ -158,7 +158,7 @@ export const runStep = async (
   options: StepOptions = {}
 ): Promise<StepOutcome> => {
   const at = parts.state.messageCount();
-  if (options.actionChecked) parts.state.put("messages", [action] as never);
+  if (options.actionChecked) parts.state.appendChecked([action]);
   else parts.state.set("messages", action);
   const { control, signals } = createEpisodeControl();
   const ctx = contextOf(parts, task, options);

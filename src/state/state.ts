@@ -138,6 +138,15 @@ export class State<Shape extends StateShape = StateShape>
   }
 
   /**
+   * Appends messages their caller parsed and size-checked already (a
+   * session's step, whose dispatch parsed its action); the transcript
+   * keeps its own copy.
+   */
+  appendChecked(messages: Message[]): void {
+    this.#transcript.append(messages);
+  }
+
+  /**
    * Stores a value from `prepare` (for `messages`: appends the list). Every
    * backend keeps its own copy of what it is given, so none is made here.
    */
@@ -150,7 +159,7 @@ export class State<Shape extends StateShape = StateShape>
           { key, issues: [] }
         );
       }
-      this.#transcript.append(value as unknown as Message[]);
+      this.appendChecked(value as unknown as Message[]);
       return;
     }
     this.#assertKey(key);

@@ -2,6 +2,7 @@
 
 import { RoostError } from "../errors";
 import type { JsonValue } from "../json";
+import type { Message } from "../messages/schema";
 import type { SetOptions, StateAccess } from "../state/types";
 import { toException } from "./content";
 import type { Tool } from "./define-tool";
@@ -11,6 +12,8 @@ import type { ToolException } from "./types";
 export interface MergeableState extends StateAccess {
   prepare(key: string, value: unknown, options?: SetOptions): JsonValue;
   put(key: string, value: JsonValue): void;
+  /** Appends messages parsed and size-checked already (state.ts). */
+  appendChecked(messages: Message[]): void;
   messageCount(): number;
 }
 

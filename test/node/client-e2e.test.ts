@@ -7,7 +7,6 @@ import {
   type FetchLike,
   RoostClientError,
   type RoostSession,
-  randomPolicy,
   rollout,
   type SocketStatus
 } from "../../src/client/index";
@@ -134,34 +133,6 @@ describe("client against wrangler dev", () => {
       await expect(client.session(id, token).status()).rejects.toMatchObject({
         code: "not_found"
       });
-  });
-
-  it("records every policy's actions in one form: arguments as the JSON strings its messages carry", async () => {
-    for (const policy of [scriptedPolicy, randomPolicy({ seed: 7 })]) {
-      const { trajectories } = await rollout({
-        baseUrl,
-        environment: "calculator",
-        policy,
-        episodes: 2
-      });
-      for (const t of trajectories) {
-        const calls = t.actions.flatMap((a) => a.tool_calls ?? []);
-        expect(calls.length).toBeGreaterThan(0);
-        for (const c of calls)
-          expect(typeof c.function.arguments).toBe("string");
-        // The same calls, byte for byte, as the conversation holds them.
-        const sent = t.messages.flatMap((m) =>
-          m.role === "assistant" ? (m.tool_calls ?? []) : []
-        );
-        expect(
-          calls.map((c) => ({
-            id: c.id,
-            type: "function",
-            function: c.function
-          }))
-        ).toEqual(sent);
-      }
-    }
   });
 
   it("records an episode's error without stopping the run, and still deletes its session", async () => {
