@@ -210,8 +210,12 @@ export const ModelCallEventSchema = lazy(() =>
       tokens: z
         .object({ prompt: Position(), completion: Position() })
         .optional(),
-      /** The prompt does not extend the previous call's tokens. */
-      break: z.literal(true).optional()
+      /**
+       * The prompt does not extend the previous call's tokens. Written on
+       * every event, `false` when it does; an event stored before it was
+       * always written has none, where readers take absent as `false`.
+       */
+      break: z.boolean().optional()
     },
     "A call through the session's model gateway ended and was recorded."
   )

@@ -299,6 +299,15 @@ describe("frames", () => {
     }
   });
 
+  it("reads a model.call event's break as written now, false included, and as stored before, absent", () => {
+    const call = events.find((e) => e.type === "model.call")!;
+    expect(EventFrameSchema().parse({ ...call, break: false })).toMatchObject({
+      break: false
+    });
+    const { break: _, ...earlier } = call as typeof call & { break?: boolean };
+    expect(EventFrameSchema().parse(earlier)).not.toHaveProperty("break");
+  });
+
   it("rejects event frames without a positive seq or an ISO time", () => {
     const [first] = events;
     expect(EventFrameSchema().safeParse({ ...first, seq: 0 }).success).toBe(

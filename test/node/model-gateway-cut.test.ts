@@ -81,7 +81,7 @@ describe("the model gateway, a stream cut off", () => {
           status: e.status,
           tokens: e.tokens !== undefined,
           finish: e.finish_reason ?? null,
-          break: e.break ?? false
+          break: e.break
         });
     const cut = { status: 502, tokens: false, finish: null, break: false };
     const whole = (finish: string) => ({

@@ -132,7 +132,7 @@ describe("the model gateway", () => {
     expect(tokenSequences(turns).map((s) => s.calls)).toEqual([[1], [2, 3]]);
     const breaks: unknown[] = [];
     for await (const e of session.items.events(0))
-      if (e.type === "model.call") breaks.push(e.break ?? false);
+      if (e.type === "model.call") breaks.push(e.break);
     expect(breaks).toEqual([false, true, false]);
   }, 60_000);
 
@@ -301,6 +301,8 @@ describe("the model gateway", () => {
     expect((failure as Error).message).toContain(
       "The episode ended while the model answered"
     );
+    // The record's refusal, not a model failure: a reset meanwhile.
+    expect(failure).toMatchObject({ type: "conflict", code: "conflict" });
     // Nothing of it in the episode the reset started.
     expect(await session.modelCallsOf()).toEqual([]);
   }, 60_000);

@@ -8,12 +8,13 @@
  */
 
 import type { Context } from "hono";
-import { RoostError } from "../../errors";
+import { type ErrorCode, RoostError } from "../../errors";
 import type { AppEnv } from "../../http/env";
 import { runOperation } from "../../http/gateway";
 import type { JsonObject, JsonValue } from "../../json";
 import { textWithin } from "../../read-within";
 import { type Captured, captureResponse, StreamCapture } from "./capture";
+import { openAIError, openAIErrorBody } from "./openai-error";
 import type { ResolvedGateway } from "./options";
 import { compactCall } from "./record";
 
@@ -34,17 +35,6 @@ const SSE_HEADERS = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-cache"
 };
-
-/** An error as OpenAI's API words it, which every OpenAI client parses. */
-export const openAIError = (
-  status: number,
-  message: string,
-  type: string
-): Response =>
-  Response.json(
-    { error: { message, type, code: type, param: null } },
-    { status }
-  );
 
 const upstreamMessage = (text: string): string => {
   try {
@@ -133,7 +123,7 @@ export const callModel = async (
       ? `The model did not answer within ${gateway.timeoutMs} ms.`
       : "The model upstream could not be reached.";
     await record({ status: 502, error: { message, type: "model_error" } });
-    return openAIError(502, message, "model_error");
+    return openAIError(502, "model_error", message);
   }
   const streamed =
     body.stream === true &&
@@ -146,7 +136,7 @@ export const callModel = async (
     } catch (error) {
       const message = (error as Error).message;
       await record({ status: 502, error: { message, type: "model_error" } });
-      return openAIError(502, message, "model_error");
+      return openAIError(502, "model_error", message);
     }
     let parsed: unknown;
     try {
@@ -209,6 +199,9 @@ const relay = async (
   let bytes = 0;
   let done = false;
   let failure: string | undefined;
+  // The record's refusal keeps its code (a reset or the episode's end
+  // meanwhile); everything else failed on the model's side.
+  let failureCode: ErrorCode = "model_error";
   try {
     for (;;) {
       const read = await reader.read();
@@ -253,15 +246,18 @@ const relay = async (
         : { error: { message: failure, type: "model_error" } })
     });
   } catch (error) {
-    failure ??=
-      error instanceof RoostError
-        ? error.message
-        : "The call could not be recorded.";
+    if (failure === undefined) {
+      failure =
+        error instanceof RoostError
+          ? error.message
+          : "The call could not be recorded.";
+      if (error instanceof RoostError) failureCode = error.code;
+    }
   }
   try {
     if (failure !== undefined)
       await send(
-        `data: ${JSON.stringify({ error: { message: failure, type: "model_error", code: "model_error" } })}\n\n`
+        `data: ${JSON.stringify(openAIErrorBody(failureCode, failure))}\n\n`
       );
     else if (done) await send("data: [DONE]\n\n");
     await writer.close();

@@ -7,6 +7,7 @@
  */
 
 import type { Layer } from "../../http/layer";
+import { openAIErrors } from "./openai-error";
 import { modelAdmit, modelCalls, modelRecord } from "./operations";
 import type { ModelGatewayOptions } from "./options";
 import { modelRoutes } from "./routes";
@@ -19,5 +20,8 @@ export { modelAdmit, modelCalls, modelRecord };
 export const modelGateway = (options: ModelGatewayOptions = {}): Layer => ({
   name: "model",
   routes: modelRoutes(options),
+  // Everything under the base URL a harness's OpenAI client is given;
+  // the record (…/model/calls) is Roost's, read by Roost's clients.
+  around: [["/v1/sessions/:id/model/v1/*", openAIErrors]],
   operations: { modelAdmit, modelRecord, modelCalls }
 });

@@ -36,7 +36,7 @@ const tokensOf = (record: {
 /**
  * Before the upstream is asked: the credential may call the model (the
  * scope check every operation makes, revocation included), the episode
- * exists and has calls left. Answers what the call compares itself with.
+ * is running and has calls left. Answers what the call compares itself with.
  */
 export const modelAdmit = defineOperation({
   input: () =>
@@ -58,6 +58,14 @@ export const modelAdmit = defineOperation({
       throw new RoostError(
         "episode_not_running",
         "Reset the session first: a model call belongs to an episode."
+      );
+    // A call after the episode ended belongs to no step that will ever be
+    // rewarded: recorded, it would put tokens of no step in the episode's
+    // training sequences. The next reset starts an episode it belongs to.
+    if (row.done || row.truncated)
+      throw new RoostError(
+        "episode_not_running",
+        "The episode has ended; reset to start another before calling the model."
       );
     const last = lastCall(shared.sql, row.episode);
     const spent = (used: number, max: number, what: string, limit: string) => {
@@ -83,7 +91,8 @@ export const modelAdmit = defineOperation({
  * Once the call ended: its record and a `model.call` event, committed
  * together in the session's order. A reset while the model answered ends
  * the episode the call belonged to, so it is refused, not filed under the
- * next one.
+ * next one; so is a call whose episode ended (a step) while it ran, as one
+ * made after the end is refused before the upstream is asked.
  */
 export const modelRecord = defineOperation({
   input: () =>
@@ -109,6 +118,11 @@ export const modelRecord = defineOperation({
         throw new RoostError(
           "conflict",
           "The episode ended while the model answered (a reset); the call was not recorded."
+        );
+      if (m.row.done || m.row.truncated)
+        throw new RoostError(
+          "episode_not_running",
+          "The episode ended while the model answered; the call was not recorded. Reset to start another."
         );
       const sql = rt.shared.sql;
       const last = lastCall(sql, q.episode);
@@ -143,7 +157,7 @@ export const modelRecord = defineOperation({
                 completion: record.tokens.completion.length
               }
             }),
-        ...(q.broke ? { break: true as const } : {})
+        break: q.broke
       });
       const body = JSON.stringify(stored);
       const used = {

@@ -10,7 +10,6 @@ import {
 } from "../../http/define-route";
 import { runOperation } from "../../http/gateway";
 import {
-  BODY_ERRORS,
   errors,
   jsonContent,
   jsonRequest,
@@ -23,6 +22,7 @@ import {
   ModelCallsResponseSchema
 } from "../../protocol/model-calls";
 import { type ChatBody, callModel } from "./gateway";
+import { answeredByGateway, modelErrors } from "./openai-error";
 import { type ModelGatewayOptions, resolveGateway } from "./options";
 
 /** What the gateway reads of a chat request; the rest goes to the upstream as sent. */
@@ -48,7 +48,7 @@ const chatRoute = route(
     tags: ["model"],
     summary: "Call the session's model (OpenAI-compatible)",
     description:
-      "Point a harness's OpenAI client at `…/v1/sessions/{id}/model/v1` with a session token (a `model` token calls this and nothing else). The request goes to the deployment's upstream as sent, with token ids and logprobs asked for when the deployment says so; the answer comes back as the upstream gave it, streamed or not, once the call is recorded (GET …/model/calls). 409 past an episode's calls; 502 when the upstream fails or times out, as an OpenAI error.",
+      "Point a harness's OpenAI client at `…/v1/sessions/{id}/model/v1` with a session token (a `model` token calls this and nothing else). The request goes to the deployment's upstream as sent, with token ids and logprobs asked for when the deployment says so; the answer comes back as the upstream gave it, streamed or not, once the call is recorded (GET …/model/calls). Every error the gateway answers is in OpenAI's shape, `{error: {message, type, code, param}}` with `type` and `code` Roost's error code: 409 `episode_not_running` before the first reset and after the episode ended (reset first), 409 `conflict` past an episode's calls, tokens or bytes; 502 `model_error` when the upstream cannot be reached or times out. The upstream's own errors pass through with its status and body.",
     security: SESSION_SECURITY,
     middleware: [jsonBody] as const
   },
@@ -62,7 +62,7 @@ const chatRoute = route(
         description:
           "The upstream's answer: `chat.completion` JSON, or server-sent `chat.completion.chunk` events ending in `data: [DONE]`."
       },
-      ...errors(...BODY_ERRORS, 409, 502)
+      ...modelErrors()
     })
   }
 );
@@ -92,13 +92,15 @@ const callsRoute = route(
 export const modelRoutes = (
   options: ModelGatewayOptions
 ): readonly RouteEntry[] => [
-  defineRawRoute(chatRoute, (c) =>
-    callModel(
+  defineRawRoute(chatRoute, async (c) => {
+    const answer = await callModel(
       c,
       c.req.valid("json") as ChatBody,
       resolveGateway(options, c.env)
-    )
-  ),
+    );
+    answeredByGateway(c);
+    return answer;
+  }),
   defineRoute(callsRoute, async (c) =>
     c.json(await runOperation(c, "modelCalls", c.req.valid("query")), 200)
   )

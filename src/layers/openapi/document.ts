@@ -14,7 +14,7 @@ const INFO = {
   title: "Roost",
   version: "1",
   description:
-    "An edge runtime for agent environments: one Durable Object per session, holding its environment store, hidden store, typed state and transcript. Errors are {error: {code, message, details?}}."
+    "An edge runtime for agent environments: one Durable Object per session, holding its environment store, hidden store, typed state and transcript. Errors are {error: {code, message, details?}}, but under a session's model gateway (…/model/v1), which answers OpenAI's {error: {message, type, code, param}}."
 };
 
 /** The document as the library writes it. */
