@@ -33,9 +33,10 @@ const CORE_KIB = 116.2;
 // grant revocation, durable missed task outcomes) to 229.7; issue 60's
 // folded state values to 230.2, and OpenEnv's socket held in the session's
 // object (its frames run there, MCP's dispatch reached from the object) to
-// 231.2, messages folded too to 231.8, and the maze example (issue 61) to
-// 232.7.
-const FULL_KIB = 233.0;
+// 231.2, messages folded too to 231.8, the maze example (issue 61) to
+// 232.7, and the model gateway's errors in OpenAI's shape (issue 61) to
+// 233.7.
+const FULL_KIB = 234.0;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true
