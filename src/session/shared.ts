@@ -251,10 +251,15 @@ export class SessionShared {
     this.#mark = mark;
   }
 
-  /** The mutation ended, and its commit or abandon wrote `written`. */
+  /**
+   * The mutation ended, and its commit or abandon wrote `written`. Its
+   * early-publish timer is left to run: it publishes only what is pending
+   * when it fires, which is what the next mutation's own timer would do,
+   * so frames that arrive back to back share one timer instead of each
+   * setting and clearing its own.
+   */
   release(written: readonly EventText[]): void {
     this.#mark = undefined;
-    this.#clearTimer();
     this.#announce(written);
   }
 
