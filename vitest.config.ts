@@ -34,6 +34,9 @@ const resolve = {
  * pool's module runner: only then may test files share one module graph,
  * which saves each file loading every module again.
  */
+/** ROOST_TEST_LOUD=1 prints what a passing run keeps quiet (docs/14). */
+const loud = process.env.ROOST_TEST_LOUD === "1";
+
 const poolPatched = readFileSync(
   new URL(
     "./node_modules/@cloudflare/vitest-pool-workers/dist/worker/index.mjs",
@@ -51,6 +54,13 @@ export default defineConfig({
     // and tsc, so a second worker overlaps them with the workerd files
     // (vitest run: 4.4 min → 3.4 min here).
     maxWorkers: 2,
+    // A passing test's console output is what it was written to provoke
+    // (tools that throw on purpose, the development-mode warning); a
+    // failing test's is printed with its failure.
+    silent: loud ? false : "passed-only",
+    // On two busy cores hundreds of tests pass 300 ms; only the few
+    // slower than this are listed under their file.
+    slowTestThreshold: loud ? 300 : 2_000,
     projects: [
       {
         plugins: [
@@ -70,7 +80,8 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["src/**/*.test.ts", "test/workers/**/*.test.ts"],
-          isolate: !poolPatched
+          isolate: !poolPatched,
+          globalSetup: ["test/node/helpers/quiet-workerd.ts"]
         }
       },
       {
