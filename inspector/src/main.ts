@@ -13,6 +13,7 @@ import { onSplit, onTaskIndex, renderSplits } from "./split-picker";
 import { StateView } from "./state-view";
 import { StoreView } from "./store-view";
 import { appendEvent, appendNote, onBranch } from "./timeline";
+import { forgetHistory, loadHistory } from "./timeline-history";
 import { Transcript } from "./transcript";
 import { TreeView } from "./tree-view";
 
@@ -29,6 +30,8 @@ interface Status {
 let environments: EnvironmentInfo[] = [];
 let session: (Credentials & { environment: string }) | undefined;
 let live: Live | undefined;
+/** Set per session shown until its socket's first snapshot says where the log's history ends. */
+let historyPending = false;
 let toolForm: SchemaForm | undefined;
 let taskForm: SchemaForm | undefined;
 const state = new StateView($("#state"), (e) => showError(e));
@@ -142,6 +145,8 @@ const open = async (s: Credentials, fromLink = false): Promise<void> => {
   tree.show(info);
   $("#tree-section").hidden = info === undefined;
   fill($("#timeline"));
+  forgetHistory();
+  historyPending = true;
   state.attach(s);
   store.attach(s);
   plot.setMetrics(
@@ -176,6 +181,12 @@ const onFrame = (frame: Frame): void => {
       frame.keys_next_cursor as string | undefined
     );
     renderStatus(frame.status as Status);
+    // The socket delivers what comes after the snapshot; what came before
+    // it (steps taken before the page opened) is read from the log.
+    if (historyPending && session) {
+      historyPending = false;
+      loadHistory(session, Number(frame.last_seq));
+    }
     // Messages sent while no socket was open (before it, or in a gap the
     // log no longer held) come from /messages.
     transcript.catchUp();
