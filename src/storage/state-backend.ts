@@ -7,6 +7,7 @@ import type { StateBackend, TranscriptBackend } from "../state/types";
 import type { CommittedCache } from "./committed-cache";
 import { EpisodeRows } from "./episode-rows";
 import { RUN_SEPARATOR, textRuns, toRowText } from "./row-text";
+import type { Fold } from "./session-row";
 import {
   type FoldedMessages,
   readFoldedState,
@@ -110,6 +111,10 @@ export class SqliteStateBackend implements StateBackend {
   }
 }
 
+/** The messages the folds carry, oldest first. */
+const messagesOf = (folds: readonly Fold[]): FoldedMessages[] =>
+  folds.flatMap((f) => (f.messages === undefined ? [] : [f.messages]));
+
 /** The rowids of one episode's runs: `episode * EPISODE_SPAN + first index`, computed in SQL (64-bit). */
 const IN_EPISODE = "id >= ?1 * 4294967296 AND id < (?1 + 1) * 4294967296";
 
@@ -146,15 +151,22 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
     sql: SqlStorage,
     episode: number,
     cache?: CommittedCache,
-    options: { folds?: StateFolds; hold?: boolean } = {}
+    options: {
+      folds?: StateFolds;
+      /** The folds, when the caller read them already (state-folds.ts `writeFolded`). */
+      read?: readonly Fold[];
+      hold?: boolean;
+    } = {}
   ) {
     this.#sql = sql;
     this.#episode = episode;
     this.#cache = cache;
     this.#count = cache?.transcriptCount(episode);
     const folds = options.folds;
-    if (folds !== undefined && folds.episode === episode && folds.count > 0)
+    if (folds !== undefined && folds.episode === episode && folds.count > 0) {
       this.#folds = folds;
+      if (options.read !== undefined) this.#folded = messagesOf(options.read);
+    }
     this.#hold = options.hold === true;
   }
 
@@ -167,9 +179,7 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
     this.#folded ??=
       this.#folds === undefined
         ? []
-        : readFolds(this.#sql, this.#folds).flatMap((f) =>
-            f.messages === undefined ? [] : [f.messages]
-          );
+        : messagesOf(readFolds(this.#sql, this.#folds));
     return this.#folded;
   }
 
@@ -227,8 +237,12 @@ export class SqliteTranscriptBackend implements TranscriptBackend {
     const first = this.#tableCount();
     const texts: string[] = [];
     for (const run of held === undefined ? runs : [...runs, held])
-      for (let i = first + texts.length - run.from; i < run.texts.length; i++)
-        texts.push(run.texts[Math.max(0, i)]!);
+      for (
+        let i = Math.max(0, first + texts.length - run.from);
+        i < run.texts.length;
+        i++
+      )
+        texts.push(run.texts[i]!);
     if (texts.length > 0) this.#insert(first, texts);
   }
 

@@ -105,9 +105,11 @@ export const readFolds = (sql: SqlStorage, folds: StateFolds): Fold[] => {
 export const readFoldedState = (
   sql: SqlStorage,
   folds: StateFolds
-): Map<string, string> => {
+): Map<string, string> => stateOf(readFolds(sql, folds));
+
+const stateOf = (read: readonly Fold[]): Map<string, string> => {
   const values = new Map<string, string>();
-  for (const fold of readFolds(sql, folds))
+  for (const fold of read)
     for (const [key, text] of fold.state ?? []) values.set(key, text);
   return values;
 };
@@ -125,14 +127,18 @@ export const writeFolded = (
   episode: number,
   changes: ReadonlyMap<string, string> = new Map()
 ): void => {
-  const values =
-    folds.episode === episode ? readFoldedState(sql, folds) : new Map();
+  // Read once, for the state values and the messages both.
+  const read = folds.episode === episode ? readFolds(sql, folds) : [];
+  const values = stateOf(read);
   for (const [key, text] of changes) values.set(key, text);
   if (values.size > 0) {
     const rows = new EpisodeRows(sql, "state", episode);
     for (const [key, text] of values) rows.put(key, text);
   }
-  new SqliteTranscriptBackend(sql, episode, undefined, { folds }).writeFolded();
+  new SqliteTranscriptBackend(sql, episode, undefined, {
+    folds,
+    read
+  }).writeFolded();
 };
 
 /**
