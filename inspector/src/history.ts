@@ -30,14 +30,17 @@ interface EventsPage {
 /**
  * Reads the events with seq in (`upTo` - window, `upTo`]. `upTo` is the seq
  * the socket's snapshot stood at: what came after it, the socket delivers,
- * so nothing is shown twice and nothing falls between the two.
+ * so nothing is shown twice and nothing falls between the two. The window
+ * starts no earlier than the snapshot's `oldest` (asking before it is a
+ * 410, which a browser logs as a failed load even when it is handled).
  */
 export const readHistory = async (
   session: Credentials,
-  upTo: number
+  upTo: number,
+  oldest = 0
 ): Promise<HistoryWindow> => {
-  let from = Math.max(0, upTo - HISTORY_WINDOW);
-  let earlier = from > 0;
+  let from = Math.max(0, upTo - HISTORY_WINDOW, oldest - 1);
+  let earlier = from > 0 && from > oldest - 1;
   const events: Frame[] = [];
   let after = from;
   while (after < upTo) {

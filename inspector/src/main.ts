@@ -185,7 +185,7 @@ const onFrame = (frame: Frame): void => {
     // it (steps taken before the page opened) is read from the log.
     if (historyPending && session) {
       historyPending = false;
-      loadHistory(session, Number(frame.last_seq));
+      loadHistory(session, Number(frame.last_seq), Number(frame.oldest_seq));
     }
     // Messages sent while no socket was open (before it, or in a gap the
     // log no longer held) come from /messages.

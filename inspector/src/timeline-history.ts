@@ -10,12 +10,17 @@ let shown = 0;
 
 /**
  * Called once per session shown, on the socket's first snapshot: `upTo` is
- * its `last_seq`, the last event the socket will not deliver.
+ * its `last_seq`, the last event the socket will not deliver, and `oldest`
+ * its `oldest_seq`, the first the log still holds.
  */
-export const loadHistory = (session: Credentials, upTo: number): void => {
+export const loadHistory = (
+  session: Credentials,
+  upTo: number,
+  oldest: number
+): void => {
   const generation = ++shown;
   const load = async (end: number): Promise<void> => {
-    const window = await readHistory(session, end);
+    const window = await readHistory(session, end, oldest);
     if (generation !== shown) return;
     placeHistory(window.events);
     showEarlier(

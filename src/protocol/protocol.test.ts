@@ -340,7 +340,8 @@ describe("frames", () => {
         },
         state: { count: 0 },
         keys: [{ tool: "search", name: "papers", entries: 2, objects: 10 }],
-        last_seq: 0
+        last_seq: 0,
+        oldest_seq: 0
       },
       { type: "reply", id: "1", ok: true, value: { done: false } },
       { type: "reply", id: "2", ok: false, error },

@@ -28,6 +28,11 @@ export const SnapshotFrameSchema = lazy(() =>
       /** Events up to this seq are reflected; live events follow it. 0 if none yet. */
       last_seq: z.number().int().nonnegative(),
       /**
+       * The oldest seq the log retains (0 if none): `GET …/events?after=`
+       * and `resume` reach back to it, and not before.
+       */
+      oldest_seq: z.number().int().nonnegative(),
+      /**
        * Set when the snapshot could not hold all the state or all the keys
        * within the read budget: read on with `GET …/state?cursor=` and
        * `GET …/environment/keys?cursor=` from these cursors.

@@ -13,6 +13,7 @@ export interface SocketSnapshot {
   state: Record<string, JsonValue>;
   keys: KeyInfo[];
   last_seq: number;
+  oldest_seq: number;
   truncated?: true;
   state_next_cursor?: string;
   keys_next_cursor?: string;
@@ -45,6 +46,7 @@ export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
       state: state.values,
       keys: keys.keys,
       last_seq: rt.shared.events.lastSeq,
+      oldest_seq: rt.shared.events.oldestSeq,
       ...(stateCursor || keysCursor ? { truncated: true as const } : {}),
       ...(stateCursor ? { state_next_cursor: stateCursor } : {}),
       ...(keysCursor ? { keys_next_cursor: keysCursor } : {})

@@ -31,6 +31,7 @@ const cut = (keys: KeyInfo[]): SnapshotFrame => ({
   state: { a: 1 },
   keys,
   last_seq: 10,
+  oldest_seq: 1,
   truncated: true,
   state_next_cursor: "1",
   keys_next_cursor: "k"

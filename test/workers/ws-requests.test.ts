@@ -214,6 +214,12 @@ describe("session WebSocket: requests", () => {
       after: 1,
       oldest_seq: oldest
     });
+    // The snapshot says how far back the log reaches, so a client reading
+    // history asks from there and is never refused.
+    expect(frames.find((f) => f.type === "session.snapshot")).toMatchObject({
+      oldest_seq: oldest,
+      last_seq: all.next_after
+    });
     sock.ws.close();
   });
 });
