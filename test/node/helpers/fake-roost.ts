@@ -168,5 +168,6 @@ export const snapshotFrame = (lastSeq: number) => ({
   },
   state: { count: 0 },
   keys: [],
-  last_seq: lastSeq
+  last_seq: lastSeq,
+  oldest_seq: 0
 });
