@@ -19,6 +19,7 @@ import {
   runReset,
   runStep,
   type SessionParts,
+  stepAgent,
   type StepOptions,
   type StepOutcome
 } from "./hook-calls";
@@ -133,7 +134,11 @@ export const checkToolCalls = (action: AssistantMessage, max: number): void => {
 /**
  * One step of a running episode, with the tools its reset chose: the
  * record counts it, keeps its reward, adds it to the return and takes its
- * ending. A step that throws changes nothing of `rec`.
+ * ending. A step that throws changes nothing of `rec`. In a multi-agent
+ * environment it is the step of `options.agent`, or of the one agent
+ * whose turn it is, with that agent's tools; refused before anything
+ * runs when it is not that agent's turn. The record's reward is then the
+ * acting agent's; the state's `agents` holds every agent's.
  */
 export const stepEpisode = async (
   environment: Environment,
@@ -142,13 +147,17 @@ export const stepEpisode = async (
   action: AssistantMessage,
   options: StepOptions = {}
 ): Promise<StepOutcome> => {
+  const agent = stepAgent(environment, parts, options.agent);
+  const episode = episodeEnvironment(environment, rec.episodeTools);
   const out = await runStep(
-    episodeEnvironment(environment, rec.episodeTools),
+    agent === undefined
+      ? episode
+      : episodeEnvironment(episode, environment.agents?.[agent]?.tools),
     parts,
     rec.episodeTask,
     rec.steps + 1,
     action,
-    options
+    agent === undefined ? options : { ...options, agent }
   );
   rec.steps++;
   rec.reward = out.reward;
