@@ -126,7 +126,8 @@ export const tictactoe = defineEnvironment({
     oracle: () => {
       const moves = [1, 4, 2, 5, 3];
       let next = 0;
-      return () => toolCalls({ name: "mark", arguments: { cell: moves[next++] } });
+      return () =>
+        toolCalls({ name: "mark", arguments: { cell: moves[next++] } });
     }
   }
 });

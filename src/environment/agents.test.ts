@@ -118,9 +118,12 @@ describe("a multi-agent environment", () => {
     const s = createLocalSession(ending);
     await s.reset();
     // a is done after step 1: the turn skips it from then on.
-    expect((await s.step({ role: "assistant", content: "" })).agents).toEqual(
-      { agent: "a", turn: ["b"], rewards: { a: 0, b: 0 }, done: ["a"] }
-    );
+    expect((await s.step({ role: "assistant", content: "" })).agents).toEqual({
+      agent: "a",
+      turn: ["b"],
+      rewards: { a: 0, b: 0 },
+      done: ["a"]
+    });
     expect((await s.step({ role: "assistant" })).agents?.turn).toEqual(["b"]);
     const last = await s.step({ role: "assistant" });
     expect(last).toMatchObject({ done: false, truncated: true });

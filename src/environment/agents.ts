@@ -17,6 +17,7 @@ import { lazy } from "../lazy";
 import type { Message } from "../messages/schema";
 import { NAME_RE } from "../names";
 import type { StateField } from "../state/types";
+import type { Environment } from "./define-environment";
 import type { Observations } from "./episode-context";
 
 /** One role of a multi-agent environment. */
@@ -116,7 +117,10 @@ export const agentMessages = (
 };
 
 /** What `agent` sees of `messages`: its own and everyone's. */
-export const viewOf = (messages: readonly Message[], agent: string): Message[] =>
+export const viewOf = (
+  messages: readonly Message[],
+  agent: string
+): Message[] =>
   messages.filter((m) => m.agent === undefined || m.agent === agent);
 
 const turnOf = (
@@ -170,7 +174,8 @@ export const actingAgent = (
       { agent: asked, agents: [...roster] }
     );
   }
-  const agent = asked ?? (record.turn.length === 1 ? record.turn[0] : undefined);
+  const agent =
+    asked ?? (record.turn.length === 1 ? record.turn[0] : undefined);
   if (agent === undefined) {
     throw new RoostError(
       "invalid_request",
@@ -261,4 +266,39 @@ export const advanceAgents = (
     returns,
     done
   };
+};
+
+/** The agents of a multi-agent environment, in its order; undefined for one agent. */
+export const rosterOf = (environment: Environment): string[] | undefined =>
+  environment.agents === undefined
+    ? undefined
+    : Object.keys(environment.agents);
+
+/** Where the agents of `parts` stand (a multi-agent episode's). */
+export const agentsOf = (parts: {
+  state: { get(key: string): unknown };
+}): AgentsRecord => parts.state.get(AGENTS_KEY) as AgentsRecord;
+
+/**
+ * The agent a step is taken by in a multi-agent environment (see
+ * `actingAgent`), undefined in a one-agent one; refuses before anything
+ * is written.
+ */
+export const stepAgent = (
+  environment: Environment,
+  parts: { state: { get(key: string): unknown } },
+  asked: string | undefined
+): string | undefined => {
+  const roster = rosterOf(environment);
+  if (roster === undefined) {
+    if (asked !== undefined) {
+      throw new RoostError(
+        "invalid_request",
+        `${environment.name} has one agent: leave "agent" out.`,
+        { agent: asked }
+      );
+    }
+    return undefined;
+  }
+  return actingAgent(roster, agentsOf(parts), asked);
 };

@@ -18,7 +18,11 @@ import type {
   StepRewardArgs
 } from "../rewards/types";
 import { defineRubric, type WeightedSumOptions } from "../rewards/weighted-sum";
-import { defineState, type StateDefinition } from "../state/define-state";
+import {
+  defineState,
+  type ShapeOf,
+  type StateDefinition
+} from "../state/define-state";
 import type { StateShape } from "../state/types";
 import {
   type Tool,
@@ -340,10 +344,11 @@ export const defineEnvironment = <
     config.state ?? (defineState({}) as unknown as StateDefinition<Shape>);
   if (config.agents !== undefined) {
     checkAgents(config.name, config.agents, tools, state.keys());
-    state = defineState({
+    const shape: ShapeOf<Record<string, z.ZodType>> = {
       ...state.shape,
       agents: agentsField()
-    } as never) as unknown as StateDefinition<Shape>;
+    };
+    state = defineState(shape) as unknown as StateDefinition<Shape>;
   }
   // Deriving JSON Schemas from zod is most of what defining costs; a cold
   // isolate defines every environment before its first request.

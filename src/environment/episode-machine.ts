@@ -12,6 +12,7 @@ import type { AssistantMessage, Message } from "../messages/schema";
 import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
+import { stepAgent } from "./agents";
 import type { Environment } from "./define-environment";
 import { episodeEnvironment } from "./episode-tools";
 import {
@@ -19,7 +20,6 @@ import {
   runReset,
   runStep,
   type SessionParts,
-  stepAgent,
   type StepOptions,
   type StepOutcome
 } from "./hook-calls";

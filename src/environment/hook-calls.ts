@@ -18,6 +18,17 @@ import type {
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { MergeableState } from "../tools/outputs";
 import type { CallOutcome, SqlExec, ToolException } from "../tools/types";
+import {
+  AGENTS_KEY,
+  type AgentObservations,
+  type AgentsRecord,
+  advanceAgents,
+  agentMessages,
+  agentsOf,
+  rosterOf,
+  startAgents,
+  viewOf
+} from "./agents";
 import type {
   Environment,
   EpisodeContext,
@@ -25,16 +36,6 @@ import type {
   ResetResult,
   StepResult
 } from "./define-environment";
-import {
-  AGENTS_KEY,
-  type AgentObservations,
-  type AgentsRecord,
-  actingAgent,
-  advanceAgents,
-  agentMessages,
-  startAgents,
-  viewOf
-} from "./agents";
 import { createEpisodeControl } from "./episode-control";
 import { checkEpisodeTools } from "./episode-tools";
 import { callHook } from "./hook-failure";
@@ -178,40 +179,6 @@ export const runReset = async (
   return { observations, ...(tools === undefined ? {} : { tools }) };
 };
 
-/** The agents of a multi-agent environment, in its order; undefined for one agent. */
-export const rosterOf = (environment: Environment): string[] | undefined =>
-  environment.agents === undefined
-    ? undefined
-    : Object.keys(environment.agents);
-
-/** Where the agents of `parts` stand (a multi-agent episode's). */
-export const agentsOf = (parts: SessionParts): AgentsRecord =>
-  parts.state.get(AGENTS_KEY) as AgentsRecord;
-
-/**
- * The agent a step is taken by in a multi-agent environment (see
- * `actingAgent`), undefined in a one-agent one; refuses before anything
- * is written.
- */
-export const stepAgent = (
-  environment: Environment,
-  parts: SessionParts,
-  asked: string | undefined
-): string | undefined => {
-  const roster = rosterOf(environment);
-  if (roster === undefined) {
-    if (asked !== undefined) {
-      throw new RoostError(
-        "invalid_request",
-        `${environment.name} has one agent: leave "agent" out.`,
-        { agent: asked }
-      );
-    }
-    return undefined;
-  }
-  return actingAgent(roster, agentsOf(parts), asked);
-};
-
 /** How a step runs: its tool calls as every call does, and what the runtime lends its judges. */
 export interface StepOptions extends ExecuteOptions {
   judges?: Judges;
@@ -323,6 +290,8 @@ export const runStep = async (
       done: done || (said?.done ?? false),
       ...(said?.turn === undefined ? {} : { turn: said.turn })
     });
+    // The step's reward is the acting agent's; the others' are in `rewards`.
+    reward = record.rewards[agent]!;
     // The episode ends when no agent plays on.
     done = record.turn.length === 0;
   }

@@ -2,8 +2,8 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
-import { JsonValueSchema } from "./json-value";
 import { agentsFields } from "./agents";
+import { JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema, WireMessageSchema } from "./messages";
 import { OpenAIToolSchema } from "./openai-tool";

@@ -3,12 +3,14 @@
 // is refused and changes nothing, each agent is told only its own part,
 // rewards are each agent's, and an abort mid-game loses nothing.
 import { describe, expect, it } from "vitest";
-import type { Message, StepResponse } from "../../src/protocol";
+import type { Message } from "../../src/messages";
+import type { StepResponse } from "../../src/protocol";
 import {
   action,
   createResetSession,
   errorOf,
   json,
+  readable,
   send,
   type TestSession
 } from "./helpers";
@@ -49,10 +51,8 @@ const messagesOf = async (s: TestSession) =>
 
 /** What a client can read of the session, to show a refusal changed nothing. */
 const everything = async (s: TestSession) => ({
-  state: await stateOf(s),
-  messages: await messagesOf(s),
-  events: await (await s.call("/events?limit=1000")).text(),
-  status: await json<Record<string, unknown>>(await s.call(""))
+  readable: await readable(s),
+  events: await (await s.call("/events?limit=1000")).text()
 });
 
 const game = () => createResetSession({ environment: "tictactoe" });
