@@ -5,7 +5,12 @@
  * and is rewarded on its own: 1 for a win, -1 for a loss, 0 for a draw.
  */
 
-import { defineEnvironment, defineState, toolCalls } from "roost-edge/core";
+import {
+  dataset,
+  defineEnvironment,
+  defineState,
+  toolCalls
+} from "roost-edge/core";
 import * as z from "zod";
 
 type Mark = "x" | "o";
@@ -45,6 +50,32 @@ const render = (board: string): string =>
 
 const other = (mark: Mark): Mark => (mark === "x" ? "o" : "x");
 
+/** A game starts empty (opening 0) or with x's first mark in that cell. */
+const task = z
+  .object({ opening: z.number().int().min(0).max(9) })
+  .default({ opening: 0 });
+
+const opened = (opening: number): string =>
+  opening === 0
+    ? "........."
+    : `${".".repeat(opening - 1)}x${".".repeat(9 - opening)}`;
+
+/**
+ * Self-play where x wins: x completes a line through its first cell while
+ * o marks cells off that line.
+ */
+const winningMoves = (opening: number): number[] => {
+  const first = opening === 0 ? 1 : opening;
+  const line = LINES.find((l) => l.some((i) => i === first - 1))!;
+  const rest = line.map((i) => i + 1).filter((c) => c !== first);
+  const off = [1, 2, 3, 4, 5, 6, 7, 8, 9].filter(
+    (c) => c !== first && !rest.includes(c)
+  );
+  const o = off.slice(0, 2);
+  const moves = [o[0]!, rest[0]!, o[1]!, rest[1]!];
+  return opening === 0 ? [first, ...moves] : moves;
+};
+
 export const tictactoe = defineEnvironment({
   name: "tictactoe",
   description:
@@ -53,6 +84,9 @@ export const tictactoe = defineEnvironment({
     x: { description: "Moves first.", tools: ["mark"] },
     o: { description: "Moves second.", tools: ["mark"] }
   },
+  task,
+  // Each opening a task, so validation's floors play ten games, not one.
+  dataset: dataset({ size: 10, get: (opening) => ({ opening }) }),
   state: defineState({
     board: { type: z.string().length(9).default(".........") }
   }),
@@ -76,13 +110,26 @@ export const tictactoe = defineEnvironment({
       }
     })
   }),
-  reset: () => ({
-    observations: {
-      x: `You are x and move first. Call mark with a free cell:\n${render(".........")}`,
-      o: "You are o; x moves first."
-    },
-    turn: "x"
-  }),
+  reset: ({ task, ctx }) => {
+    const board = opened(task.opening);
+    ctx.state.set("board", board);
+    if (task.opening === 0) {
+      return {
+        observations: {
+          x: `You are x and move first. Call mark with a free cell:\n${render(board)}`,
+          o: "You are o; x moves first."
+        },
+        turn: "x"
+      };
+    }
+    return {
+      observations: {
+        x: `You are x and opened at ${task.opening}; o moves.`,
+        o: `You are o. x marked ${task.opening}:\n${render(board)}\nYour move: call mark with a free cell.`
+      },
+      turn: "o"
+    };
+  },
   step: async (action, ctx) => {
     const me = ctx.agent as Mark;
     const them = other(me);
@@ -121,10 +168,9 @@ export const tictactoe = defineEnvironment({
     };
   },
   validation: {
-    // Self-play where x takes the top row and o the middle one: x wins in
-    // five moves, and the return (the acting agent's rewards) is 1.
-    oracle: () => {
-      const moves = [1, 4, 2, 5, 3];
+    // Self-play that x wins, so the return (the first agent's, x's) is 1.
+    oracle: (task) => {
+      const moves = winningMoves(task.opening);
       let next = 0;
       return () =>
         toolCalls({ name: "mark", arguments: { cell: moves[next++] } });

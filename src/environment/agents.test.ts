@@ -76,9 +76,34 @@ describe("a multi-agent environment", () => {
     await s.step(pass());
     await s.step(pass());
     const out = await s.step(toolCalls({ name: "shout" }));
-    expect(out.reward).toBe(0.5);
     expect(out.agents?.rewards).toEqual({ a: 0, b: 0, c: 0.5 });
     expect(agentsOf(s).returns).toEqual({ a: 0, b: 0, c: 0.5 });
+    // The session's own reward is the first agent's (a's), so that a
+    // self-play episode's return is one side's, not every side's summed.
+    expect(out.reward).toBe(0);
+    await s.step(toolCalls({ name: "shout" }));
+    expect(agentsOf(s).returns).toEqual({ a: 0.5, b: 0, c: 0.5 });
+    expect((await s.step(pass())).reward).toBe(0);
+  });
+
+  it("makes the session's return the first agent's, whoever acts", async () => {
+    const duel = defineEnvironment({
+      name: "duel",
+      description: "",
+      agents: { a: {}, b: {} },
+      tools: {},
+      reset: () => "Go.",
+      step: (_action, ctx) =>
+        ctx.agent === "b"
+          ? { observations: "b wins", rewards: { a: -1, b: 1 }, done: true }
+          : { observations: "a waits" }
+    });
+    const s = createLocalSession(duel);
+    await s.reset();
+    expect((await s.step({ role: "assistant", content: "" })).reward).toBe(0);
+    const last = await s.step({ role: "assistant", content: "" });
+    expect(last).toMatchObject({ reward: -1, done: true });
+    expect(last.agents?.rewards).toEqual({ a: -1, b: 1 });
   });
 
   it("refuses to be defined with a state key named agents or an agent without its tool", () => {

@@ -290,7 +290,7 @@ export const runStep = async (
       done: done || (said?.done ?? false),
       ...(said?.turn === undefined ? {} : { turn: said.turn })
     });
-    // The step's reward is the acting agent's; the others' are in `rewards`.
+    // The rubrics below score the acting agent's step.
     reward = record.rewards[agent]!;
     // The episode ends when no agent plays on.
     done = record.turn.length === 0;
@@ -330,12 +330,16 @@ export const runStep = async (
   if (scored !== undefined) reward += scored.added;
   let agents: StepOutcome["agents"];
   let view = observations;
-  if (record !== undefined && agent !== undefined) {
-    // The rubrics score the acting agent's step.
+  if (record !== undefined && agent !== undefined && roster !== undefined) {
     const added = scored?.added ?? 0;
     record.rewards[agent]! += added;
     record.returns[agent]! += added;
     parts.state.set(AGENTS_KEY, record);
+    // The session's reward, and so its return, is the first agent's: one
+    // number summed everywhere (status, task statistics, validation), and
+    // the side a self-play trainer usually trains. Every agent's is in
+    // `rewards` and `agents.returns`.
+    reward = record.rewards[roster[0]!]!;
     agents = {
       agent,
       turn: record.turn,
