@@ -138,7 +138,8 @@ export const checkToolCalls = (action: AssistantMessage, max: number): void => {
  * environment it is the step of `options.agent`, or of the one agent
  * whose turn it is, with that agent's tools; refused before anything
  * runs when it is not that agent's turn. The record's reward is then the
- * acting agent's; the state's `agents` holds every agent's.
+ * first agent's (see hook-calls.ts); the state's `agents` holds every
+ * agent's.
  */
 export const stepEpisode = async (
   environment: Environment,
