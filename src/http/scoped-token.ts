@@ -18,15 +18,19 @@ import { isTokenShaped, signToken, verifyToken } from "./token";
 // A domain of its own: the first token signs a bare 64-hex id and OpenEnv's
 // credentials start "openenv:", so no kind can pass for another.
 const signed = (sessionId: string, g: Grant): string =>
-  `scope:${sessionId}:${g.scope}:${g.issuedAt}:${g.expiresAt ?? 0}`;
+  `scope:${sessionId}:${scopeOf(g)}:${g.issuedAt}:${g.expiresAt ?? 0}`;
+
+// `@` is in no scope's name, so "act@x" can pass for no other scope.
+const scopeOf = (g: { scope: Scope; agent?: string }): string =>
+  g.agent === undefined ? g.scope : `${g.scope}@${g.agent}`;
 
 /** Signs a token for `sessionId` carrying `grant`'s scope, time and expiry. */
 export const signScopedToken = async (
   keys: SigningKeys,
   sessionId: string,
-  grant: { scope: Scope; issuedAt: number; expiresAt?: number }
+  grant: { scope: Scope; issuedAt: number; expiresAt?: number; agent?: string }
 ): Promise<string> =>
-  `${grant.scope}.${grant.issuedAt.toString(36)}.${grant.expiresAt ?? 0}.${await signToken(keys, signed(sessionId, grant))}`;
+  `${scopeOf(grant)}.${grant.issuedAt.toString(36)}.${grant.expiresAt ?? 0}.${await signToken(keys, signed(sessionId, grant))}`;
 
 /** Whether `grant` is past its expiry at `nowMs`. */
 export const isExpired = (grant: Grant, nowMs: number): boolean =>
@@ -53,13 +57,14 @@ export const verifySessionToken = async (
       : undefined;
   const match = SCOPED_TOKEN.exec(token);
   if (match === null || !isScope(match[1]!)) return undefined;
-  const expiresAt = Number(match[3]);
+  const expiresAt = Number(match[4]);
   const grant: Grant = {
     scope: match[1],
-    issuedAt: Number.parseInt(match[2]!, 36),
-    ...(expiresAt === 0 ? {} : { expiresAt })
+    issuedAt: Number.parseInt(match[3]!, 36),
+    ...(expiresAt === 0 ? {} : { expiresAt }),
+    ...(match[2] === undefined ? {} : { agent: match[2] })
   };
-  return (await verifyToken(keys, signed(sessionId, grant), match[4]!))
+  return (await verifyToken(keys, signed(sessionId, grant), match[5]!))
     ? grant
     : undefined;
 };

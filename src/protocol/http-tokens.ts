@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { lazy } from "../lazy";
 import { JsonValueSchema } from "./json-value";
+import { NameSchema } from "./limits";
 import { CursorSchema } from "./query";
 import { maxBytesParam, truncatedSchema } from "./read-budget";
 import { SCOPES } from "./scopes";
@@ -30,9 +31,22 @@ export const TokenRequestSchema = lazy(() =>
         .min(1)
         .max(MAX_TOKEN_TTL_S)
         .default(DEFAULT_TOKEN_TTL_S)
-        .describe("Seconds until the token is refused (default a day).")
+        .describe("Seconds until the token is refused (default a day)."),
+      agent: NameSchema()
+        .optional()
+        .describe(
+          "A multi-agent session's agent the token is (observe and act only): it steps only as that agent."
+        )
     })
     .strict()
+    .refine(
+      (r) =>
+        r.agent === undefined || r.scope === "observe" || r.scope === "act",
+      {
+        message: "Only observe and act tokens may name an agent.",
+        path: ["agent"]
+      }
+    )
     .meta({ id: "TokenRequest" })
 );
 export type TokenRequest = z.infer<ReturnType<typeof TokenRequestSchema>>;
@@ -42,6 +56,7 @@ export const TokenResponseSchema = lazy(() =>
     .object({
       token: z.string(),
       scope: ScopeSchema(),
+      agent: z.string().optional(),
       expires_at: z.string().describe("ISO 8601; refused from then on.")
     })
     .meta({ id: "TokenResponse" })

@@ -20,13 +20,15 @@ export const SCOPES = ["observe", "act", "grade", "control", "model"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
- * A scoped session token: `<scope>.<issued ms, base 36>.<expiry s, 0 for
- * never>.v1.<kid>.<mac>`. The scope is spelled out in front and covered by
- * the mac, so a page may read it (credential-scope.ts) and the worker
- * verify it (http/scoped-token.ts) from this one pattern.
+ * A scoped session token: `<scope>[@<agent>].<issued ms, base 36>.<expiry
+ * s, 0 for never>.v1.<kid>.<mac>`. The scope, and the one agent of a
+ * multi-agent session the token acts and sees as, are spelled out in
+ * front and covered by the mac, so a page may read them
+ * (credential-scope.ts) and the worker verify them (http/scoped-token.ts)
+ * from this one pattern.
  */
 export const SCOPED_TOKEN =
-  /^(observe|act|grade|control|model)\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+  /^(observe|act|grade|control|model)(?:@([a-zA-Z0-9_-]{1,64}))?\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
 export const isScope = (value: string): value is Scope =>
   (SCOPES as readonly string[]).includes(value);
@@ -57,6 +59,11 @@ export interface Grant {
   expiresAt?: number;
   /** An API key: the operator's, so no session's revocation reaches it. */
   apiKey?: true;
+  /**
+   * The one agent of a multi-agent session this credential is: it steps
+   * only as that agent. Only `observe` and `act` tokens carry one.
+   */
+  agent?: string;
 }
 
 /** What the server's own calls hold (creation, a fork's copies). */

@@ -27,7 +27,8 @@ export const grantOf = (request: Request): Grant | undefined => {
       scope: g.scope,
       issuedAt: g.issuedAt,
       ...(typeof g.expiresAt === "number" ? { expiresAt: g.expiresAt } : {}),
-      ...(g.apiKey === true ? { apiKey: true } : {})
+      ...(g.apiKey === true ? { apiKey: true } : {}),
+      ...(typeof g.agent === "string" ? { agent: g.agent } : {})
     };
   } catch {
     return undefined;

@@ -110,6 +110,7 @@ export const tokenRoutes: readonly RouteEntry[] = [
       {
         token,
         scope: issued.scope,
+        ...(issued.agent === undefined ? {} : { agent: issued.agent }),
         expires_at: iso(issued.expiresAt * 1000)
       },
       201

@@ -45,4 +45,30 @@ export const checkGrant = (
       `This credential's scope "${grant.scope}" does not allow ${name}; it needs "${need}".`,
       { scope: need, granted: grant.scope }
     );
+  // An agent's credential acts only by taking its turns: a tool call
+  // outside a step, a chat or the model gateway would act out of turn.
+  if (grant.agent !== undefined && need !== "observe" && name !== "step")
+    throw new RoostError(
+      "forbidden",
+      `This credential is agent ${grant.agent}'s: it may step as ${grant.agent} and read, not ${name}.`,
+      { agent: grant.agent }
+    );
+};
+
+/**
+ * A step's input for `grant`: an agent's credential steps as its agent,
+ * and is refused, changing nothing, when it names another.
+ */
+export const asGrantedAgent = <I extends { agent?: string | undefined }>(
+  grant: Grant,
+  input: I
+): I => {
+  if (grant.agent === undefined) return input;
+  if (input.agent !== undefined && input.agent !== grant.agent)
+    throw new RoostError(
+      "forbidden",
+      `This credential is agent ${grant.agent}'s; it cannot step as ${input.agent}.`,
+      { agent: input.agent, granted: grant.agent }
+    );
+  return { ...input, agent: grant.agent };
 };

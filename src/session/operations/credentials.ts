@@ -5,6 +5,8 @@
  */
 
 import * as z from "zod";
+import { rosterOf } from "../../environment/agents";
+import { RoostError } from "../../errors";
 import {
   CursorSchema,
   MaxBytesSchema,
@@ -33,13 +35,26 @@ export const issueToken = defineOperation({
   scope: "control",
   mutates: false,
   events: [],
-  handle: ({ shared }, { scope, ttl_s }) => {
-    shared.requireRow();
+  handle: ({ shared }, { scope, ttl_s, agent }) => {
+    const row = shared.requireRow();
+    if (agent !== undefined) {
+      const roster = rosterOf(shared.registry.get(row.environment)) ?? [];
+      if (!roster.includes(agent)) {
+        throw new RoostError(
+          "invalid_request",
+          roster.length === 0
+            ? `${row.environment} has one agent: leave "agent" out.`
+            : `${row.environment} has no agent "${agent}"; its agents are ${roster.join(", ")}.`,
+          { agent, agents: roster }
+        );
+      }
+    }
     const now = shared.now();
     return {
       scope,
       issuedAt: Math.max(now, shared.revocations()[scope] ?? 0),
-      expiresAt: Math.ceil(now / 1000) + ttl_s
+      expiresAt: Math.ceil(now / 1000) + ttl_s,
+      ...(agent === undefined ? {} : { agent })
     };
   }
 });

@@ -12,7 +12,7 @@ import { type IdempotencyKey, requestHash } from "../../storage/idempotency";
 import { explainFailure } from "../hook-log";
 import type { AnyOperation, OperationTable } from "../layer";
 import type { SessionRuntime } from "../runtime";
-import { checkGrant } from "./check-grant";
+import { asGrantedAgent, checkGrant } from "./check-grant";
 import { issueToken, readHidden, revokeTokens } from "./credentials";
 import type { Operation } from "./define";
 import {
@@ -159,7 +159,11 @@ export const dispatch = async <N extends OperationName>(
   checkGrant(rt.shared, name, op.scope, grant);
   const parsed = op.input().safeParse(input);
   if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
-  const checked = parsed.data as OperationInput<N>;
+  const checked = (
+    name === "step"
+      ? asGrantedAgent(grant, parsed.data as { agent?: string })
+      : parsed.data
+  ) as OperationInput<N>;
   const idem = key === undefined ? undefined : await bindKey(op, checked, key);
   try {
     return (await op.handle(rt, checked, idem)) as OperationOutput<N>;
