@@ -55,6 +55,29 @@ describe("a token for one agent", () => {
     expect(await json<StepResponse>(second)).toMatchObject({ agent: "o" });
   });
 
+  it("reads its agent's messages and the shared ones, none of the other's", async () => {
+    const s = await createResetSession({ environment: "tictactoe" });
+    const x = await tokenOf(s, "x");
+    await s.call("/step", send("POST", action("mark", { cell: 5 })));
+    await s.call("/step", send("POST", action("mark", { cell: 1 })));
+    const read = async (path: string) =>
+      json(
+        await call(`/v1/sessions/${s.session_id}${path}`, {
+          headers: { Authorization: `Bearer ${x}` }
+        })
+      );
+    const { messages } = (await read("/messages?limit=100")) as {
+      messages: { agent?: string }[];
+    };
+    const all = (await json(await s.call("/messages?limit=100"))) as {
+      messages: { agent?: string }[];
+    };
+    expect(all.messages.some((m) => m.agent === "o")).toBe(true);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.every((m) => m.agent !== "o")).toBe(true);
+    expect(messages).toEqual(all.messages.filter((m) => m.agent !== "o"));
+  });
+
   it("refuses to step as another agent, to call a tool outside a step, and to be forged into another's", async () => {
     const s = await createResetSession({ environment: "tictactoe" });
     const x = await tokenOf(s, "x");

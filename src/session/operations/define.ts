@@ -3,7 +3,7 @@
 import type * as z from "zod";
 import type { ErrorCode } from "../../errors";
 import type { EventType } from "../../protocol";
-import type { Scope } from "../../protocol/scopes";
+import type { Grant, Scope } from "../../protocol/scopes";
 import type { IdempotencyKey } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 
@@ -51,7 +51,13 @@ export interface Operation<I, O> {
   readonly again?: "harmless" | { refused: ErrorCode; answer?: "status" };
   /** The event types it may emit, for documentation and tests. */
   readonly events: readonly EventType[];
-  handle(rt: SessionRuntime, input: I, idem?: IdempotencyKey): Promise<O> | O;
+  /** `grant` is the caller's: an agent's credential reads that agent's view. */
+  handle(
+    rt: SessionRuntime,
+    input: I,
+    idem?: IdempotencyKey,
+    grant?: Grant
+  ): Promise<O> | O;
 }
 
 /** Declares an operation; the identity, for inference. */

@@ -166,7 +166,7 @@ export const dispatch = async <N extends OperationName>(
   ) as OperationInput<N>;
   const idem = key === undefined ? undefined : await bindKey(op, checked, key);
   try {
-    return (await op.handle(rt, checked, idem)) as OperationOutput<N>;
+    return (await op.handle(rt, checked, idem, grant)) as OperationOutput<N>;
   } catch (error) {
     throw await explainFailure(rt.shared, name, error);
   }

@@ -1,6 +1,7 @@
 /** @module The state's and the transcript's operations: read, patch, page through messages, the environment's frame. */
 
 import * as z from "zod";
+import { viewOf } from "../../environment/agents";
 import { episodeEnvironment } from "../../environment/episode-tools";
 import { contextOf } from "../../environment/hook-calls";
 import { callHookSync } from "../../environment/hook-failure";
@@ -88,7 +89,7 @@ export const messages = defineOperation({
   scope: "observe",
   mutates: false,
   events: [],
-  handle: (rt, q) =>
+  handle: (rt, q, _idem, grant) =>
     rt.readTranscript((transcript) => {
       const offset = offsetOf(q.cursor);
       const budget = new ReadBudget(q.max_bytes);
@@ -96,7 +97,9 @@ export const messages = defineOperation({
       const next = offset + list.length;
       const total = transcript.count();
       return {
-        messages: list,
+        // The cursor counts the transcript, so an agent's page may hold
+        // fewer messages than were read for it.
+        messages: grant?.agent === undefined ? list : viewOf(list, grant.agent),
         total,
         ...(next < total ? { next_cursor: String(next) } : {}),
         ...truncatedField(budget)
