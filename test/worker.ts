@@ -29,6 +29,7 @@ import { graderModel, judged } from "./fixtures/judged";
 import { absentee, pupil, truant, tutee } from "./fixtures/pupil";
 import { regraded } from "./fixtures/regraded";
 import { scribe } from "./fixtures/scribe";
+import { secrets } from "./fixtures/secrets";
 
 const roost = createRoost({
   environments: [
@@ -38,6 +39,7 @@ const roost = createRoost({
     catalog,
     maze,
     tictactoe,
+    secrets,
     lab,
     bulk,
     forest,

@@ -108,6 +108,8 @@ export class RoostSession extends SessionReads {
    * seconds (default a day, at most 30 days). Needs a control token or an
    * API key. Open a handle with it through `client.session(id, token)`, or
    * hand it to a browser: an `observe` token watches, an `act` token steps.
+   * With `agent`, one agent's of a multi-agent session: it steps only as
+   * that agent and reads only its view.
    * (Named `mintToken`, not `token`: `token` is the handle's own credential.)
    *
    * @example
@@ -115,19 +117,24 @@ export class RoostSession extends SessionReads {
    * const viewer = client.session(session.id, token);
    */
   async mintToken(
-    { scope, ttl }: { scope: Scope; ttl?: number },
+    { scope, ttl, agent }: { scope: Scope; ttl?: number; agent?: string },
     options: MutationOptions = {}
   ): Promise<ScopedToken> {
     const minted = await this.#mutate(
       "POST",
       "/tokens",
-      ttl === undefined ? { scope } : { scope, ttl_s: ttl },
+      {
+        scope,
+        ...(ttl === undefined ? {} : { ttl_s: ttl }),
+        ...(agent === undefined ? {} : { agent })
+      },
       TokenResponseSchema(),
       options
     );
     return {
       token: minted.token,
       scope: minted.scope,
+      ...(minted.agent === undefined ? {} : { agent: minted.agent }),
       expiresAt: minted.expires_at
     };
   }

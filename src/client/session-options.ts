@@ -7,6 +7,8 @@ import type { Scope } from "../protocol";
 export interface ScopedToken {
   token: string;
   scope: Scope;
+  /** The agent it is, when minted for one. */
+  agent?: string;
   /** ISO 8601: the server refuses the token from then on. */
   expiresAt: string;
 }

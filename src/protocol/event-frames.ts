@@ -2,7 +2,7 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
-import { agentsFields } from "./agents";
+import { agentsFields, ownerField } from "./agents";
 import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
@@ -50,6 +50,7 @@ export const ResultEventSchema = lazy(() =>
       display: z.boolean(),
       ...displayFields(),
       call_id: z.string().optional(),
+      ...ownerField(),
       /**
        * Present when a large result was split to fit the event log's row
        * limit: parts share tool, name and index and concatenate in order.
@@ -70,7 +71,8 @@ export const StoreChangedEventSchema = lazy(() =>
       tool: NameSchema(),
       name: NameSchema(),
       /** Absent when the whole key's list was replaced or removed. */
-      index: Position().optional()
+      index: Position().optional(),
+      ...ownerField()
     },
     "The environment store changed under one key."
   )
@@ -99,7 +101,8 @@ export const ToolStartedEventSchema = lazy(() =>
       call_id: z.string(),
       tool: z.string(),
       /** Parsed arguments, or the model's raw string when it was not JSON. */
-      arguments: z.union([JsonObjectSchema(), z.string()])
+      arguments: z.union([JsonObjectSchema(), z.string()]),
+      ...ownerField()
     },
     "A tool call started."
   )
@@ -135,7 +138,8 @@ export const ToolFinishedEventSchema = lazy(() =>
       /** True for every failure: a refused call, a timeout, an exception. */
       is_error: z.boolean(),
       /** Present when the tool's own code threw. */
-      exception: ToolExceptionSchema().optional()
+      exception: ToolExceptionSchema().optional(),
+      ...ownerField()
     },
     "A tool call finished."
   )
@@ -147,7 +151,8 @@ export const UpdateEventSchema = lazy(() =>
     {
       kind: z.enum(UPDATE_KINDS),
       payload: JsonObjectSchema(),
-      call_id: z.string().optional()
+      call_id: z.string().optional(),
+      ...ownerField()
     },
     "Progress a tool reported; never stored in the environment."
   )

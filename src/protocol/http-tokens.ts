@@ -35,7 +35,7 @@ export const TokenRequestSchema = lazy(() =>
       agent: NameSchema()
         .optional()
         .describe(
-          "A multi-agent session's agent the token is (observe and act only): it steps only as that agent."
+          "A multi-agent session's agent the token is (observe and act only): it steps only as that agent and reads only that agent's view."
         )
     })
     .strict()

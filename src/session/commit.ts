@@ -14,6 +14,7 @@ import {
 import type { SessionParts } from "../environment/hook-calls";
 import { RoostError } from "../errors";
 import type { Emit } from "../protocol";
+import { OWNED_EVENTS } from "../protocol/agents";
 import type { StateDefinition } from "../state/define-state";
 import { stagedParts } from "../storage/episode-parts";
 import type { PendingEvent } from "../storage/event-log";
@@ -50,6 +51,11 @@ export interface MutationContext {
   afterCommit(fn: () => void): void;
   /** Records a step's place for re-scoring (kept only where it is needed). */
   recordStep(step: RescoreStep): void;
+  /**
+   * Makes this mutation a step of `agent`'s: the events its tools and
+   * store make from now on are tagged as that agent's (protocol/agents.ts).
+   */
+  actAs(agent: string): void;
 }
 
 /** What each kind needs of the committed episode before it may run. */
@@ -182,7 +188,15 @@ export class Committer {
       ...(kind === "step" ? { step: row.steps + 1 } : {}),
       counters: {}
     };
-    const emit: Emit = (type, data) => shared.emit(row.episode, type, data);
+    let actor: string | undefined;
+    const emit: Emit = (type, data) =>
+      shared.emit(
+        row.episode,
+        type,
+        actor !== undefined && OWNED_EVENTS.has(type)
+          ? { ...data, agent: actor }
+          : data
+      );
     const staged = stagedParts(
       shared.sql,
       row.episode,
@@ -234,6 +248,9 @@ export class Committer {
         afterCommit: (fn) => after.push(fn),
         recordStep: (step) => {
           stepRecord = step;
+        },
+        actAs: (agent) => {
+          actor = agent;
         }
       });
       // A tool may have caught the refusal; the mutation is refused anyway.

@@ -113,10 +113,14 @@ export class SessionObject extends DurableObject {
       // The operations' one access check, with the request's own scope (a
       // model token sees nothing of the session).
       try {
+        // An agent's credential is refused: no such request is its view.
         checkGrant(this.runtime.shared, answer.name, answer.scope, grant);
       } catch (error) {
         const refused = error as RoostError;
-        return Response.json(toErrorBody(refused), { status: refused.status });
+        return Response.json(
+          { error: toErrorBody(refused) },
+          { status: refused.status }
+        );
       }
       return answer.answer(this.runtime, url, grant, request);
     }

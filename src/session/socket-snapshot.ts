@@ -22,8 +22,13 @@ export interface SocketSnapshot {
 /**
  * Status, state and store keys with counts — never entries — within one
  * read budget; what does not fit is named by cursors for the HTTP reads.
+ * An agent's socket is sent no keys (`withKeys` false): the store is the
+ * session's, and its keys name what the agents' tools stored.
  */
-export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
+export const socketSnapshot = (
+  rt: SessionRuntime,
+  withKeys = true
+): SocketSnapshot => {
   const status = sessionStatus(rt.shared);
   return rt.read((parts, environment, row) => {
     const budget = new ReadBudget(READ_BYTES.default);
@@ -34,10 +39,12 @@ export const socketSnapshot = (rt: SessionRuntime): SocketSnapshot => {
       budget
     );
     // A page always holds its first key, so the keys' cursor is never "from the start".
-    const keys = parts.environment.keyPage({
-      limit: 10_000,
-      maxBytes: Math.max(1, budget.left)
-    });
+    const keys = withKeys
+      ? parts.environment.keyPage({
+          limit: 10_000,
+          maxBytes: Math.max(1, budget.left)
+        })
+      : { keys: [], nextCursor: undefined };
     const stateCursor =
       state.next === undefined ? undefined : String(state.next);
     const keysCursor = keys.nextCursor;

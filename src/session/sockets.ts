@@ -14,6 +14,7 @@ import {
   ReadBudget,
   subprotocolHeaders
 } from "../protocol";
+import { visibleTo } from "../protocol/agents";
 import type { Grant, Scope } from "../protocol/scopes";
 import type { EventText } from "../storage/event-log";
 import { packEvents } from "./event-batches";
@@ -60,6 +61,15 @@ const REPLAY_PAGE = 500;
 
 /** A seq in `?after=`: digits only, as `GET …/events?after=` takes it. */
 const SEQ = /^\d{1,15}$/;
+
+/** What of `events` a socket of `agent`'s credential is sent (protocol/agents.ts). */
+const viewOf = (
+  events: readonly EventText[],
+  agent: string | undefined
+): readonly EventText[] =>
+  agent === undefined
+    ? events
+    : events.filter((e) => visibleTo(JSON.parse(e.text), agent));
 
 /** `?batch=0` (or `false`) asks for one event per message. */
 const SINGLE = new Set(["0", "false"]);
@@ -175,10 +185,12 @@ export class SocketHub {
       const state = attachment(ws);
       if (state.grant !== undefined && this.#closeIfStale(ws, state.grant))
         continue;
-      const fresh =
+      const fresh = viewOf(
         state.lastSeq < pending[0]!.seq
           ? pending
-          : pending.filter((e) => e.seq > state.lastSeq);
+          : pending.filter((e) => e.seq > state.lastSeq),
+        state.grant?.agent
+      );
       if (fresh.length === 0 || this.#tooFarBehind(ws, state, fresh)) continue;
       if (state.single) {
         this.#sendAll(
@@ -267,7 +279,10 @@ export class SocketHub {
 
   #snapshot(ws: WebSocket): void {
     this.flush();
-    const snapshot = socketSnapshot(this.#runtime);
+    const snapshot = socketSnapshot(
+      this.#runtime,
+      attachment(ws).grant?.agent === undefined
+    );
     this.#send(ws, { type: "session.snapshot", ...snapshot });
     ws.serializeAttachment({
       ...attachment(ws),
@@ -308,9 +323,10 @@ export class SocketHub {
     for (;;) {
       const page = log.page(last, REPLAY_PAGE, new ReadBudget());
       if (page.length === 0 || this.#tooFarBehind(ws, state, page)) break;
+      const view = viewOf(page, state.grant?.agent);
       this.#sendAll(
         ws,
-        state.single ? page.map((e) => e.text) : packEvents(page)
+        state.single ? view.map((e) => e.text) : packEvents(view)
       );
       last = page.at(-1)!.seq;
     }

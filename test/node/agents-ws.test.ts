@@ -1,6 +1,7 @@
-// Two agents of one game, each on its own `ws` socket against wrangler dev:
-// each steps as itself, a move out of turn is refused with 409 naming whose
-// turn it is, and both sockets see the game's steps in the same order.
+// Two agents of one game, each on its own `ws` socket against wrangler dev
+// with a token of its own: each steps as itself, a move out of turn is
+// refused with 409 naming whose turn it is, both sockets see the game's
+// steps in the same order, and neither is sent the other's messages.
 import { describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { createSignal } from "../shared/signal";
@@ -63,13 +64,20 @@ const player = (url: string, token: string, agent: string) => {
       error?: { code: string; message: string; details?: unknown };
     };
   };
+  /** What this socket was sent that is the other agent's. */
+  const leaked = (other: string) =>
+    frames.filter(
+      (f) =>
+        (f.type !== "step" && (f as { agent?: string }).agent === other) ||
+        (f as { message?: { agent?: string } }).message?.agent === other
+    );
   const steps = () =>
     frames
       .filter((f) => f.type === "step")
       .map((f) => (f as Frame & { agent?: string }).agent);
   const until = (what: string, predicate: () => boolean) =>
     signal.until(predicate, { what });
-  return { ws, opened, mark, steps, until };
+  return { ws, opened, mark, steps, until, leaked, frames };
 };
 
 describe("two agents on two sockets", () => {
@@ -78,8 +86,16 @@ describe("two agents on two sockets", () => {
       environment: "tictactoe"
     })) as { session_id: string; token: string; ws_url: string };
     await post(`/v1/sessions/${session_id}/reset`, {}, token);
-    const x = player(ws_url, token, "x");
-    const o = player(ws_url, token, "o");
+    const own = async (agent: string) =>
+      (
+        (await post(
+          `/v1/sessions/${session_id}/tokens`,
+          { scope: "act", agent },
+          token
+        )) as { token: string }
+      ).token;
+    const x = player(ws_url, await own("x"), "x");
+    const o = player(ws_url, await own("o"), "o");
     await Promise.all([x.opened, o.opened]);
 
     const early = await o.mark(5);
@@ -109,6 +125,15 @@ describe("two agents on two sockets", () => {
     await o.until("o's five steps", () => o.steps().length === 5);
     expect(x.steps()).toEqual(order);
     expect(o.steps()).toEqual(order);
+    // Each was sent its own messages, none of the other's.
+    const mine = (p: typeof x, agent: string) =>
+      p.frames.filter(
+        (f) => (f as { message?: { agent?: string } }).message?.agent === agent
+      );
+    expect(mine(x, "x").length).toBeGreaterThan(0);
+    expect(mine(o, "o").length).toBeGreaterThan(0);
+    expect(x.leaked("o")).toEqual([]);
+    expect(o.leaked("x")).toEqual([]);
     const state = (await (
       await fetch(`${base}/v1/sessions/${session_id}/state`, {
         headers: { authorization: `Bearer ${token}` }

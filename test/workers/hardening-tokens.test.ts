@@ -4,7 +4,9 @@ import {
   call,
   createResetSession,
   createSession,
-  send
+  errorOf,
+  send,
+  withScope
 } from "./helpers";
 import { hasType, openSocket } from "./ws-helpers";
 
@@ -81,6 +83,19 @@ describe("tokens in logs", () => {
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
+  });
+
+  it("a revoked token's chat stream is refused with 401, the session's refusal as it gave it", async () => {
+    const s = await createResetSession({ environment: "forest" });
+    const viewer = await withScope(s, "observe");
+    const revoked = await s.call(
+      "/tokens/revoke",
+      send("POST", { scope: "observe" })
+    );
+    expect(revoked.status).toBe(200);
+    const res = await viewer.call("/chat/some-chat/stream");
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toContain("revoked");
   });
 });
 

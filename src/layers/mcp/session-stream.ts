@@ -88,12 +88,11 @@ export const streamedCall = async (
     throw broken();
   }
   if (!response.ok || response.body === null) {
-    // The object's refusal: `{ error }`, or the bare body its own checks
-    // write (a model token's 403).
+    // The object's refusal: `{ error }`.
     const body = (await response.json().catch(() => undefined)) as
-      | (ErrorBody & { error?: ErrorBody })
+      | { error?: ErrorBody }
       | undefined;
-    const error = body?.error ?? body;
+    const error = body?.error;
     if (error !== undefined && isErrorCode(error.code)) {
       throw fromErrorBody(error);
     }

@@ -8,6 +8,7 @@
 import { RoostError } from "../../errors";
 import { allows, type Grant, type Scope } from "../../protocol/scopes";
 import type { SessionShared } from "../shared";
+import type { AgentUse } from "./define";
 
 /** Whether `grant` is no longer good: expired, or revoked by the session. */
 export const staleGrant = (
@@ -35,7 +36,8 @@ export const checkGrant = (
   shared: SessionShared,
   name: string,
   need: Scope,
-  grant: Grant
+  grant: Grant,
+  agentUse?: AgentUse
 ): void => {
   const stale = staleGrant(shared, grant);
   if (stale !== undefined) throw staleError(stale);
@@ -45,12 +47,10 @@ export const checkGrant = (
       `This credential's scope "${grant.scope}" does not allow ${name}; it needs "${need}".`,
       { scope: need, granted: grant.scope }
     );
-  // An agent's credential acts only by taking its turns: a tool call
-  // outside a step, a chat or the model gateway would act out of turn.
-  if (grant.agent !== undefined && need !== "observe" && name !== "step")
+  if (grant.agent !== undefined && agentUse === undefined)
     throw new RoostError(
       "forbidden",
-      `This credential is agent ${grant.agent}'s: it may step as ${grant.agent} and read, not ${name}.`,
+      `This credential is agent ${grant.agent}'s: it steps as ${grant.agent} and reads ${grant.agent}'s view, not ${name}.`,
       { agent: grant.agent }
     );
 };
@@ -63,12 +63,13 @@ export const asGrantedAgent = <I extends { agent?: string | undefined }>(
   grant: Grant,
   input: I
 ): I => {
+  const named = input.agent;
   if (grant.agent === undefined) return input;
-  if (input.agent !== undefined && input.agent !== grant.agent)
+  if (named !== undefined && named !== grant.agent)
     throw new RoostError(
       "forbidden",
-      `This credential is agent ${grant.agent}'s; it cannot step as ${input.agent}.`,
-      { agent: input.agent, granted: grant.agent }
+      `This credential is agent ${grant.agent}'s; it cannot step as ${named}.`,
+      { agent: named, granted: grant.agent }
     );
   return { ...input, agent: grant.agent };
 };

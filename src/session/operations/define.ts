@@ -7,6 +7,9 @@ import type { Grant, Scope } from "../../protocol/scopes";
 import type { IdempotencyKey } from "../../storage/idempotency";
 import type { SessionRuntime } from "../runtime";
 
+/** How an operation serves an agent's credential (`Operation.agent`). */
+export type AgentUse = "shared" | "view" | "turn";
+
 export interface Operation<I, O> {
   /**
    * The input every transport hands over. `dispatch` parses each call's
@@ -28,6 +31,15 @@ export interface Operation<I, O> {
    * this line is the whole of the operation's access rule.
    */
   readonly scope: Scope;
+  /**
+   * What it does for an agent's credential (a token for one agent of a
+   * multi-agent session): `"shared"` serves it as anyone, `"view"`
+   * answers that agent's view (the handler reads the grant), `"turn"`
+   * acts as that agent (its input's `agent` is the grant's). Left out,
+   * an agent's credential is refused: what it reads may hold another
+   * agent's private information, and what it does would act out of turn.
+   */
+  readonly agent?: AgentUse;
   /** Whether it writes: a mutation runs through the queue and the commit. */
   readonly mutates: boolean;
   /**

@@ -156,11 +156,11 @@ export const dispatch = async <N extends OperationName>(
   if (op === undefined || !Object.hasOwn(table, name)) {
     throw new RoostError("invalid_request", `Unknown operation "${name}".`);
   }
-  checkGrant(rt.shared, name, op.scope, grant);
+  checkGrant(rt.shared, name, op.scope, grant, op.agent);
   const parsed = op.input().safeParse(input);
   if (!parsed.success) throw fromErrorBody(issuesToErrorBody(parsed.error));
   const checked = (
-    name === "step"
+    op.agent === "turn"
       ? asGrantedAgent(grant, parsed.data as { agent?: string })
       : parsed.data
   ) as OperationInput<N>;

@@ -11,6 +11,7 @@ import {
   type SessionStatus,
   SessionStatusSchema
 } from "../../protocol";
+import { visibleTo } from "../../protocol/agents";
 import {
   READ_BYTES,
   ReadBudget,
@@ -140,6 +141,7 @@ export const status = defineOperation({
   input: () => z.object({}),
   output: SessionStatusSchema,
   scope: "observe",
+  agent: "shared",
   mutates: false,
   events: [],
   handle: ({ shared }) => sessionStatus(shared)
@@ -199,21 +201,26 @@ export const events = defineOperation({
     }),
   output: EventsResponseSchema,
   scope: "observe",
+  agent: "view",
   mutates: false,
   events: [],
-  handle: ({ shared }, q): EventsResponse => {
+  handle: ({ shared }, q, _idem, grant): EventsResponse => {
     shared.seen(shared.requireRow());
     const log = shared.events;
     const after = q.after ?? Math.max(0, log.oldestSeq - 1);
     checkResumePoint(log, after);
     const budget = new ReadBudget(q.max_bytes ?? READ_BYTES.default);
     // The log holds what the protocol's event schemas describe, as JSON.
-    const events = log
+    const read = log
       .page(after, q.limit, budget)
       .map((e) => JSON.parse(e.text) as EventsResponse["events"][number]);
+    // An agent's page may hold fewer events than were read for it; the
+    // next page starts after what was read.
+    const agent = grant?.agent;
     return {
-      events,
-      next_after: events.at(-1)?.seq ?? Math.max(after, 0),
+      events:
+        agent === undefined ? read : read.filter((e) => visibleTo(e, agent)),
+      next_after: read.at(-1)?.seq ?? Math.max(after, 0),
       ...truncatedField(budget)
     };
   }

@@ -1,6 +1,7 @@
 /** @module The episode's operations: reset, step, and a tool called directly. */
 
 import * as z from "zod";
+import { stepAgent } from "../../environment/agents";
 import {
   checkToolCalls,
   resetEpisode,
@@ -74,6 +75,7 @@ export const step = defineOperation({
   input: StepRequestSchema,
   output: StepResponseSchema,
   scope: "act",
+  agent: "turn",
   mutates: true,
   idempotency: {
     scope: () => "step",
@@ -89,10 +91,12 @@ export const step = defineOperation({
       // Dispatch parsed the action as a message: only its size is left to
       // check before the transcript takes it.
       messageText(action, 0, limits.stateValueBytes);
+      const acting = stepAgent(m.environment, m.parts, agent);
+      if (acting !== undefined) m.actAs(acting);
       const out = await stepEpisode(m.environment, m.row, m.parts, action, {
         ...rt.shared.executeOptions(m.hooks),
         actionChecked: true,
-        ...(agent === undefined ? {} : { agent }),
+        ...(acting === undefined ? {} : { agent: acting }),
         judges: sessionJudges(rt.shared.sql, rt.models, m.row.episode, () =>
           rt.shared.now()
         )
@@ -148,10 +152,20 @@ export const tools = defineOperation({
   input: () => z.object({}),
   output: () => z.object({ tools: z.array(OpenAIToolSchema()) }),
   scope: "observe",
+  agent: "view",
   mutates: false,
   events: [],
-  handle: (rt) =>
-    rt.read((_parts, environment, row) => ({
-      tools: [...episodeEnvironment(environment, row.episodeTools).toolSchemas]
-    }))
+  // An agent's credential lists the tools its agent may call.
+  handle: (rt, _q, _idem, grant) =>
+    rt.read((_parts, environment, row) => {
+      const episode = episodeEnvironment(environment, row.episodeTools);
+      const own =
+        grant?.agent === undefined
+          ? episode
+          : episodeEnvironment(
+              episode,
+              environment.agents?.[grant.agent]?.tools
+            );
+      return { tools: [...own.toolSchemas] };
+    })
 });

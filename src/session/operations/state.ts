@@ -32,6 +32,7 @@ export const readState = defineOperation({
     }),
   output: StateResponseSchema,
   scope: "observe",
+  agent: "shared",
   mutates: false,
   events: [],
   handle: (rt, q) =>
@@ -87,6 +88,7 @@ export const messages = defineOperation({
     }),
   output: MessagesResponseSchema,
   scope: "observe",
+  agent: "view",
   mutates: false,
   events: [],
   handle: (rt, q, _idem, grant) =>
