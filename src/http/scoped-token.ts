@@ -20,9 +20,9 @@ import { isTokenShaped, signToken, verifyToken } from "./token";
 const signed = (sessionId: string, g: Grant): string =>
   `scope:${sessionId}:${scopeOf(g)}:${g.issuedAt}:${g.expiresAt ?? 0}`;
 
-// `@` is in no scope's name, so "act@x" can pass for no other scope.
+// `~` is in no scope's name, so "act~x" can pass for no other scope.
 const scopeOf = (g: { scope: Scope; agent?: string }): string =>
-  g.agent === undefined ? g.scope : `${g.scope}@${g.agent}`;
+  g.agent === undefined ? g.scope : `${g.scope}~${g.agent}`;
 
 /** Signs a token for `sessionId` carrying `grant`'s scope, time and expiry. */
 export const signScopedToken = async (

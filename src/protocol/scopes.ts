@@ -20,15 +20,17 @@ export const SCOPES = ["observe", "act", "grade", "control", "model"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
- * A scoped session token: `<scope>[@<agent>].<issued ms, base 36>.<expiry
+ * A scoped session token: `<scope>[~<agent>].<issued ms, base 36>.<expiry
  * s, 0 for never>.v1.<kid>.<mac>`. The scope, and the one agent of a
  * multi-agent session the token acts and sees as, are spelled out in
  * front and covered by the mac, so a page may read them
  * (credential-scope.ts) and the worker verify them (http/scoped-token.ts)
- * from this one pattern.
+ * from this one pattern. `~` joins them: a WebSocket client refuses a
+ * subprotocol (`roost.token.<token>`) holding `@`, and `~` is a token
+ * character there, unreserved in a URL, and in no scope's or agent's name.
  */
 export const SCOPED_TOKEN =
-  /^(observe|act|grade|control|model)(?:@([a-zA-Z0-9_-]{1,64}))?\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+  /^(observe|act|grade|control|model)(?:~([a-zA-Z0-9_-]{1,64}))?\.([0-9a-z]{1,11})\.(\d{1,12})\.(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
 export const isScope = (value: string): value is Scope =>
   (SCOPES as readonly string[]).includes(value);

@@ -39,7 +39,7 @@ describe("a token for one agent", () => {
     const s = await createResetSession({ environment: "tictactoe" });
     const x = await tokenOf(s, "x");
     const o = await tokenOf(s, "o");
-    expect(x.startsWith("act@x.")).toBe(true);
+    expect(x.startsWith("act~x.")).toBe(true);
     const before = await readable(s);
     const early = await as(s, o, "/step", action("mark", { cell: 5 }));
     expect(early.status).toBe(409);
@@ -95,7 +95,7 @@ describe("a token for one agent", () => {
     expect(direct.status).toBe(403);
     // The agent is covered by the mac: renamed, the token admits nothing,
     // answered as any token that is not this session's.
-    const forged = `act@o.${x.slice("act@x.".length)}`;
+    const forged = `act~o.${x.slice("act~x.".length)}`;
     const res = await as(s, forged, "/step", action("mark", { cell: 5 }));
     expect(res.status).toBe(403);
     expect((await errorOf(res)).message).toContain("do not admit");

@@ -84,10 +84,10 @@ describe("an agent's credential reads its agent's view", () => {
         for (const path of reads) {
           const res = await as(s, token, path);
           const text = await res.text();
-          expect(text, `${scope}@${agent} GET ${path}`).not.toContain(
+          expect(text, `${scope}~${agent} GET ${path}`).not.toContain(
             CARDS[OTHER[agent]]
           );
-          expect(res.status, `${scope}@${agent} GET ${path}`).toBeLessThan(500);
+          expect(res.status, `${scope}~${agent} GET ${path}`).toBeLessThan(500);
         }
         for (const path of ["/messages?limit=100", "/events?limit=1000"]) {
           const text = await (await as(s, token, path)).text();
