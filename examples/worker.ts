@@ -14,6 +14,7 @@ import { counter } from "./counter/index";
 import { maze } from "./maze/index";
 import { mcpEverything } from "./mcp-everything/index";
 import { story } from "./story/index";
+import { tictactoe } from "./tictactoe/index";
 
 // code-analyst's tool runs the model's code in isolates started by the
 // `LOADER` binding (wrangler.toml's [[worker_loaders]]); its parser, acorn,
@@ -26,7 +27,8 @@ const roost = createRoost({
     catalog,
     codeAnalyst,
     mcpEverything,
-    maze
+    maze,
+    tictactoe
   ],
   // Every protocol and capability: MCP, OAuth, OpenEnv, Aviary, chat,
   // re-scoring, task statistics. A worker of your own names only the ones

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   episode_not_running: 409,
   conflict: 409,
+  not_your_turn: 409,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -5,6 +5,7 @@ import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { maze } from "../examples/maze/index";
 import { story } from "../examples/story/index";
+import { tictactoe } from "../examples/tictactoe/index";
 import { tally } from "../src/environment/fixtures.case";
 import { allLayers } from "../src/layers";
 import { createRoost } from "../src/roost";
@@ -36,6 +37,7 @@ const roost = createRoost({
     calculator,
     catalog,
     maze,
+    tictactoe,
     lab,
     bulk,
     forest,

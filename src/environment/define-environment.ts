@@ -18,7 +18,11 @@ import type {
   StepRewardArgs
 } from "../rewards/types";
 import { defineRubric, type WeightedSumOptions } from "../rewards/weighted-sum";
-import { defineState, type StateDefinition } from "../state/define-state";
+import {
+  defineState,
+  type ShapeOf,
+  type StateDefinition
+} from "../state/define-state";
 import type { StateShape } from "../state/types";
 import {
   type Tool,
@@ -29,6 +33,7 @@ import {
 import { type OpenAITool, openAITool } from "../tools/json-schema";
 import { type ResolvedTree, resolveTree } from "../tree/define-tree";
 import type { TreeConfig } from "../tree/types";
+import { type AgentConfig, agentsField, checkAgents } from "./agents";
 import type { Dataset } from "./dataset";
 import type {
   EpisodeContext,
@@ -72,6 +77,14 @@ export interface EnvironmentConfig<
 > {
   name: string;
   description: string;
+  /**
+   * Makes the environment multi-agent: its agents (roles) by name, each
+   * with the tools it may call. Reset and step then give observations by
+   * agent, the step its rewards by agent and whose turn is next, and each
+   * step is one agent's (agents.ts); the state gains `agents`, where they
+   * stand. Left out, the environment has one agent, as before.
+   */
+  agents?: Readonly<Record<string, AgentConfig>>;
   /** Validates tasks given at creation or reset; omitted means no task. */
   task?: TaskSchema;
   /** Prompts, resources and resource templates for MCP clients (the MCP layer serves them). */
@@ -327,6 +340,16 @@ export const defineEnvironment = <
   }
   const tree =
     config.tree === undefined ? undefined : resolveTree(config.tree, tools);
+  let state =
+    config.state ?? (defineState({}) as unknown as StateDefinition<Shape>);
+  if (config.agents !== undefined) {
+    checkAgents(config.name, config.agents, tools, state.keys());
+    const shape: ShapeOf<Record<string, z.ZodType>> = {
+      ...state.shape,
+      agents: agentsField()
+    };
+    state = defineState(shape) as unknown as StateDefinition<Shape>;
+  }
   // Deriving JSON Schemas from zod is most of what defining costs; a cold
   // isolate defines every environment before its first request.
   const toolSchemas = lazy(() =>
@@ -363,8 +386,7 @@ export const defineEnvironment = <
     ...(episodeRubric === undefined ? {} : { episodeRubric }),
     kind: "environment",
     task: config.task ?? NO_TASK(),
-    state:
-      config.state ?? (defineState({}) as unknown as StateDefinition<Shape>),
+    state,
     tools,
     get toolSchemas() {
       return toolSchemas();

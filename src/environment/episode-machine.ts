@@ -12,6 +12,7 @@ import type { AssistantMessage, Message } from "../messages/schema";
 import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
+import { stepAgent } from "./agents";
 import type { Environment } from "./define-environment";
 import { episodeEnvironment } from "./episode-tools";
 import {
@@ -133,7 +134,12 @@ export const checkToolCalls = (action: AssistantMessage, max: number): void => {
 /**
  * One step of a running episode, with the tools its reset chose: the
  * record counts it, keeps its reward, adds it to the return and takes its
- * ending. A step that throws changes nothing of `rec`.
+ * ending. A step that throws changes nothing of `rec`. In a multi-agent
+ * environment it is the step of `options.agent`, or of the one agent
+ * whose turn it is, with that agent's tools; refused before anything
+ * runs when it is not that agent's turn. The record's reward is then the
+ * first agent's (see hook-calls.ts); the state's `agents` holds every
+ * agent's.
  */
 export const stepEpisode = async (
   environment: Environment,
@@ -142,13 +148,17 @@ export const stepEpisode = async (
   action: AssistantMessage,
   options: StepOptions = {}
 ): Promise<StepOutcome> => {
+  const agent = stepAgent(environment, parts, options.agent);
+  const episode = episodeEnvironment(environment, rec.episodeTools);
   const out = await runStep(
-    episodeEnvironment(environment, rec.episodeTools),
+    agent === undefined
+      ? episode
+      : episodeEnvironment(episode, environment.agents?.[agent]?.tools),
     parts,
     rec.episodeTask,
     rec.steps + 1,
     action,
-    options
+    agent === undefined ? options : { ...options, agent }
   );
   rec.steps++;
   rec.reward = out.reward;

@@ -54,7 +54,8 @@ export interface EpisodeSession {
     /** The tools this episode offers: all, or the subset reset chose. */
     tools: OpenAITool[];
   }>;
-  step(action: AssistantMessage): Promise<StepOutcome>;
+  /** One step; in a multi-agent environment `agent`'s, else the one agent's whose turn it is. */
+  step(action: AssistantMessage, agent?: string): Promise<StepOutcome>;
   call(tool: string, args?: Record<string, unknown>): Promise<CallOutcome>;
 }
 
@@ -120,10 +121,16 @@ export const createEpisodeSession = (
       parts = nextParts;
       return out;
     },
-    async step(action) {
+    async step(action, agent) {
       requireEpisode(rec, "running");
       checkToolCalls(action, maxToolCalls);
-      return stepEpisode(environment, rec, parts, action, options);
+      return stepEpisode(
+        environment,
+        rec,
+        parts,
+        action,
+        agent === undefined ? options : { ...options, agent }
+      );
     },
     async call(tool, args = {}) {
       requireEpisode(rec, "episode");

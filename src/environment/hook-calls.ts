@@ -18,11 +18,23 @@ import type {
 import { type ExecuteOptions, executeToolCalls } from "../tools/execute";
 import type { MergeableState } from "../tools/outputs";
 import type { CallOutcome, SqlExec, ToolException } from "../tools/types";
+import {
+  AGENTS_KEY,
+  type AgentObservations,
+  type AgentsRecord,
+  advanceAgents,
+  agentMessages,
+  agentsOf,
+  rosterOf,
+  startAgents,
+  viewOf
+} from "./agents";
 import type {
   Environment,
   EpisodeContext,
   Observations,
-  ResetResult
+  ResetResult,
+  StepResult
 } from "./define-environment";
 import { createEpisodeControl } from "./episode-control";
 import { checkEpisodeTools } from "./episode-tools";
@@ -45,6 +57,17 @@ export interface StepOutcome {
   results: LocatedEntry[];
   /** What each rubric component scored; absent when the environment has no rubric. */
   reward_components?: RewardComponents;
+  /**
+   * In a multi-agent environment: the agent that acted, whose turn it is
+   * now, and what each agent got from the step. `observations` are then
+   * the acting agent's view of the step's; the transcript has them all.
+   */
+  agents?: {
+    agent: string;
+    turn: string[];
+    rewards: Record<string, number>;
+    done: string[];
+  };
   /**
    * The step as an episode rubric keeps it: where its action is in the
    * transcript, and its reward before any episode score was added (what a
@@ -97,7 +120,11 @@ export const contextOf = (
 /** Reset's answer apart: a Message has a role, the `{ observations, tools }` form has none. */
 const splitReset = (
   result: ResetResult
-): { observations: Observations; tools?: readonly unknown[] } =>
+): {
+  observations: Observations | AgentObservations;
+  tools?: readonly unknown[];
+  turn?: string | readonly string[];
+} =>
   typeof result === "object" &&
   !Array.isArray(result) &&
   !("role" in result) &&
@@ -132,7 +159,22 @@ export const runReset = async (
     result.tools === undefined
       ? undefined
       : checkEpisodeTools(environment, result.tools);
-  const observations = toMessages(result.observations);
+  const roster = rosterOf(environment);
+  let observations: Message[];
+  if (roster === undefined) {
+    observations = toMessages(result.observations as Observations);
+  } else {
+    observations = agentMessages(
+      environment.name,
+      roster,
+      result.observations,
+      toMessages
+    );
+    parts.state.set(
+      AGENTS_KEY,
+      startAgents(environment.name, roster, result.turn)
+    );
+  }
   parts.state.set("messages", observations);
   return { observations, ...(tools === undefined ? {} : { tools }) };
 };
@@ -146,6 +188,8 @@ export interface StepOptions extends ExecuteOptions {
    * is, not parsed a second time. The transcript keeps its own copy.
    */
   actionChecked?: true;
+  /** The agent acting, in a multi-agent environment (`stepAgent`). */
+  agent?: string;
 }
 
 /** One step: the action and its observations are appended to the transcript. */
@@ -158,8 +202,13 @@ export const runStep = async (
   options: StepOptions = {}
 ): Promise<StepOutcome> => {
   const at = parts.state.messageCount();
-  if (options.actionChecked) parts.state.appendChecked([action]);
-  else parts.state.set("messages", action);
+  const agent = options.agent;
+  const roster = agent === undefined ? undefined : rosterOf(environment);
+  // Tagged with its agent: what the others see of it is theirs to be told.
+  const own = <M extends Message>(m: M): M =>
+    agent === undefined ? m : { ...m, agent };
+  if (options.actionChecked) parts.state.appendChecked([own(action)]);
+  else parts.state.set("messages", own(action));
   const { control, signals } = createEpisodeControl();
   const ctx = contextOf(parts, task, options);
   const results: LocatedEntry[] = [];
@@ -167,7 +216,13 @@ export const runStep = async (
   const execute = async (a: AssistantMessage): Promise<ToolMessage[]> => {
     const outcomes: CallOutcome[] = await executeToolCalls(
       a.tool_calls ?? [],
-      { ...parts, tools: environment.tools, task, episode: control },
+      {
+        ...parts,
+        tools: environment.tools,
+        task,
+        episode: control,
+        ...(agent === undefined ? {} : { agent })
+      },
       options
     );
     for (const o of outcomes) {
@@ -177,27 +232,37 @@ export const runStep = async (
         exceptions.push({ callId: tool_call_id, tool: name, ...o.exception });
       }
     }
-    return outcomes.map((o) => o.message);
+    return outcomes.map((o) => own(o.message));
   };
   let observations: Message[];
   let reward = 0;
   let done = false;
   let truncated = false;
+  let said: StepResult | undefined;
   let toolMessages: ToolMessage[] = [];
   let base: { name: "evaluate" | "step"; reward: number } | undefined;
   if (environment.step) {
-    const own = environment.step;
+    const custom = environment.step;
     const r = await callHook(environment.name, "step", () =>
-      own(action, { ...ctx, step, executeToolCalls: execute })
+      custom(action, {
+        ...ctx,
+        step,
+        executeToolCalls: execute,
+        ...(agent === undefined ? {} : { agent })
+      })
     );
-    observations = toMessages(r.observations);
+    said = r;
+    observations =
+      roster === undefined
+        ? toMessages(r.observations as Observations)
+        : agentMessages(environment.name, roster, r.observations, toMessages);
     reward = r.reward ?? 0;
-    done = r.done ?? false;
+    done = r.done === true;
     truncated = r.truncated ?? false;
     toolMessages = observations.filter((m) => m.role === "tool");
     base = { name: "step", reward };
   } else if ((action.tool_calls ?? []).length === 0) {
-    observations = toMessages(NO_TOOL_CALLS);
+    observations = toMessages(NO_TOOL_CALLS).map(own);
   } else {
     const messages = await execute(action);
     observations = messages;
@@ -216,6 +281,20 @@ export const runStep = async (
   reward += s.reward;
   done ||= s.ended;
   truncated ||= s.truncated;
+  let record: AgentsRecord | undefined;
+  if (agent !== undefined && roster !== undefined) {
+    const rewards = { ...said?.rewards };
+    rewards[agent] = (rewards[agent] ?? 0) + reward;
+    record = advanceAgents(environment.name, roster, agentsOf(parts), agent, {
+      rewards,
+      done: done || (said?.done ?? false),
+      ...(said?.turn === undefined ? {} : { turn: said.turn })
+    });
+    // The rubrics below score the acting agent's step.
+    reward = record.rewards[agent]!;
+    // The episode ends when no agent plays on.
+    done = record.turn.length === 0;
+  }
   if (
     !done &&
     !truncated &&
@@ -224,6 +303,7 @@ export const runStep = async (
   ) {
     truncated = true;
   }
+  if (record !== undefined && truncated) record.turn = [];
   parts.state.set("messages", observations);
   const scored = await scoreRewards(environment, {
     ctx,
@@ -248,12 +328,33 @@ export const runStep = async (
       : { rubricWrites: scored.rubricWrites })
   };
   if (scored !== undefined) reward += scored.added;
+  let agents: StepOutcome["agents"];
+  let view = observations;
+  if (record !== undefined && agent !== undefined && roster !== undefined) {
+    const added = scored?.added ?? 0;
+    record.rewards[agent]! += added;
+    record.returns[agent]! += added;
+    parts.state.set(AGENTS_KEY, record);
+    // The session's reward, and so its return, is the first agent's: one
+    // number summed everywhere (status, task statistics, validation), and
+    // the side a self-play trainer usually trains. Every agent's is in
+    // `rewards` and `agents.returns`.
+    reward = record.rewards[roster[0]!]!;
+    agents = {
+      agent,
+      turn: record.turn,
+      rewards: record.rewards,
+      done: record.done
+    };
+    view = viewOf(observations, agent);
+  }
   return {
     kept,
-    observations,
+    observations: view,
     reward,
     done,
     truncated,
+    ...(agents === undefined ? {} : { agents }),
     results,
     ...(scored === undefined ? {} : { reward_components: scored.components }),
     ...(exceptions.length > 0 ? { exceptions } : {})

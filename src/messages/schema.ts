@@ -96,17 +96,25 @@ export const ToolCallSchema = lazy(() =>
 export type ToolCall = z.infer<ReturnType<typeof ToolCallSchema>>;
 export type ToolCallInput = z.input<ReturnType<typeof ToolCallSchema>>;
 
+/**
+ * Roost's addition, in a multi-agent episode only: the agent whose view
+ * the message is in. A message without one is every agent's.
+ */
+const AgentSchema = lazy(() => z.string().max(64).optional());
+
 export const SystemMessageSchema = lazy(() =>
   z.object({
     role: z.literal("system"),
-    content: ContentSchema()
+    content: ContentSchema(),
+    agent: AgentSchema()
   })
 );
 
 export const UserMessageSchema = lazy(() =>
   z.object({
     role: z.literal("user"),
-    content: ContentSchema()
+    content: ContentSchema(),
+    agent: AgentSchema()
   })
 );
 
@@ -114,7 +122,8 @@ export const AssistantMessageSchema = lazy(() =>
   z.object({
     role: z.literal("assistant"),
     content: ContentSchema().nullable().optional(),
-    tool_calls: z.array(ToolCallSchema()).optional()
+    tool_calls: z.array(ToolCallSchema()).optional(),
+    agent: AgentSchema()
   })
 );
 export type AssistantMessage = z.infer<
@@ -128,7 +137,8 @@ export const ToolMessageSchema = lazy(() =>
     name: z.string(),
     content: ContentSchema(),
     /** Roost's addition: the call failed (bad arguments, exception, timeout, unknown tool). */
-    is_error: z.boolean().optional()
+    is_error: z.boolean().optional(),
+    agent: AgentSchema()
   })
 );
 export type ToolMessage = z.infer<ReturnType<typeof ToolMessageSchema>>;

@@ -25,7 +25,8 @@ export const StepFrameSchema = lazy(() =>
       type: z.literal("step"),
       id: RequestIdSchema(),
       idempotency_key: IdempotencyKeySchema().optional(),
-      action: ActionSchema()
+      action: ActionSchema(),
+      agent: NameSchema().optional()
     })
     .meta({
       id: "StepFrame",

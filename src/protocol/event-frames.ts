@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
+import { agentsFields } from "./agents";
 import { displayFields } from "./entries";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
@@ -160,7 +161,8 @@ export const StepEventSchema = lazy(() =>
       reward: z.number(),
       done: z.boolean(),
       truncated: z.boolean(),
-      reward_components: RewardComponentsSchema().optional()
+      reward_components: RewardComponentsSchema().optional(),
+      ...agentsFields()
     },
     "A step committed."
   )

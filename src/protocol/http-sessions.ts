@@ -2,6 +2,7 @@
 
 import * as z from "zod";
 import { lazy } from "../lazy";
+import { agentsFields } from "./agents";
 import { JsonValueSchema } from "./json-value";
 import { NameSchema } from "./limits";
 import { ActionSchema, WireMessageSchema } from "./messages";
@@ -189,7 +190,11 @@ export type ResetResponse = z.infer<ReturnType<typeof ResetResponseSchema>>;
 
 export const StepRequestSchema = lazy(() =>
   z
-    .strictObject({ action: ActionSchema() })
+    .strictObject({
+      action: ActionSchema(),
+      /** A multi-agent environment's agent acting; the one whose turn it is when left out. */
+      agent: NameSchema().optional()
+    })
     .meta({ id: "StepRequest", description: "One action of the agent." })
 );
 export type StepRequest = z.infer<ReturnType<typeof StepRequestSchema>>;
@@ -202,7 +207,8 @@ export const StepResponseSchema = lazy(() =>
       reward: z.number(),
       done: z.boolean(),
       truncated: z.boolean(),
-      reward_components: RewardComponentsSchema().optional()
+      reward_components: RewardComponentsSchema().optional(),
+      ...agentsFields()
     })
     .meta({ id: "StepResponse", description: "What the step observed." })
 );

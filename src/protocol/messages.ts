@@ -21,6 +21,9 @@ export const WireMessageSchema = lazy(() =>
  */
 export const ActionSchema = lazy(() =>
   AssistantMessageSchema()
+    // Whose action it is, the step says (and, later, the token): an
+    // action's own claim is dropped with the other unknown fields.
+    .omit({ agent: true })
     .extend({
       role: AssistantMessageSchema().shape.role.default("assistant")
     })

@@ -33,7 +33,15 @@ export const runFrame = async (
   const key = "idempotency_key" in frame ? frame.idempotency_key : undefined;
   switch (frame.type) {
     case "step":
-      return dispatch(rt, "step", { action: frame.action }, grant, key);
+      return dispatch(
+        rt,
+        "step",
+        frame.agent === undefined
+          ? { action: frame.action }
+          : { action: frame.action, agent: frame.agent },
+        grant,
+        key
+      );
     case "reset":
       return dispatch(
         rt,

@@ -59,6 +59,8 @@ export interface ExecutionScope {
   sql?: SqlExec;
   /** The run's tree data, when the call is part of a decision-tree run. */
   tree?: TreeData;
+  /** The agent whose step made the call, in a multi-agent environment. */
+  agent?: string;
 }
 
 export interface ExecuteOptions {
@@ -254,6 +256,7 @@ const runCall = async (
     episode: guardWrites(scope.episode, EPISODE_ACCESS, revoked, label),
     ...(scope.sql ? { sql: scope.sql } : {}),
     ...(scope.tree ? { tree: scope.tree } : {}),
+    ...(scope.agent === undefined ? {} : { agent: scope.agent }),
     ...(options.isolates ? { isolates: options.isolates } : {}),
     ...(options.client ? { client: options.client } : {}),
     call: ref

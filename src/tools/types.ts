@@ -52,6 +52,8 @@ export interface ToolContext<
    * `runIf`; absent for a plain `step`. A copy: changing it changes nothing.
    */
   tree?: TreeData;
+  /** The agent whose step made the call, in a multi-agent environment; absent otherwise. */
+  agent?: string;
   call: { id: string; tool: string };
   /**
    * The client that called, when it can be asked mid-call (an MCP client

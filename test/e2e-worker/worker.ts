@@ -6,6 +6,7 @@ import { codeAnalyst } from "../../examples/code-analyst/index";
 import { counter } from "../../examples/counter/index";
 import { mcpEverything } from "../../examples/mcp-everything/index";
 import { story } from "../../examples/story/index";
+import { tictactoe } from "../../examples/tictactoe/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
 import { allLayers } from "../../src/layers";
@@ -35,6 +36,7 @@ const worker = createRoost({
   environments: [
     counter,
     story,
+    tictactoe,
     calculator,
     catalog,
     codeAnalyst,

@@ -25,8 +25,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 // what exists, stacks mapped in development) and its debts (exact
 // re-scoring, shared judge questions, linear kept steps) took it to 114.5;
 // issue 60's state values folded into the log row (state-folds.ts) to 115.0,
-// and its messages and a reset's too (one row a step) to 115.8.
-const CORE_KIB = 116.2;
+// and its messages and a reset's too (one row a step) to 115.8; issue 62's
+// agents (roles, turns, per-agent views, rewards and endings) to 117.5.
+const CORE_KIB = 117.8;
 // 214.9 before issue 52; its MCP features (prompts, resources, asking the
 // client, streamed calls, task input, the live view) and the
 // mcp-everything example took it to 227.1; issue 53 (the above, OAuth's
@@ -34,9 +35,9 @@ const CORE_KIB = 116.2;
 // folded state values to 230.2, and OpenEnv's socket held in the session's
 // object (its frames run there, MCP's dispatch reached from the object) to
 // 231.2, messages folded too to 231.8, the maze example (issue 61) to
-// 232.7, and the model gateway's errors in OpenAI's shape (issue 61) to
-// 233.7.
-const FULL_KIB = 234.0;
+// 232.7, the model gateway's errors in OpenAI's shape (issue 61) to
+// 233.7, and issue 62's agents with the tic-tac-toe example to 235.9.
+const FULL_KIB = 236.2;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true

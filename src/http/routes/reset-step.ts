@@ -74,8 +74,7 @@ export const episodeRoutes: readonly RouteEntry[] = [
   }),
 
   defineRoute(stepRoute, async (c) => {
-    const { action } = c.req.valid("json");
-    const value = await runOperation(c, "step", { action });
+    const value = await runOperation(c, "step", c.req.valid("json"));
     return c.json(value, 200);
   })
 ];

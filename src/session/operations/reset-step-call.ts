@@ -75,9 +75,14 @@ export const step = defineOperation({
   output: StepResponseSchema,
   scope: "act",
   mutates: true,
-  idempotency: { scope: () => "step", hashed: ({ action }) => ({ action }) },
+  idempotency: {
+    scope: () => "step",
+    // A one-agent step's hash stays what it was.
+    hashed: ({ action, agent }) =>
+      agent === undefined ? { action } : { action, agent }
+  },
   events: ["step", ...TOOL_EVENTS, ...WRITE_EVENTS],
-  handle: (rt, { action }, idem) =>
+  handle: (rt, { action, agent }, idem) =>
     rt.commits.mutate("step", idem, async (m) => {
       const limits = rt.shared.options.limits;
       checkToolCalls(action, limits.toolCallsPerAction);
@@ -87,17 +92,26 @@ export const step = defineOperation({
       const out = await stepEpisode(m.environment, m.row, m.parts, action, {
         ...rt.shared.executeOptions(m.hooks),
         actionChecked: true,
+        ...(agent === undefined ? {} : { agent }),
         judges: sessionJudges(rt.shared.sql, rt.models, m.row.episode, () =>
           rt.shared.now()
         )
       });
       m.recordStep({ step: m.row.steps, ...out.kept });
-      // Absent for an environment without rubrics, so its frames and
-      // answers stay byte for byte what they were.
-      const components =
-        out.reward_components === undefined
+      // Absent for an environment without rubrics or agents, so its
+      // frames and answers stay byte for byte what they were.
+      const components = {
+        ...(out.reward_components === undefined
           ? {}
-          : { reward_components: out.reward_components };
+          : { reward_components: out.reward_components }),
+        ...(out.agents === undefined
+          ? {}
+          : {
+              agent: out.agents.agent,
+              turn: out.agents.turn,
+              rewards: out.agents.rewards
+            })
+      };
       m.emit("step", {
         step: m.row.steps,
         reward: out.reward,
