@@ -169,5 +169,6 @@ export const snapshotFrame = (lastSeq: number) => ({
   state: { count: 0 },
   keys: [],
   last_seq: lastSeq,
-  oldest_seq: 0
+  // As the session says it: the log holds from seq 1, or nothing.
+  oldest_seq: lastSeq === 0 ? 0 : 1
 });
