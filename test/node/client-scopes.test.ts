@@ -171,6 +171,27 @@ describe("scoped tokens through the client", () => {
     ).toMatchObject({ code: "invalid_request", status: 400 });
   });
 
+  it("mints a token for one agent of a multi-agent session, which steps as that agent", async () => {
+    const owner = await client.createSession({ environment: "tictactoe" });
+    created.push(owner);
+    await owner.reset();
+    const minted = await owner.mintToken({ scope: "act", agent: "x" });
+    expect(minted).toMatchObject({ scope: "act", agent: "x" });
+    expect(minted.token.startsWith("act~x.")).toBe(true);
+    expect(scopeOfCredential(minted.token)).toBe("act");
+    const x = client.session(owner.id, minted.token);
+    const mark = {
+      tool_calls: [
+        {
+          id: "m1",
+          type: "function" as const,
+          function: { name: "mark", arguments: '{"cell":5}' }
+        }
+      ]
+    };
+    expect(await x.step(mark)).toMatchObject({ agent: "x", turn: ["o"] });
+  });
+
   it("reads a credential's scope from the token: scoped, first token and API key alike", async () => {
     const owner = await counter();
     expect(scopeOfCredential(owner.token)).toBe("control");
