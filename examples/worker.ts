@@ -14,7 +14,7 @@ import { counter } from "./counter/index";
 import { maze } from "./maze/index";
 import { mcpEverything } from "./mcp-everything/index";
 import { story } from "./story/index";
-import { tictactoe } from "./tictactoe/index";
+import { tictactoe, tictactoeBot } from "./tictactoe/index";
 
 // code-analyst's tool runs the model's code in isolates started by the
 // `LOADER` binding (wrangler.toml's [[worker_loaders]]); its parser, acorn,
@@ -28,7 +28,8 @@ const roost = createRoost({
     codeAnalyst,
     mcpEverything,
     maze,
-    tictactoe
+    tictactoe,
+    tictactoeBot
   ],
   // Every protocol and capability: MCP, OAuth, OpenEnv, Aviary, chat,
   // re-scoring, task statistics. A worker of your own names only the ones

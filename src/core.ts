@@ -41,6 +41,11 @@ export type {
   ResourceDefinition,
   ResourceTemplateDefinition
 } from "./environment/mcp-offer";
+export type {
+  Play,
+  PlayModel,
+  Turn
+} from "./environment/played-turns";
 export {
   ERROR_STATUS,
   type ErrorBody,

@@ -5,7 +5,7 @@ import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { maze } from "../examples/maze/index";
 import { story } from "../examples/story/index";
-import { tictactoe } from "../examples/tictactoe/index";
+import { tictactoe, tictactoeBot } from "../examples/tictactoe/index";
 import { tally } from "../src/environment/fixtures.case";
 import { allLayers } from "../src/layers";
 import { createRoost } from "../src/roost";
@@ -39,6 +39,7 @@ const roost = createRoost({
     catalog,
     maze,
     tictactoe,
+    tictactoeBot,
     secrets,
     lab,
     bulk,

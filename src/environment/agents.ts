@@ -16,15 +16,24 @@ import { RoostError } from "../errors";
 import { lazy } from "../lazy";
 import type { Message } from "../messages/schema";
 import { NAME_RE } from "../names";
-import type { StateField } from "../state/types";
+import type { StateField, StateShape } from "../state/types";
 import type { Environment } from "./define-environment";
 import type { Observations } from "./episode-context";
+import type { Play } from "./played-turns";
 
 /** One role of a multi-agent environment. */
-export interface AgentConfig {
+export interface AgentConfig<
+  Shape extends StateShape = StateShape,
+  Task = unknown
+> {
   description?: string;
   /** The environment's tools this agent may call; every tool if absent. */
   tools?: readonly string[];
+  /**
+   * Makes the environment play this agent (played-turns.ts): a scripted
+   * opponent, or a simulated user asking a model. No client acts for it.
+   */
+  play?: Play<Shape, Task>;
 }
 
 /** The state key where the agents stand. */
@@ -53,7 +62,9 @@ export type AgentObservations = Readonly<Record<string, Observations>>;
 /** Refuses a roster an environment cannot be defined with. */
 export const checkAgents = (
   environment: string,
-  agents: Readonly<Record<string, AgentConfig>>,
+  agents: Readonly<
+    Record<string, { tools?: readonly string[]; play?: unknown }>
+  >,
   tools: ReadonlyMap<string, unknown>,
   stateKeys: readonly string[]
 ): void => {
@@ -70,7 +81,19 @@ export const checkAgents = (
       `State key "${AGENTS_KEY}" of ${environment} is reserved in a multi-agent environment: it holds where the agents stand. Pick another name.`
     );
   }
+  if (names.every((name) => agents[name]!.play !== undefined)) {
+    throw new RoostError(
+      "invalid_request",
+      `Every agent of ${environment} is played by the environment: leave at least one to a client.`
+    );
+  }
   for (const name of names) {
+    if (!["undefined", "function"].includes(typeof agents[name]!.play)) {
+      throw new RoostError(
+        "invalid_request",
+        `play of agent "${name}" in ${environment} must be a function.`
+      );
+    }
     // "role" would make a record of observations read as a message.
     if (!NAME_RE.test(name) || name === "role") {
       throw new RoostError(

@@ -84,7 +84,9 @@ export interface EnvironmentConfig<
    * step is one agent's (agents.ts); the state gains `agents`, where they
    * stand. Left out, the environment has one agent, as before.
    */
-  agents?: Readonly<Record<string, AgentConfig>>;
+  agents?: Readonly<
+    Record<string, AgentConfig<NoInfer<Shape>, z.output<NoInfer<TaskSchema>>>>
+  >;
   /** Validates tasks given at creation or reset; omitted means no task. */
   task?: TaskSchema;
   /** Prompts, resources and resource templates for MCP clients (the MCP layer serves them). */

@@ -12,7 +12,7 @@ import type { AssistantMessage, Message } from "../messages/schema";
 import type { ExecuteOptions } from "../tools/execute";
 import type { OpenAITool } from "../tools/json-schema";
 import type { CallOutcome } from "../tools/types";
-import { stepAgent } from "./agents";
+import { agentsOf, rosterOf, stepAgent } from "./agents";
 import type { Environment } from "./define-environment";
 import { episodeEnvironment } from "./episode-tools";
 import {
@@ -23,6 +23,7 @@ import {
   type StepOptions,
   type StepOutcome
 } from "./hook-calls";
+import { playTurns, withPlayed } from "./played-turns";
 
 /** Where an episode stands. A session row has these fields among others. */
 export interface EpisodeRecord {
@@ -99,20 +100,36 @@ export const resetEpisode = async (
   rec: EpisodeRecord,
   parts: SessionParts,
   task: unknown,
-  options: ExecuteOptions = {}
+  options: StepOptions = {}
 ): Promise<{ observations: Message[]; tools: OpenAITool[] }> => {
-  const { observations, tools } = await runReset(
-    environment,
-    parts,
-    task,
-    options
-  );
+  const reset = await runReset(environment, parts, task, options);
+  const { tools } = reset;
+  let { observations } = reset;
+  let reward = 0;
+  const roster = rosterOf(environment);
+  if (roster !== undefined) {
+    // A played agent may move first: its turns are the reset's, step 0.
+    const sum = { ...agentsOf(parts).rewards };
+    const played = await playTurns(
+      environment,
+      tools,
+      parts,
+      task,
+      0,
+      undefined,
+      sum,
+      options
+    );
+    observations = [...observations, ...played.observations];
+    reward = sum[roster[0]!]!;
+  }
   rec.episodeTask = task;
   rec.episodeTools = tools;
   rec.steps = 0;
-  rec.reward = 0;
-  rec.total = 0;
-  rec.done = false;
+  rec.reward = reward;
+  rec.total = reward;
+  // Played agents may end the episode before a client acts.
+  rec.done = roster !== undefined && agentsOf(parts).turn.length === 0;
   rec.truncated = false;
   return {
     observations,
@@ -139,7 +156,7 @@ export const checkToolCalls = (action: AssistantMessage, max: number): void => {
  * whose turn it is, with that agent's tools; refused before anything
  * runs when it is not that agent's turn. The record's reward is then the
  * first agent's (see hook-calls.ts); the state's `agents` holds every
- * agent's.
+ * agent's. The turns of agents the environment plays follow it, in it.
  */
 export const stepEpisode = async (
   environment: Environment,
@@ -150,7 +167,8 @@ export const stepEpisode = async (
 ): Promise<StepOutcome> => {
   const agent = stepAgent(environment, parts, options.agent);
   const episode = episodeEnvironment(environment, rec.episodeTools);
-  const out = await runStep(
+  if (agent !== undefined) options.onTurn?.(agent);
+  const stepped = await runStep(
     agent === undefined
       ? episode
       : episodeEnvironment(episode, environment.agents?.[agent]?.tools),
@@ -159,6 +177,15 @@ export const stepEpisode = async (
     rec.steps + 1,
     action,
     agent === undefined ? options : { ...options, agent }
+  );
+  const out = await withPlayed(
+    environment,
+    rec.episodeTools,
+    parts,
+    rec.episodeTask,
+    rec.steps + 1,
+    stepped,
+    options
   );
   rec.steps++;
   rec.reward = out.reward;

@@ -190,6 +190,13 @@ export interface StepOptions extends ExecuteOptions {
   actionChecked?: true;
   /** The agent acting, in a multi-agent environment (`stepAgent`). */
   agent?: string;
+  /**
+   * A turn the environment plays (played-turns.ts): no rubric scores it,
+   * and its observations are answered whole, for the caller to filter.
+   */
+  played?: true;
+  /** Told each agent before its turn runs, played turns included (a session tags its events). */
+  onTurn?: (agent: string) => void;
 }
 
 /** One step: the action and its observations are appended to the transcript. */
@@ -305,20 +312,22 @@ export const runStep = async (
   }
   if (record !== undefined && truncated) record.turn = [];
   parts.state.set("messages", observations);
-  const scored = await scoreRewards(environment, {
-    ctx,
-    hidden: parts.hidden,
-    messages: () => parts.state.get("messages") as Message[],
-    step,
-    action,
-    at,
-    toolMessages,
-    ...(base === undefined ? {} : { base }),
-    reward,
-    done,
-    truncated,
-    ...(options.judges === undefined ? {} : { judges: options.judges })
-  });
+  const scored = options.played
+    ? undefined
+    : await scoreRewards(environment, {
+        ctx,
+        hidden: parts.hidden,
+        messages: () => parts.state.get("messages") as Message[],
+        step,
+        action,
+        at,
+        toolMessages,
+        ...(base === undefined ? {} : { base }),
+        reward,
+        done,
+        truncated,
+        ...(options.judges === undefined ? {} : { judges: options.judges })
+      });
   // The sum written as score-step.ts writes its kept step's, so equal to it.
   const kept = {
     at,
@@ -346,7 +355,7 @@ export const runStep = async (
       rewards: record.rewards,
       done: record.done
     };
-    view = viewOf(observations, agent);
+    if (!options.played) view = viewOf(observations, agent);
   }
   return {
     kept,

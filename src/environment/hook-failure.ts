@@ -17,7 +17,9 @@ export type HookName =
   | "rubric"
   | "episodeRubric"
   | "frame"
-  | "onClose";
+  | "onClose"
+  /** An agent the environment plays (played-turns.ts). */
+  | "play";
 
 /** What a `hook_failed` error says beside its message. */
 export interface HookFailureDetails {

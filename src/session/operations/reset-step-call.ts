@@ -1,7 +1,6 @@
 /** @module The episode's operations: reset, step, and a tool called directly. */
 
 import * as z from "zod";
-import { stepAgent } from "../../environment/agents";
 import {
   checkToolCalls,
   resetEpisode,
@@ -65,8 +64,13 @@ export const reset = defineOperation({
       rt.runs.cancelActiveOnCommit(m, "The session was reset.");
       // Seeded before the environment's reset, which may read or change it.
       if (initial !== undefined) seedState(m.parts.state, initial);
+      // As a step's: a played agent may move first.
       return resetEpisode(m.environment, m.row, m.parts, task, {
-        hooks: m.hooks
+        ...rt.shared.executeOptions(m.hooks),
+        onTurn: (a) => m.actAs(a),
+        judges: sessionJudges(rt.shared.sql, rt.models, m.row.episode, () =>
+          rt.shared.now()
+        )
       });
     })
 });
@@ -91,12 +95,12 @@ export const step = defineOperation({
       // Dispatch parsed the action as a message: only its size is left to
       // check before the transcript takes it.
       messageText(action, 0, limits.stateValueBytes);
-      const acting = stepAgent(m.environment, m.parts, agent);
-      if (acting !== undefined) m.actAs(acting);
       const out = await stepEpisode(m.environment, m.row, m.parts, action, {
         ...rt.shared.executeOptions(m.hooks),
         actionChecked: true,
-        ...(acting === undefined ? {} : { agent: acting }),
+        ...(agent === undefined ? {} : { agent }),
+        // Each turn's events are its agent's, played turns' included.
+        onTurn: (a) => m.actAs(a),
         judges: sessionJudges(rt.shared.sql, rt.models, m.row.episode, () =>
           rt.shared.now()
         )
