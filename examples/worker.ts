@@ -14,6 +14,7 @@ import { counter } from "./counter/index";
 import { maze } from "./maze/index";
 import { mcpEverything } from "./mcp-everything/index";
 import { story } from "./story/index";
+import { support } from "./support/index";
 import { tictactoe, tictactoeBot } from "./tictactoe/index";
 
 // code-analyst's tool runs the model's code in isolates started by the
@@ -29,7 +30,8 @@ const roost = createRoost({
     mcpEverything,
     maze,
     tictactoe,
-    tictactoeBot
+    tictactoeBot,
+    support
   ],
   // Every protocol and capability: MCP, OAuth, OpenEnv, Aviary, chat,
   // re-scoring, task statistics. A worker of your own names only the ones

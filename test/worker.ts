@@ -5,6 +5,7 @@ import { catalog } from "../examples/catalog/index";
 import { counter } from "../examples/counter/index";
 import { maze } from "../examples/maze/index";
 import { story } from "../examples/story/index";
+import { support } from "../examples/support/index";
 import { tictactoe, tictactoeBot } from "../examples/tictactoe/index";
 import { tally } from "../src/environment/fixtures.case";
 import { allLayers } from "../src/layers";
@@ -40,6 +41,7 @@ const roost = createRoost({
     maze,
     tictactoe,
     tictactoeBot,
+    support,
     secrets,
     lab,
     bulk,
@@ -78,7 +80,7 @@ export default { fetch: roost.fetch };
 // grader its judges ask. Apart, so the main one keeps no configured model
 // and its tree runs still default to each environment's own.
 export const JudgedSession = createRoost({
-  environments: [judged],
+  environments: [judged, support],
   models: { grader: () => graderModel },
   layers: allLayers(),
   rateLimit: false

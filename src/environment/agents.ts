@@ -325,3 +325,34 @@ export const stepAgent = (
   }
   return actingAgent(roster, agentsOf(parts), asked);
 };
+
+/**
+ * The agent a client that knows of one agent plays (OpenEnv's, Aviary's):
+ * the one it asks for, else the only agent the environment does not play
+ * itself; undefined in a one-agent environment, and where several are
+ * left to clients and none was asked for (one client then plays whoever's
+ * turn it is: self-play).
+ */
+export const servedAgent = (
+  environment: Environment,
+  asked: string | undefined
+): string | undefined => {
+  const roster = rosterOf(environment);
+  if (roster === undefined) return stepAgent(environment, EMPTY, asked);
+  if (asked !== undefined) {
+    if (!roster.includes(asked)) {
+      throw new RoostError(
+        "invalid_request",
+        `This environment has no agent "${asked}"; its agents are ${roster.join(", ")}.`,
+        { agent: asked, agents: [...roster] }
+      );
+    }
+    return asked;
+  }
+  const open = roster.filter(
+    (a) => environment.agents?.[a]?.play === undefined
+  );
+  return open.length === 1 ? open[0] : undefined;
+};
+
+const EMPTY = { state: { get: () => undefined } };

@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { lazy } from "../lazy";
 import { JsonObjectSchema, JsonValueSchema } from "./json-value";
+import { NameSchema } from "./limits";
 
 /** OpenEnv's error codes; Roost adds none of its own. */
 export const OPENENV_ERROR_CODES = [
@@ -29,7 +30,9 @@ export const OpenEnvResetDataSchema = lazy(() =>
     task_index: z.number().int().nonnegative().optional(),
     // OpenEnv's task API: reset(split=..., index=...), given together.
     split: z.string().min(1).max(256).nullable().optional(),
-    index: z.number().int().nonnegative().nullable().optional()
+    index: z.number().int().nonnegative().nullable().optional(),
+    // Roost's: the agent this client plays in a multi-agent environment.
+    agent: NameSchema().optional()
   })
 );
 export type OpenEnvResetData = z.infer<

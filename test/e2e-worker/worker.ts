@@ -6,7 +6,8 @@ import { codeAnalyst } from "../../examples/code-analyst/index";
 import { counter } from "../../examples/counter/index";
 import { mcpEverything } from "../../examples/mcp-everything/index";
 import { story } from "../../examples/story/index";
-import { tictactoe } from "../../examples/tictactoe/index";
+import { support } from "../../examples/support/index";
+import { tictactoe, tictactoeBot } from "../../examples/tictactoe/index";
 import type { RoostBindings } from "../../src/http/env";
 import { createRoost } from "../../src/index";
 import { allLayers } from "../../src/layers";
@@ -37,6 +38,8 @@ const worker = createRoost({
     counter,
     story,
     tictactoe,
+    tictactoeBot,
+    support,
     calculator,
     catalog,
     codeAnalyst,

@@ -182,7 +182,7 @@ describe("npm run rollout", () => {
     ]).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toBe(
-      'roost-edge: not_found: The server has no environment "nope". It has: counter, story, tictactoe, calculator, catalog, code-analyst, mcp-everything, nap, ledger, fragile, graded, frames-answer, forgets-on-fork, pupil, bulk, rescored, branchy, late-leak.\n'
+      'roost-edge: not_found: The server has no environment "nope". It has: counter, story, tictactoe, tictactoe-bot, support, calculator, catalog, code-analyst, mcp-everything, nap, ledger, fragile, graded, frames-answer, forgets-on-fork, pupil, bulk, rescored, branchy, late-leak.\n'
     );
   }, 60_000);
 

@@ -8,6 +8,7 @@
 
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { servedAgent, viewOf } from "../../environment/agents";
 import type { Environment } from "../../environment/define-environment";
 import {
   datasetOf,
@@ -355,9 +356,18 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
   }),
   defineRoute(set.reset, async (c) => {
     const { env_id } = c.req.valid("json");
-    const reset = await (await envSession(c, env_id)).op("reset", {});
+    const session = await envSession(c, env_id);
+    const reset = await session.op("reset", {});
+    let observations = reset.observations;
+    // A multi-agent environment's reset tells every agent its part: an
+    // Aviary client plays the one agent left to clients, and reads its view.
+    if (observations.some((m) => m.agent !== undefined)) {
+      const { environment } = await session.op("status", {});
+      const agent = servedAgent(c.get("registry").get(environment), undefined);
+      if (agent !== undefined) observations = viewOf(observations, agent);
+    }
     const answer: AviaryResetResponse = [
-      toAviaryMessages(reset.observations),
+      toAviaryMessages(observations),
       toAviaryTools(reset.tools)
     ];
     return c.json(answer, 200);
@@ -372,7 +382,8 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
         toAviaryMessages(step.observations),
         step.reward_components
       ),
-      step.reward,
+      // The acting agent's, in a multi-agent environment.
+      step.agent === undefined ? step.reward : step.rewards![step.agent]!,
       step.done,
       step.truncated
     ];

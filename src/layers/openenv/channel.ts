@@ -6,6 +6,7 @@
  * (object-socket.ts), the worker for OpenEnv's HTTP routes (worker-host.ts).
  */
 
+import { servedAgent, viewOf } from "../../environment/agents";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
 import { sessionCredential } from "../../http/session-credential";
@@ -72,6 +73,13 @@ export interface ChannelState {
   /** The session outlives the socket (re-attached sockets always keep theirs). */
   keep: boolean;
   episodeId: string | null;
+  /**
+   * The agent this client plays in a multi-agent environment (reset's
+   * `agent`, else the one the environment leaves to clients): its view,
+   * its reward, its turns. Absent, a one-agent environment, or one client
+   * playing whoever's turn it is.
+   */
+  agent?: string;
 }
 
 /** A call id's prefix: fresh per channel (and per wake), so ids never repeat within a socket. */
@@ -133,13 +141,20 @@ export class OpenEnvChannel {
       (await this.#host.create(
         named === undefined ? resolveTask(env, {}) : named.task
       ));
+    const agent = servedAgent(env, data.agent);
     const reset = await session.op("reset", named?.request ?? {});
     const status = await session.op("status", {});
+    if (agent === undefined) delete this.state.agent;
+    else this.state.agent = agent;
     this.state.episodeId =
       data.episode_id ?? `${session.sessionId}:${status.episode}`;
     // No step was scored yet: a reset's metadata has no reward_components.
+    const observations =
+      agent === undefined
+        ? reset.observations
+        : viewOf(reset.observations, agent);
     return observationFrame(
-      { messages: reset.observations as unknown as JsonObject[] },
+      { messages: observations as unknown as JsonObject[] },
       0,
       false,
       {
@@ -168,6 +183,7 @@ export class OpenEnvChannel {
       // round trip on the hot path just to number a call.
       const id = `openenv_${this.#prefix}_${++this.#calls}`;
       const step = await session.op("step", {
+        ...this.#agent(),
         action: {
           role: "assistant",
           tool_calls: [
@@ -181,7 +197,7 @@ export class OpenEnvChannel {
       });
       return observationFrame(
         callToolObservation(call.tool_name, id, step),
-        step.reward,
+        this.#reward(step),
         step.done || step.truncated,
         stepMetadata(step)
       );
@@ -189,16 +205,29 @@ export class OpenEnvChannel {
     // Anything else is Roost's own step, an assistant message with tool_calls.
     validated(OpenEnvMessageActionSchema(), data);
     const action = validated(ActionSchema(), data);
-    const step = await session.op("step", { action });
+    const step = await session.op("step", { ...this.#agent(), action });
     return observationFrame(
       {
         messages: step.observations as unknown as JsonObject[],
         truncated: step.truncated
       },
-      step.reward,
+      this.#reward(step),
       step.done || step.truncated,
       stepMetadata(step)
     );
+  }
+
+  #agent(): { agent?: string } {
+    return this.state.agent === undefined ? {} : { agent: this.state.agent };
+  }
+
+  /** The acting agent's reward in a multi-agent environment (as Aviary's). */
+  #reward(step: {
+    reward: number;
+    agent?: string;
+    rewards?: Record<string, number>;
+  }) {
+    return step.agent === undefined ? step.reward : step.rewards![step.agent]!;
   }
 
   async #state(): Promise<OpenEnvState> {
