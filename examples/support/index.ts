@@ -2,8 +2,11 @@
  * @module A support desk with a simulated customer: the multi-agent
  * example of an agent the environment plays. The support agent (`agent`)
  * looks orders up and refunds them; the customer (`user`) is played by
- * the environment and holds a goal the agent never sees, kept in the
- * hidden store: which of their orders to refund. With a model configured
+ * the environment and holds a goal the desk is never shown, only told of
+ * by the customer: which of their orders to refund. It is found from the
+ * task on the server, not kept in the session, because the customer says
+ * it (the hidden store is for what no agent's view may ever hold, and
+ * validation's leakage check would rightly flag it). With a model configured
  * on the deployment the customer is that model, told its goal; without
  * one, a script answers in its place. The episode ends when the customer
  * says it is done, and both are rewarded 1 if exactly the right order was
@@ -66,13 +69,18 @@ const CUSTOMERS: Customer[] = [
 /** What the customer says when the conversation is over for them. */
 export const DONE = "[done]";
 
-const GOAL = "goal";
-
 interface Goal {
   email: string;
   refund: string;
   item: string;
 }
+
+/** The goal of the task's customer. */
+const goalOf = (task: { customer: number }): Goal => {
+  const c = CUSTOMERS[task.customer]!;
+  const item = c.orders.find((o) => o.id === c.refund)!.item;
+  return { email: c.email, refund: c.refund, item };
+};
 
 /** The customer's part without a model: a short script over the shared record. */
 const scripted = (goal: Goal, refunded: readonly string[]): string => {
@@ -97,7 +105,7 @@ const prompt = (goal: Goal, messages: readonly Message[]) => [
 ];
 
 const playCustomer: Play = async ({ ctx, messages, model }) => {
-  const goal = ctx.hidden.get(GOAL) as unknown as Goal;
+  const goal = goalOf(ctx.task as { customer: number });
   const refunded = ctx.state.get("refunded") as string[];
   const asked = model();
   if (asked === undefined) return scripted(goal, refunded);
@@ -163,10 +171,8 @@ export const support = defineEnvironment({
       }
     })
   }),
-  reset: ({ task, ctx }) => {
+  reset: ({ task }) => {
     const c = CUSTOMERS[task.customer]!;
-    const item = c.orders.find((o) => o.id === c.refund)!.item;
-    ctx.hidden.set(GOAL, { email: c.email, refund: c.refund, item });
     return {
       observations: {
         agent: `A customer writes: "${c.complaint} My email is ${c.email}." Help them with find_orders and refund, and answer them in your message's text.`,
@@ -183,7 +189,7 @@ export const support = defineEnvironment({
           observations: { agent: `The customer: ${said}` },
           turn: "agent"
         };
-      const goal = ctx.hidden.get(GOAL) as unknown as Goal;
+      const goal = goalOf(ctx.task);
       const refunded = ctx.state.get("refunded");
       const met = refunded.length === 1 && refunded[0] === goal.refund ? 1 : 0;
       return {

@@ -10,12 +10,14 @@ import { winner } from "./index";
 
 const firstFree = (board: string): number => board.indexOf(".") + 1;
 
-/** o's move: the first free cell, read from the shared board. */
-export const playO: Play = ({ ctx }) =>
-  toolCalls({
-    name: "mark",
-    arguments: { cell: firstFree(ctx.state.get("board") as string) }
-  });
+/**
+ * o's move: the first free cell, read from the shared board. The call's id
+ * is the cell's, not a random one, so a game replays exactly.
+ */
+export const playO: Play = ({ ctx }) => {
+  const cell = firstFree(ctx.state.get("board") as string);
+  return toolCalls({ name: "mark", arguments: { cell }, id: `o-${cell}` });
+};
 
 const put = (board: string, cell: number, mark: string): string =>
   board.slice(0, cell - 1) + mark + board.slice(cell);
