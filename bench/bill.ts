@@ -23,6 +23,7 @@ import {
   type Stored,
   storedBytes
 } from "./bill-measure";
+import { noopStepRows } from "./bill-steps";
 import { taskStatsRows } from "./bill-task-stats";
 import { conversation } from "./gateway";
 import type { Api, BenchSession } from "./lib/api";
@@ -117,28 +118,7 @@ const roostRows = async (
     ...(await billOf(api, sessions, N))
   });
 
-  progress("11 bill: a step, branchable or not");
-  // The same no-op step in the bench environment and in its branchable
-  // twin: what keeping the history a fork at a past step replays costs.
-  for (const environment of ["bench", "bench-branchable"]) {
-    const plain: BenchSession[] = [];
-    for (let i = 0; i < N; i++) {
-      const s = await api.create(environment);
-      await api.reset(s);
-      plain.push(s);
-    }
-    await billOf(api, plain, 1);
-    const before = await storedBytes(api, plain);
-    const steps = await run(pgid, N * STEPS_PER_EPISODE, (i) =>
-      api.step(plain[i % N]!, "noop")
-    );
-    const grown = (await storedBytes(api, plain)) - before;
-    out.push({
-      operation: `no-op step, ${environment === "bench" ? "not branchable" : "branchable"} (${Math.round(grown / STEPS_PER_EPISODE)} B stored a step)`,
-      ...steps,
-      ...(await billOf(api, plain, N * STEPS_PER_EPISODE))
-    });
-  }
+  out.push(...(await noopStepRows(api, pgid)));
 
   progress("11 bill: model calls through the gateway");
   // Five calls a session, each a turn longer (the server's upstream is

@@ -16,7 +16,12 @@ import type { OperationInput, OperationName } from "../src/session/operations";
 import { type RowCount, RowMeter } from "../src/storage/row-meter";
 import { addRows, type Bill, emptyBill } from "./lib/bill";
 import { Baseline } from "./worker/baseline";
-import { bench, benchBranchable } from "./worker/bench-environment";
+import {
+  bench,
+  benchAgents,
+  benchBranchable,
+  benchPlayed
+} from "./worker/bench-environment";
 import { benchCode } from "./worker/code-environment";
 import { type FrameStub, workerSocket } from "./worker/openenv-socket";
 import {
@@ -38,7 +43,10 @@ const roost = createRoost({
     benchCode,
     codeAnalyst,
     // Scenarios 11 and 18: what branchable history costs, and forks at a past step.
-    benchBranchable
+    benchBranchable,
+    // Scenario 11: what a multi-agent step costs beside a one-agent one.
+    benchAgents,
+    benchPlayed
   ],
   layers: allLayers(),
   // The benchmarks measure the runtime, not the per-session rate limit.

@@ -1,13 +1,23 @@
 /** @module The environment the benchmarks step: one trivial tool and one that stores an object; and its branchable twin. */
 
 import * as z from "zod";
-import { defineEnvironment, result, scriptedModel } from "../../src/index";
+import {
+  defineEnvironment,
+  result,
+  scriptedModel,
+  toolCalls
+} from "../../src/index";
 import { benchObject } from "../lib/objects";
 
 /** The bench environment under `name`, with what sets a variant apart. */
 const benchEnvironment = (
   name: string,
-  variant: { branchable?: boolean; maxSteps?: number; tree?: boolean }
+  variant: {
+    branchable?: boolean;
+    maxSteps?: number;
+    tree?: boolean;
+    agents?: "turns" | "played";
+  }
 ) =>
   defineEnvironment({
     name,
@@ -15,6 +25,21 @@ const benchEnvironment = (
       "Benchmark fixture: a no-op tool and a tool that stores one object.",
     ...(variant.branchable ? { branchable: true } : {}),
     ...(variant.maxSteps === undefined ? {} : { maxSteps: variant.maxSteps }),
+    // Scenario 11: two agents taking turns, or one against an agent the
+    // environment plays, which takes its turn inside each of the other's steps.
+    ...(variant.agents === undefined
+      ? {}
+      : {
+          agents: {
+            a: { tools: ["noop"] },
+            b: {
+              tools: ["noop"],
+              ...(variant.agents === "played"
+                ? { play: () => toolCalls({ name: "noop", id: "b" }) }
+                : {})
+            }
+          }
+        }),
     tools: (tool) => ({
       noop: tool({
         description: "Does nothing and answers ok.",
@@ -51,4 +76,12 @@ export const bench = benchEnvironment("bench", { tree: true });
 export const benchBranchable = benchEnvironment("bench-branchable", {
   branchable: true,
   maxSteps: 100_000
+});
+
+/** Scenario 11: a step of one of two agents, and of one against a played agent. */
+export const benchAgents = benchEnvironment("bench-agents", {
+  agents: "turns"
+});
+export const benchPlayed = benchEnvironment("bench-played", {
+  agents: "played"
 });

@@ -13,6 +13,7 @@ import {
   type OpenAITool,
   type Policy
 } from "roost-edge/client";
+import { deskAction, markAction } from "./agents";
 import { evaluate } from "./arithmetic";
 import { lastNumber, readExpression } from "./read-question";
 import { readWordProblem } from "./word-problems";
@@ -141,7 +142,8 @@ const storyAction = (
 
 /**
  * Recognises an environment by its tools: `incr`/`decr` (counter),
- * `submit_answer` (calculator), `print_story` (story). Any other
+ * `submit_answer` (calculator), `print_story` (story), `mark` (either
+ * side of tictactoe), `refund` (support's desk). Any other
  * environment gets an error naming the tools it saw.
  *
  * @example
@@ -152,8 +154,10 @@ export const scriptedPolicy: Policy = (observations, tools, history) => {
   if (hasTool(tools, "submit_answer"))
     return calculatorAction(observations, tools, history);
   if (hasTool(tools, "print_story")) return storyAction(observations, history);
+  if (hasTool(tools, "mark")) return markAction(observations, history);
+  if (hasTool(tools, "refund")) return deskAction(observations, history);
   throw new Error(
-    `The scripted policy knows counter, calculator and story; this environment has the tools ${tools
+    `The scripted policy knows counter, calculator, story, tictactoe and support; this environment has the tools ${tools
       .map((t) => t.function.name)
       .join(", ")}.`
   );

@@ -30,6 +30,8 @@ export interface RolloutCommand {
   groupSize?: number;
   /** `random`, `openai`, or a path to a module exporting a policy. */
   policy: string;
+  /** `--agent-policies x=…,o=…`: a multi-agent environment's policies by agent, each as `policy` is given. */
+  agentPolicies?: Record<string, string>;
   seed?: number;
   /** `--policy openai`: the model, its endpoint, key and sampling. */
   model?: {
@@ -111,6 +113,10 @@ Options of rollout:
                         OpenAI-compatible chat-completions endpoint; or the
                         path of an ES module exporting a policy as "policy"
                         or default
+  --agent-policies <agent=policy,…>
+                        a multi-agent environment's policy per agent, each
+                        as --policy takes it; the others get --policy
+                        (all of them: self-play)
   --seed <n>            seed of the random policy and of --sampler's draws
   --model <name>        openai: the model (default $OPENAI_MODEL)
   --base-url <url>      openai: the endpoint's base, e.g. http://127.0.0.1:8000/v1
@@ -184,6 +190,7 @@ const FLAGS = new Set([
   "concurrency",
   "group-size",
   "policy",
+  "agent-policies",
   "seed",
   "model",
   "base-url",
@@ -271,6 +278,7 @@ export const parseArgs = (
     episodes: optionalInt(flags, "episodes", 1) ?? 10,
     concurrency: optionalInt(flags, "concurrency", 1) ?? 4,
     policy,
+    ...agentPoliciesOf(flags.get("agent-policies")),
     out: flags.get("out") ?? "-",
     ...(seed === undefined ? {} : { seed }),
     ...(model === undefined ? {} : { model }),
@@ -283,6 +291,23 @@ export const parseArgs = (
     ...branchesOf(flags),
     ...judgeOf(flags, env, groupSize)
   };
+};
+
+const agentPoliciesOf = (
+  spec: string | undefined
+): { agentPolicies?: Record<string, string> } => {
+  if (spec === undefined) return {};
+  const agentPolicies: Record<string, string> = {};
+  for (const pair of spec.split(",")) {
+    const at = pair.indexOf("=");
+    const agent = pair.slice(0, at);
+    if (at < 1 || !NAME_RE.test(agent) || at === pair.length - 1)
+      throw new UsageError(
+        `--agent-policies takes agent=policy pairs separated by commas; "${pair}" is not one.`
+      );
+    agentPolicies[agent] = pair.slice(at + 1);
+  }
+  return { agentPolicies };
 };
 
 const rescoreOf = (flags: Map<string, string>): RescoreCommand => {

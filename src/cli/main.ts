@@ -74,12 +74,17 @@ const runCheck = (files: string[]): number => {
 
 const runRollout = async (command: RolloutCommand): Promise<number> => {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
+  const policies: Record<string, typeof policy> = {};
   let taskStats: ReturnType<typeof readTaskStats> | undefined;
   try {
-    policy = await loadPolicy(command.policy, {
-      ...(command.seed === undefined ? {} : { seed: command.seed }),
-      ...(command.model === undefined ? {} : { model: command.model })
-    });
+    const load = (spec: string) =>
+      loadPolicy(spec, {
+        ...(command.seed === undefined ? {} : { seed: command.seed }),
+        ...(command.model === undefined ? {} : { model: command.model })
+      });
+    policy = await load(command.policy);
+    for (const [agent, spec] of Object.entries(command.agentPolicies ?? {}))
+      policies[agent] = await load(spec);
     if (command.taskStats !== undefined)
       taskStats = readTaskStats(command.taskStats, command.env);
   } catch (error) {
@@ -110,6 +115,7 @@ const runRollout = async (command: RolloutCommand): Promise<number> => {
       baseUrl: command.url,
       environment: command.env,
       policy,
+      ...(command.agentPolicies === undefined ? {} : { policies }),
       episodes: command.episodes,
       concurrency: command.concurrency,
       ...(command.groupSize === undefined

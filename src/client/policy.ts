@@ -20,6 +20,8 @@ export interface PolicyContext {
    * endpoint, so the session records the calls with their token ids.
    */
   gateway?: { baseUrl: string; apiKey: string };
+  /** In a multi-agent environment, the agent this decision is for. */
+  agent?: string;
 }
 
 /** An action with what it cost to decide, for policies backed by a model. */

@@ -16,6 +16,7 @@ import type { RoostClient } from "./http";
 import { tokenSequences, tokenTurns } from "./model-tokens";
 import type { PolicyContext, PolicyDecision, TokenUsage } from "./policy";
 import type { RolloutOptions } from "./rollout";
+import { playAgents } from "./rollout-agents";
 import type { RoostSession } from "./session-client";
 import type { Trajectory } from "./trajectory";
 
@@ -265,22 +266,13 @@ const play = async (
   trajectory: Trajectory,
   context: EpisodeContext
 ): Promise<void> => {
-  let observations: Message[] = reset.observations;
-  const history: Message[] = [];
   trajectory.tools = reset.tools;
-  trajectory.observations.push(observations);
-  while (!trajectory.done && !trajectory.truncated) {
-    if (trajectory.actions.length >= context.maxSteps) {
-      trajectory.truncated = true;
-      break;
-    }
-    context.options.signal?.throwIfAborted();
-    const decided = await context.options.policy(
-      observations,
-      reset.tools,
-      history,
-      policyContext(session, context)
-    );
+  trajectory.observations.push(reset.observations);
+  // The session's own record of each step, whoever's it was.
+  const stepAs = async (
+    agent: string | undefined,
+    decided: ActionInput | PolicyDecision
+  ) => {
     const decision = isDecision(decided) ? decided : { action: decided };
     const parsed = ActionSchema().parse(decision.action);
     // One form whatever the policy wrote: OpenAI's JSON-string arguments,
@@ -293,18 +285,53 @@ const play = async (
       trajectory.usage = addUsage(trajectory.usage, decision.usage);
     if (decision.retries) trajectory.model_retries.push(...decision.retries);
     const stepStarted = now();
-    const result = await session.step(action);
+    const result = await session.step(
+      action,
+      agent === undefined ? {} : { agent }
+    );
     trajectory.step_ms.push(ms(now() - stepStarted));
-    history.push(...observations, action);
-    observations = result.observations;
     trajectory.actions.push(action);
-    trajectory.observations.push(observations);
+    trajectory.observations.push(result.observations);
     trajectory.rewards.push(result.reward);
     trajectory.reward_components.push(result.reward_components ?? null);
     trajectory.return += result.reward;
     trajectory.done = result.done;
     trajectory.truncated = result.truncated;
     context.onStep();
+    return { action, result };
+  };
+  const agents = context.info.agents;
+  if (agents !== undefined) {
+    await playAgents(session, reset, trajectory, {
+      agents,
+      policies: context.options.policies,
+      policy: context.options.policy,
+      maxSteps: context.maxSteps,
+      context: policyContext(session, context),
+      stepAs,
+      ...(context.options.signal === undefined
+        ? {}
+        : { signal: context.options.signal })
+    });
+    return;
+  }
+  let observations: Message[] = reset.observations;
+  const history: Message[] = [];
+  while (!trajectory.done && !trajectory.truncated) {
+    if (trajectory.actions.length >= context.maxSteps) {
+      trajectory.truncated = true;
+      break;
+    }
+    context.options.signal?.throwIfAborted();
+    const decided = await context.options.policy(
+      observations,
+      reset.tools,
+      history,
+      policyContext(session, context)
+    );
+    const { action, result } = await stepAs(undefined, decided);
+    history.push(...observations, action);
+    observations = result.observations;
   }
 };
 

@@ -9,6 +9,7 @@ import { type GroupJudgeOptions, judgeGroup } from "./group-judge";
 import { createClient, type RoostClient } from "./http";
 import type { Policy } from "./policy";
 import type { FetchLike } from "./request";
+import { checkPolicies } from "./rollout-agents";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
 import { groupFigures, returnStats, succeeded } from "./rollout-stats";
 import { SAMPLERS, type SamplerKind, taskSampler } from "./task-sampler";
@@ -19,6 +20,12 @@ export interface RolloutOptions {
   baseUrl: string;
   environment: string;
   policy: Policy;
+  /**
+   * A multi-agent environment's policies by agent: an agent not named
+   * here is played by `policy` (all of them by it: self-play). Agents the
+   * environment plays need none.
+   */
+  policies?: Record<string, Policy>;
   episodes: number;
   /** Episodes in flight at once (default 4); with groups, whole groups, as many as fit (at least one). */
   concurrency?: number;
@@ -158,6 +165,8 @@ export const rollout = async (
   }
   // An unknown split fails the run here, not every episode.
   const dataset = datasetOf(info, options.split);
+  // So does a policy for an agent no client plays.
+  checkPolicies(info, options.policies);
   const size = groupSizeOf(options);
   const taskStats = options.taskStats ?? new TaskStats();
   const sampled = samplerFor(options, dataset, size, taskStats, client);

@@ -205,13 +205,18 @@ export class RoostSession extends SessionReads {
     return this.#mutate("POST", "/reset", body, ResetResponseSchema(), options);
   }
 
-  step(action: ActionInput, options: MutationOptions = {}) {
+  /** One step; in a multi-agent environment, `agent`'s (whoever's turn it is when left out). */
+  step(
+    action: ActionInput,
+    options: MutationOptions & { agent?: string } = {}
+  ) {
+    const { agent, ...mutation } = options;
     return this.#mutate(
       "POST",
       "/step",
-      { action },
+      agent === undefined ? { action } : { action, agent },
       StepResponseSchema(),
-      options
+      mutation
     );
   }
 

@@ -92,6 +92,22 @@ export interface Trajectory {
   branches?: BranchPoint[];
   /** With `branches`: each step's `reward + V(after) − V(before)`, null where a value is not known. */
   step_advantages?: (number | null)[];
+  /**
+   * In a multi-agent environment, each agent's own part, by name (the
+   * fields above are the session's: every step, whoever took it).
+   */
+  agents?: Record<string, AgentPart>;
+}
+
+/** One agent's part of a multi-agent episode, as PettingZoo's cycle gives it. */
+export interface AgentPart {
+  /** What it was told before each of its actions, then after its last. */
+  observations: Message[][];
+  actions: Action[];
+  /** Each action's reward: what the agent got from it until its next action. */
+  rewards: number[];
+  /** Everything it got in the episode (an agent the environment plays too). */
+  return: number;
 }
 
 /** Progress of a run, reported after every step and every episode. */

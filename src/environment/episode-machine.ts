@@ -101,7 +101,11 @@ export const resetEpisode = async (
   parts: SessionParts,
   task: unknown,
   options: StepOptions = {}
-): Promise<{ observations: Message[]; tools: OpenAITool[] }> => {
+): Promise<{
+  observations: Message[];
+  tools: OpenAITool[];
+  turn?: string[];
+}> => {
   const reset = await runReset(environment, parts, task, options);
   const { tools } = reset;
   let { observations } = reset;
@@ -133,7 +137,8 @@ export const resetEpisode = async (
   rec.truncated = false;
   return {
     observations,
-    tools: [...episodeEnvironment(environment, tools).toolSchemas]
+    tools: [...episodeEnvironment(environment, tools).toolSchemas],
+    ...(roster === undefined ? {} : { turn: agentsOf(parts).turn })
   };
 };
 

@@ -26,6 +26,8 @@ export interface EnvironmentInfo {
   tree?: TreeInfo;
   /** With rubrics: the reward components that are metrics (weight 0), by flat name. */
   reward_metrics?: string[];
+  /** A multi-agent environment's agents, in its order. */
+  agents?: AgentInfo[];
   /** The validation config as data (the oracle itself is code: only whether there is one). */
   validation: {
     oracle: boolean;
@@ -34,6 +36,26 @@ export interface EnvironmentInfo {
     max_steps?: number;
   };
 }
+
+/** One agent of a multi-agent environment as `GET /v1/environments` lists it. */
+export interface AgentInfo {
+  name: string;
+  description?: string;
+  /** The tools it may call. */
+  tools: string[];
+  /** The environment plays it: no client acts for it. */
+  played: boolean;
+}
+
+const agentsInfo = (environment: Environment): AgentInfo[] | undefined =>
+  environment.agents === undefined
+    ? undefined
+    : Object.entries(environment.agents).map(([name, a]) => ({
+        name,
+        ...(a.description === undefined ? {} : { description: a.description }),
+        tools: [...(a.tools ?? environment.tools.keys())],
+        played: a.play !== undefined
+      }));
 
 /** An environment's validation config as `GET /v1/environments` lists it. */
 const validationInfo = (
@@ -127,6 +149,7 @@ export const createRegistry = (
   const infos = lazy(() =>
     [...byName.values()].map((env): EnvironmentInfo => {
       const metrics = rewardMetrics(env);
+      const agents = agentsInfo(env);
       return {
         name: env.name,
         description: env.description,
@@ -153,6 +176,7 @@ export const createRegistry = (
           : { rubrics: [...env.rubrics.keys()] }),
         ...(env.tree ? { tree: describeTree(env.tree, env.tools) } : {}),
         ...(metrics === undefined ? {} : { reward_metrics: metrics }),
+        ...(agents === undefined ? {} : { agents }),
         validation: validationInfo(env)
       };
     })

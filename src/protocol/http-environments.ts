@@ -123,6 +123,22 @@ export const ValidationInfoSchema = lazy(() =>
 );
 export type ValidationInfo = z.infer<ReturnType<typeof ValidationInfoSchema>>;
 
+export const AgentInfoSchema = lazy(() =>
+  z
+    .object({
+      name: NameSchema(),
+      description: z.string().optional(),
+      /** The tools it may call. */
+      tools: z.array(NameSchema()),
+      /** The environment plays it itself: no client acts for it. */
+      played: z.boolean()
+    })
+    .meta({
+      id: "AgentInfo",
+      description: "One agent (role) of a multi-agent environment."
+    })
+);
+
 export const EnvironmentInfoSchema = lazy(() =>
   z
     .object({
@@ -160,12 +176,15 @@ export const EnvironmentInfoSchema = lazy(() =>
        * reported and never added to the reward.
        */
       reward_metrics: z.array(z.string()).optional(),
+      /** A multi-agent environment's agents (roles), in its order. */
+      agents: z.array(AgentInfoSchema()).optional(),
       /** What `roost-edge validate --url` reads of the environment's validation config. */
       validation: ValidationInfoSchema().optional()
     })
     .meta({ id: "EnvironmentInfo", description: "A registered environment." })
 );
 export type EnvironmentInfo = z.infer<ReturnType<typeof EnvironmentInfoSchema>>;
+export type AgentInfo = z.infer<ReturnType<typeof AgentInfoSchema>>;
 
 export const EnvironmentsResponseSchema = lazy(() =>
   z.object({ environments: z.array(EnvironmentInfoSchema()) }).meta({

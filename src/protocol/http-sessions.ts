@@ -179,7 +179,9 @@ export const ResetResponseSchema = lazy(() =>
   z
     .object({
       observations: z.array(WireMessageSchema()),
-      tools: z.array(OpenAIToolSchema())
+      tools: z.array(OpenAIToolSchema()),
+      /** A multi-agent environment's first turn: who may take the first step. */
+      turn: z.array(NameSchema()).optional()
     })
     .meta({
       id: "ResetResponse",

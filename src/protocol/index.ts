@@ -114,6 +114,8 @@ export {
   chatPrompt
 } from "./http-chat";
 export {
+  type AgentInfo,
+  AgentInfoSchema,
   type EnvironmentInfo,
   EnvironmentInfoSchema,
   type EnvironmentParams,

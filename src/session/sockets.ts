@@ -62,14 +62,30 @@ const REPLAY_PAGE = 500;
 /** A seq in `?after=`: digits only, as `GET …/events?after=` takes it. */
 const SEQ = /^\d{1,15}$/;
 
+type Parsed = Parameters<typeof visibleTo>[0];
+
+/** Each event parsed once, however many agent sockets a flush sends it to. */
+const parser = () => {
+  const parsed = new Map<EventText, Parsed>();
+  return (e: EventText): Parsed => {
+    let event = parsed.get(e);
+    if (event === undefined) {
+      event = JSON.parse(e.text) as Parsed;
+      parsed.set(e, event);
+    }
+    return event;
+  };
+};
+
 /** What of `events` a socket of `agent`'s credential is sent (protocol/agents.ts). */
 const viewOf = (
   events: readonly EventText[],
-  agent: string | undefined
+  agent: string | undefined,
+  parse: (e: EventText) => Parsed = parser()
 ): readonly EventText[] =>
   agent === undefined
     ? events
-    : events.filter((e) => visibleTo(JSON.parse(e.text), agent));
+    : events.filter((e) => visibleTo(parse(e), agent));
 
 /** `?batch=0` (or `false`) asks for one event per message. */
 const SINGLE = new Set(["0", "false"]);
@@ -181,6 +197,7 @@ export class SocketHub {
     this.#pending = [];
     // Packed once for every socket that takes them all, as nearly all do.
     let packed: string[] | undefined;
+    const parse = parser();
     for (const ws of this.#ctx.getWebSockets(SESSION_SOCKET)) {
       const state = attachment(ws);
       if (state.grant !== undefined && this.#closeIfStale(ws, state.grant))
@@ -189,7 +206,8 @@ export class SocketHub {
         state.lastSeq < pending[0]!.seq
           ? pending
           : pending.filter((e) => e.seq > state.lastSeq),
-        state.grant?.agent
+        state.grant?.agent,
+        parse
       );
       if (fresh.length === 0 || this.#tooFarBehind(ws, state, fresh)) continue;
       if (state.single) {

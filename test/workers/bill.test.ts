@@ -180,6 +180,37 @@ describe("RowMeter", () => {
     expect(second.count.statements).toBe(1);
   });
 
+  it("writes one row for a multi-agent step, and for one with a turn the environment plays in it", async () => {
+    for (const environment of ["tictactoe", "tictactoe-bot"]) {
+      const steps = await metered(async (obj, _sql, m, sessionId) => {
+        ok(
+          await obj.op(
+            "create",
+            { sessionId, environment, task: undefined },
+            SERVER_GRANT
+          )
+        );
+        ok(await obj.op("reset", {}, SERVER_GRANT));
+        const out: { count: RowCount; expected: number }[] = [];
+        for (const cell of [5, 9]) {
+          const action = toolAction("mark", { cell });
+          out.push(
+            await m(async () =>
+              ok(await obj.op("step", { action }, SERVER_GRANT))
+            )
+          );
+        }
+        return out;
+      });
+      for (const step of steps) {
+        expect(step.count.rowsWritten).toBe(step.expected);
+        // The board, where the agents stand and the messages of every
+        // turn in it ride in the step's fold, as a one-agent step's do.
+        expect(step.count.rowsWritten, environment).toBe(1);
+      }
+    }
+  });
+
   it(`writes the tables after ${MAX_FOLDS} folded steps, so a cold read of state reads ${MAX_FOLDS} folds at most`, async () => {
     const { written, expected, coldRead, folded } = await metered(
       async (obj, sql, m, sessionId) => {

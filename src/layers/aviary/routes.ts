@@ -357,18 +357,15 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
   defineRoute(set.reset, async (c) => {
     const { env_id } = c.req.valid("json");
     const session = await envSession(c, env_id);
-    const reset = await session.op("reset", {});
-    let observations = reset.observations;
-    // A multi-agent environment's reset tells every agent its part: an
-    // Aviary client plays the one agent left to clients, and reads its view.
-    if (observations.some((m) => m.agent !== undefined)) {
-      const { environment } = await session.op("status", {});
-      const agent = servedAgent(c.get("registry").get(environment), undefined);
-      if (agent !== undefined) observations = viewOf(observations, agent);
-    }
+    const { observations, tools, turn } = await session.op("reset", {});
+    // A multi-agent reset tells each agent its part: Aviary's client reads
+    // the view of the one agent left to clients.
+    const { environment } = turn ? await session.op("status", {}) : {};
+    const agent =
+      environment && servedAgent(c.get("registry").get(environment), undefined);
     const answer: AviaryResetResponse = [
-      toAviaryMessages(observations),
-      toAviaryTools(reset.tools)
+      toAviaryMessages(agent ? viewOf(observations, agent) : observations),
+      toAviaryTools(tools)
     ];
     return c.json(answer, 200);
   }),
