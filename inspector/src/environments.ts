@@ -20,6 +20,8 @@ export interface EnvironmentInfo {
   splits?: { name: string; size?: number; generated: boolean }[];
   /** With rubrics: the components that are metrics (weight 0). */
   reward_metrics?: string[];
+  /** A multi-agent environment's agents. */
+  agents?: { name: string; played: boolean }[];
 }
 
 const paramRows = (schema: JsonSchema) => {

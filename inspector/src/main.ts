@@ -1,6 +1,7 @@
 /** @module The inspector page: environments, a session driven by hand, and its live view. */
 
 import { applyAccess } from "./access";
+import { AgentView } from "./agent-view";
 import { api, type Credentials, sessionApi } from "./api";
 import { $, fill, h } from "./dom";
 import { type EnvironmentInfo, environmentCards } from "./environments";
@@ -36,6 +37,7 @@ let toolForm: SchemaForm | undefined;
 let taskForm: SchemaForm | undefined;
 const state = new StateView($("#state"), (e) => showError(e));
 const transcript = new Transcript((e) => showError(e));
+const agentView = new AgentView();
 const store = new StoreView((e) => showError(e));
 const tree = new TreeView();
 const plot = new RewardPlot((e) => showError(e));
@@ -141,18 +143,16 @@ const open = async (s: Credentials, fromLink = false): Promise<void> => {
   $("#forked-from").hidden = true;
   renderStatus(status);
   renderTools();
-  const info = environments.find((e) => e.name === status.environment)?.tree;
-  tree.show(info);
-  $("#tree-section").hidden = info === undefined;
+  const env = environments.find((e) => e.name === status.environment);
+  tree.show(env?.tree);
+  $("#tree-section").hidden = env?.tree === undefined;
+  agentView.setAgents(env?.agents);
   fill($("#timeline"));
   forgetHistory();
   historyPending = true;
   state.attach(s);
   store.attach(s);
-  plot.setMetrics(
-    environments.find((e) => e.name === status.environment)?.reward_metrics ??
-      []
-  );
+  plot.setMetrics(env?.reward_metrics ?? []);
   plot.attach(s);
   // The transcript loads beside the socket, not before it: the state and
   // the store show while a long transcript's newest messages are read.

@@ -208,15 +208,22 @@ export const messageRow = (
   index: number,
   list: Element
 ): HTMLLIElement => {
-  const role = (message as { role?: unknown } | null)?.role;
+  const { role, agent } = (message ?? {}) as {
+    role?: unknown;
+    agent?: unknown;
+  };
+  const name = typeof role === "string" ? role : "?";
+  // A multi-agent transcript's message is one agent's view, or everyone's.
+  const own = typeof agent === "string" ? agent : undefined;
   return h(
     "li",
     {
       value: index,
       "data-index": index,
-      "data-role": typeof role === "string" ? role : undefined
+      "data-role": typeof role === "string" ? role : undefined,
+      "data-agent": own
     },
-    h("strong", {}, typeof role === "string" ? role : "?"),
+    h("strong", {}, own === undefined ? name : `${name} · ${own}`),
     " ",
     ...messageBody(message, index, list)
   );

@@ -15,6 +15,10 @@ import { allows, SCOPED_TOKEN, type Scope } from "./scopes";
 export const scopeOfCredential = (credential: string): Scope =>
   (SCOPED_TOKEN.exec(credential)?.[1] as Scope | undefined) ?? "control";
 
+/** The agent a token of one agent (`act~x.…`) acts or looks as; undefined for any other. */
+export const agentOfCredential = (credential: string): string | undefined =>
+  SCOPED_TOKEN.exec(credential)?.[2];
+
 /**
  * The scope each thing a page does with a session needs, as the server's
  * operations declare it. Reading and the event stream are everyone's;

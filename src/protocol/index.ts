@@ -55,6 +55,7 @@ export {
 } from "./close-codes";
 export {
   ACTION_SCOPES,
+  agentOfCredential,
   type SessionAction,
   scopeCan,
   scopeOfCredential

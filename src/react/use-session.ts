@@ -19,7 +19,11 @@ import type {
   StepResponse,
   ToolInvocationResponse
 } from "../protocol";
-import { scopeCan, scopeOfCredential } from "../protocol/credential-scope";
+import {
+  agentOfCredential,
+  scopeCan,
+  scopeOfCredential
+} from "../protocol/credential-scope";
 import type { SessionState, ToolArgs, ToolName } from "./environment-types";
 import type { StoreOptions } from "./session-store";
 import type { SessionView } from "./session-view";
@@ -75,6 +79,12 @@ export interface SessionHandle<E = undefined>
    */
   scope: Scope;
   /**
+   * In a multi-agent session, the agent a token of one agent plays or
+   * watches (`act~x.…`): the view is that agent's, and its steps are its.
+   * Undefined for any other token, which sees every agent.
+   */
+  agent: string | undefined;
+  /**
    * True when the token cannot step (an `observe` or `grade` token): the
    * view watches, and a page hides its controls. An action tried anyway
    * rejects with the server's `forbidden` error.
@@ -86,7 +96,7 @@ export interface SessionHandle<E = undefined>
 
 type Actions = Pick<
   SessionHandle,
-  "step" | "reset" | "run" | "fork" | "scope" | "readOnly" | "can"
+  "step" | "reset" | "run" | "fork" | "scope" | "agent" | "readOnly" | "can"
 > & {
   call: SessionHandle<undefined>["call"];
 };
@@ -147,6 +157,7 @@ export const useSession = <E = undefined>(
       run: (prompt, runOptions) => store.session.startRun(prompt, runOptions),
       fork: (count) => store.fork(count),
       scope,
+      agent: agentOfCredential(store.session.token),
       readOnly: !scopeCan(scope, "step"),
       can: (action) => scopeCan(scope, action)
     };

@@ -91,4 +91,42 @@ describe("the inspector's transcript", () => {
     );
     await page.close();
   });
+
+  it("shows a multi-agent transcript as one agent sees it, or every agent's", async () => {
+    const s = await create("tictactoe");
+    await reset(s);
+    const page = await attach(s);
+    // x marks 5, then o marks 1: each whoever's turn it is.
+    await step(s, ["mark", { cell: 5 }]);
+    await step(s, ["mark", { cell: 1 }]);
+    const rows = page.locator("#transcript li");
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(8);
+    expect(
+      await page
+        .locator('#transcript li[data-agent="o"] strong')
+        .first()
+        .innerText()
+    ).toMatch(/ · o$/);
+    const select = page.locator("#view-as");
+    expect(await page.locator("#view-as-label").isVisible()).toBe(true);
+    await select.selectOption("x");
+    const shown = () =>
+      rows.evaluateAll((els) =>
+        els
+          .filter((el) => !(el as HTMLElement).hidden)
+          .map((el) => (el as HTMLElement).dataset.agent ?? "")
+      );
+    await expect.poll(shown).not.toContain("o");
+    expect((await shown()).length).toBeGreaterThan(0);
+    expect(await page.locator("#transcript").innerText()).not.toContain(
+      "You are o"
+    );
+    // A message arriving live is filtered too.
+    await step(s, ["mark", { cell: 9 }]);
+    await expect.poll(async () => (await shown()).length).toBeGreaterThan(4);
+    await expect.poll(shown).not.toContain("o");
+    await select.selectOption("");
+    await expect.poll(shown).toContain("o");
+    await page.close();
+  });
 });

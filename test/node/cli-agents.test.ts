@@ -75,8 +75,8 @@ describe("multi-agent rollouts through the CLI", () => {
       "--episodes",
       "1"
     ]).catch((error: { stderr: string; code: number }) => error);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr).toContain(
       'tictactoe-bot has no agent "o" that a client plays; its agents are x.'
     );
   }, 60_000);

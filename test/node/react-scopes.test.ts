@@ -151,6 +151,38 @@ describe("useSession with a scoped token", () => {
     await owner.delete();
   });
 
+  it("with one agent's token: says which agent, shows its view, and steps as it", async () => {
+    const owner = await client.createSession({ environment: "tictactoe" });
+    await owner.reset();
+    const { token } = await owner.mintToken({ scope: "act", agent: "x" });
+    await mount(client.session(owner.id, token));
+    expect([h().scope, h().agent, h().readOnly]).toEqual(["act", "x", false]);
+    expect(h().state).toMatchObject({ agents: { turn: ["x"] } });
+    const mark = (cell: number) => ({
+      tool_calls: [
+        {
+          id: `m${cell}`,
+          type: "function" as const,
+          function: { name: "mark", arguments: JSON.stringify({ cell }) }
+        }
+      ]
+    });
+    let answer: Awaited<ReturnType<SessionHandle["step"]>> | undefined;
+    await act(async () => {
+      answer = await h().step(mark(5));
+    });
+    expect(answer).toMatchObject({ agent: "x", turn: ["o"] });
+    // o moves from elsewhere; x's view hears of it, never o's own part.
+    await owner.step(mark(1), { agent: "o" });
+    await until(() => h().lastStep?.step === 2, "o's step");
+    expect(h().state).toMatchObject({ agents: { turn: ["x"] } });
+    expect(h().messages.length).toBeGreaterThan(0);
+    expect(h().messages.every((m) => m.agent === "x")).toBe(true);
+    expect(JSON.stringify(h().messages)).toContain("o marked 1");
+    expect(JSON.stringify(h().messages)).not.toContain("You are o");
+    await owner.delete();
+  });
+
   it("with the session's own token: control, nothing read-only", async () => {
     const owner = await client.createSession({ environment: "counter" });
     await owner.reset();
@@ -160,6 +192,8 @@ describe("useSession with a scoped token", () => {
       false,
       true
     ]);
+    // A token of no one agent: every agent's view.
+    expect(h().agent).toBeUndefined();
     await owner.delete();
   });
 });
