@@ -16,6 +16,7 @@ import type {
   StepResponse
 } from "../protocol";
 import { RoostClientError } from "./client-error";
+import { type TokenTurn, tokenSequences } from "./model-tokens";
 import type { Policy, PolicyContext } from "./policy";
 import type { RoostSession } from "./session-client";
 import type { AgentPart, Trajectory } from "./trajectory";
@@ -89,7 +90,13 @@ export const playAgents = async (
   const pending: Record<string, Message[]> = {};
   const history: Record<string, Message[]> = {};
   for (const { name } of agents) {
-    parts[name] = { observations: [], actions: [], rewards: [], return: 0 };
+    parts[name] = {
+      observations: [],
+      actions: [],
+      rewards: [],
+      return: 0,
+      steps: []
+    };
     pending[name] = visibleTo(reset.observations, name);
     history[name] = [];
   }
@@ -120,6 +127,7 @@ export const playAgents = async (
     part.observations.push(observations);
     part.actions.push(action);
     part.rewards.push(0);
+    part.steps.push(trajectory.actions.length);
     for (const [a, r] of Object.entries(result.rewards ?? {})) {
       const got = parts[a];
       if (got === undefined) continue;
@@ -140,4 +148,31 @@ export const playAgents = async (
   }
   // What each agent was told after its last action: the game's end.
   for (const a of clients) parts[a]!.observations.push(pending[a]!);
+};
+
+/**
+ * Each agent's share of the episode's model calls: a call made after `k`
+ * steps decided step `k + 1`, so it is that step's agent's. A sequence
+ * goes on while each prompt extends the same agent's previous turn.
+ */
+export const agentTokenSequences = (
+  parts: Record<string, AgentPart>,
+  turns: readonly TokenTurn[]
+): void => {
+  for (const part of Object.values(parts)) {
+    if (part.actions.length === 0) continue;
+    const mine = new Set(part.steps);
+    let previous: number[] | undefined;
+    const own = turns
+      .filter((t) => mine.has(t.step + 1))
+      .map((t) => {
+        const extends_previous =
+          previous !== undefined &&
+          previous.length <= t.prompt_ids.length &&
+          previous.every((id, i) => t.prompt_ids[i] === id);
+        previous = [...t.prompt_ids, ...t.completion_ids];
+        return { ...t, extends_previous };
+      });
+    part.token_sequences = own.length === 0 ? null : tokenSequences(own);
+  }
 };

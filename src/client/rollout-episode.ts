@@ -16,7 +16,7 @@ import type { RoostClient } from "./http";
 import { tokenSequences, tokenTurns } from "./model-tokens";
 import type { PolicyContext, PolicyDecision, TokenUsage } from "./policy";
 import type { RolloutOptions } from "./rollout";
-import { playAgents } from "./rollout-agents";
+import { agentTokenSequences, playAgents } from "./rollout-agents";
 import type { RoostSession } from "./session-client";
 import type { Trajectory } from "./trajectory";
 
@@ -353,6 +353,7 @@ const finish = async (
       const turns = tokenTurns(await session.modelCallsOf());
       trajectory.token_sequences =
         turns.length === 0 ? null : tokenSequences(turns);
+      if (trajectory.agents) agentTokenSequences(trajectory.agents, turns);
     } catch (error) {
       trajectory.error ??= describe(error);
     }

@@ -108,6 +108,10 @@ export interface AgentPart {
   rewards: number[];
   /** Everything it got in the episode (an agent the environment plays too). */
   return: number;
+  /** The session's steps that were its actions, 1-based, in order. */
+  steps: number[];
+  /** With `modelGateway`: the model calls made for its decisions, as training sequences. */
+  token_sequences?: TokenSequence[] | null;
 }
 
 /** Progress of a run, reported after every step and every episode. */

@@ -16,15 +16,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const POLICY = "examples/scripted-policy/index.ts";
 
-const rollout = async (name: string, args: string[]) => {
+const rollout = async (
+  name: string,
+  args: string[],
+  env: Record<string, string> = {}
+) => {
   const out = join(dir, `${name}.jsonl`);
-  const run = await rolloutCli(inject("baseUrl"), [
-    ...args,
-    "--episodes",
-    "1",
-    "--out",
-    out
-  ]);
+  const run = await rolloutCli(
+    inject("baseUrl"),
+    [...args, "--episodes", "1", "--out", out],
+    env
+  );
   const [line] = readFileSync(out, "utf8").trim().split("\n");
   return { run, trajectory: JSON.parse(line!) as Trajectory };
 };
@@ -103,5 +105,35 @@ describe("multi-agent rollouts through the CLI", () => {
     );
     // The customer is the environment's: its reward, no actions of a client.
     expect(user).toMatchObject({ actions: [], return: 1 });
+  }, 60_000);
+
+  it("gives each agent the token sequences of its own decisions with --model-gateway", async () => {
+    const { trajectory: t } = await rollout(
+      "tokens",
+      [
+        "--env",
+        "tictactoe",
+        "--max-steps",
+        "3",
+        "--policy",
+        "openai",
+        "--model",
+        "vllm-stub",
+        "--model-gateway"
+      ],
+      // Never called: the server's upstream answers through the gateway.
+      { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }
+    );
+    expect(t.error).toBeNull();
+    // The stub calls a tool x lacks, so the turn stays x's: all three
+    // decisions, and every call, are x's; o made none.
+    const { x, o } = t.agents!;
+    expect(x!.steps).toEqual([1, 2, 3]);
+    expect(x!.token_sequences!.flatMap((q) => q.calls)).toEqual(
+      t.token_sequences!.flatMap((q) => q.calls)
+    );
+    expect(x!.token_sequences![0]!.loss_mask).toContain(1);
+    expect(o!.actions).toEqual([]);
+    expect(o!.token_sequences).toBeUndefined();
   }, 60_000);
 });
