@@ -70,3 +70,83 @@ describe("WebSocket handshake in Chromium", () => {
       if (c.code === 1000) expect(wasClean).toBe(true);
     });
 });
+
+describe("one agent's token in Chromium", () => {
+  it("opens a socket with an agent's token (act~x.…) as its subprotocol, and steps as that agent", async () => {
+    const res = await fetch(`${base}/v1/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ environment: "tictactoe" })
+    });
+    const s = (await res.json()) as {
+      session_id: string;
+      token: string;
+      ws_url: string;
+    };
+    const api = (path: string, body: unknown) =>
+      fetch(`${base}/v1/sessions/${s.session_id}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${s.token}`
+        },
+        body: JSON.stringify(body)
+      });
+    await api("/reset", {});
+    const { token } = (await (
+      await api("/tokens", { scope: "act", agent: "x" })
+    ).json()) as { token: string };
+    expect(token).toMatch(/^act~x\./);
+    const url = s.ws_url;
+    const seen = await page.evaluate(
+      ([url, token]) =>
+        new Promise<Record<string, unknown>>((resolve, reject) => {
+          const ws = new WebSocket(url, ["roost.v1", `roost.token.${token}`]);
+          const out: Record<string, unknown> = {};
+          ws.addEventListener("message", (e) => {
+            const frame = JSON.parse(String(e.data)) as Record<string, unknown>;
+            if (frame.type === "session.snapshot") {
+              out.protocol = ws.protocol;
+              out.keys = frame.keys;
+              out.turn = (
+                frame.state as { agents: { turn: string[] } }
+              ).agents.turn;
+              // x's turn, taken from the token: the frame names no agent.
+              ws.send(
+                JSON.stringify({
+                  type: "step",
+                  id: "s1",
+                  action: {
+                    tool_calls: [
+                      {
+                        id: "c1",
+                        type: "function",
+                        function: { name: "mark", arguments: '{"cell":5}' }
+                      }
+                    ]
+                  }
+                })
+              );
+            }
+            if (frame.type === "reply" && frame.id === "s1") {
+              out.ok = frame.ok;
+              out.agent = (frame.value as { agent?: string }).agent;
+              ws.close();
+              resolve(out);
+            }
+          });
+          ws.addEventListener("close", (e) =>
+            reject(new Error(`closed ${e.code}`))
+          );
+        }),
+      [url, token] as const
+    );
+    expect(seen).toEqual({
+      protocol: "roost.v1",
+      keys: [],
+      turn: ["x"],
+      ok: true,
+      agent: "x"
+    });
+  });
+});
