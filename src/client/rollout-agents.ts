@@ -16,6 +16,7 @@ import type {
   StepResponse
 } from "../protocol";
 import { RoostClientError } from "./client-error";
+import { type AdvantageOptions, groupAdvantages } from "./group-advantages";
 import { type TokenTurn, tokenSequences } from "./model-tokens";
 import type { Policy, PolicyContext } from "./policy";
 import type { RoostSession } from "./session-client";
@@ -174,5 +175,30 @@ export const agentTokenSequences = (
         return { ...t, extends_previous };
       });
     part.token_sequences = own.length === 0 ? null : tokenSequences(own);
+  }
+};
+
+/**
+ * With groups: each agent's advantage in its group, of its own return (a
+ * self-play group's x and o each against the other copies' x and o),
+ * with the group's options but always of the return.
+ */
+export const agentAdvantages = (
+  members: readonly Trajectory[],
+  options: AdvantageOptions<Trajectory> = {}
+): void => {
+  const { score: _score, ...rest } = options;
+  const names = new Set(members.flatMap((t) => Object.keys(t.agents ?? {})));
+  for (const name of names) {
+    const own = members.map((t) => ({
+      group_id: t.group_id,
+      error: t.error,
+      return: t.agents?.[name]?.return ?? Number.NaN
+    }));
+    const { trajectories } = groupAdvantages(own, rest);
+    for (const [i, t] of members.entries()) {
+      const part = t.agents?.[name];
+      if (part !== undefined) part.advantage = trajectories[i]!.advantage;
+    }
   }
 };

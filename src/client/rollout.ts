@@ -9,7 +9,7 @@ import { type GroupJudgeOptions, judgeGroup } from "./group-judge";
 import { createClient, type RoostClient } from "./http";
 import type { Policy } from "./policy";
 import type { FetchLike } from "./request";
-import { checkPolicies } from "./rollout-agents";
+import { agentAdvantages, checkPolicies } from "./rollout-agents";
 import { datasetOf, runEpisode, runGroup } from "./rollout-episode";
 import { groupFigures, returnStats, succeeded } from "./rollout-stats";
 import { SAMPLERS, type SamplerKind, taskSampler } from "./task-sampler";
@@ -306,6 +306,7 @@ const scoreGroup = async (
     t.group_mean = trajectories[i]!.group_mean;
     t.group_std = trajectories[i]!.group_std;
   }
+  agentAdvantages(members, options.advantages);
 };
 
 /** Seeds of a generated dataset a sampler draws from when `taskCount` does not say. */

@@ -110,6 +110,8 @@ export interface AgentPart {
   return: number;
   /** The session's steps that were its actions, 1-based, in order. */
   steps: number[];
+  /** With groups: its advantage in its group, of its own return against the other copies' same agent. */
+  advantage?: number | null;
   /** With `modelGateway`: the model calls made for its decisions, as training sequences. */
   token_sequences?: TokenSequence[] | null;
 }

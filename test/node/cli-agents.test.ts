@@ -136,4 +136,42 @@ describe("multi-agent rollouts through the CLI", () => {
     expect(o!.actions).toEqual([]);
     expect(o!.token_sequences).toBeUndefined();
   }, 60_000);
+
+  it("scores each agent in its group against the other copies' same agent", async () => {
+    const out = join(dir, "groups.jsonl");
+    await rolloutCli(inject("baseUrl"), [
+      "--env",
+      "tictactoe",
+      "--episodes",
+      "4",
+      "--group-size",
+      "4",
+      "--policy",
+      "random",
+      "--seed",
+      "7",
+      "--out",
+      out
+    ]);
+    const group = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Trajectory);
+    expect(group.every((t) => t.error === null)).toBe(true);
+    for (const agent of ["x", "o"]) {
+      const parts = group.map((t) => t.agents![agent]!);
+      const mean = parts.reduce((n, p) => n + p.return, 0) / parts.length;
+      for (const p of parts) {
+        expect(typeof p.advantage).toBe("number");
+        // Above the group's mean is a positive advantage, below negative.
+        expect(Math.sign(p.advantage!)).toBe(
+          Math.abs(p.return - mean) < 1e-9 ? 0 : Math.sign(p.return - mean)
+        );
+      }
+      // The random games went differently: there is something to score.
+      expect(new Set(parts.map((p) => p.return)).size).toBeGreaterThan(1);
+      const sum = parts.reduce((n, p) => n + p.advantage!, 0);
+      expect(Math.abs(sum)).toBeLessThan(1e-6);
+    }
+  }, 60_000);
 });
