@@ -27,8 +27,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 // issue 60's state values folded into the log row (state-folds.ts) to 115.0,
 // and its messages and a reset's too (one row a step) to 115.8; issue 62's
 // agents (roles, turns, per-agent views, rewards and endings) to 117.5,
-// and a credential per agent (its view on every read) to 118.3.
-const CORE_KIB = 118.6;
+// and a credential per agent (its view on every read) to 118.3; agents the
+// environment plays (a played turn inside the step before it) to 119.3.
+const CORE_KIB = 119.6;
 // 214.9 before issue 52; its MCP features (prompts, resources, asking the
 // client, streamed calls, task input, the live view) and the
 // mcp-everything example took it to 227.1; issue 53 (the above, OAuth's
@@ -38,8 +39,9 @@ const CORE_KIB = 118.6;
 // 231.2, messages folded too to 231.8, the maze example (issue 61) to
 // 232.7, the model gateway's errors in OpenAI's shape (issue 61) to
 // 233.7, issue 62's agents with the tic-tac-toe example to 235.9, and a
-// credential per agent to 236.9.
-const FULL_KIB = 237.2;
+// credential per agent to 236.9, and played agents with the support and
+// tictactoe-bot examples and OpenEnv's and Aviary's one-agent view to 239.7.
+const FULL_KIB = 240.0;
 
 const LAYERS = readdirSync(join(root, "src", "layers"), {
   withFileTypes: true
