@@ -13,6 +13,7 @@ import { createRoost } from "../src/roost";
 import { branchy } from "./fixtures/branchy";
 import { brittle, brittleStep } from "./fixtures/brittle";
 import { coder } from "./fixtures/code";
+import { duet } from "./fixtures/duet";
 import {
   bulk,
   closer,
@@ -42,6 +43,7 @@ const roost = createRoost({
     tictactoe,
     tictactoeBot,
     support,
+    duet,
     secrets,
     lab,
     bulk,

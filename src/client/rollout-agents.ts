@@ -104,6 +104,8 @@ export const playAgents = async (
   trajectory.agents = parts;
   let seen = reset.observations.length;
   let turn = reset.turn ?? [clients[0]!];
+  // The environment's own agents may have ended it before anyone acted.
+  if (turn.length === 0) trajectory.done = true;
   while (!trajectory.done && !trajectory.truncated) {
     if (trajectory.actions.length >= options.maxSteps) {
       trajectory.truncated = true;

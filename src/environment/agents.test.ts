@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { createLocalSession, defineEnvironment, toolCalls } from "../core";
+import {
+  createLocalSession,
+  defineEnvironment,
+  defineEpisodeRubric,
+  type StepResult,
+  toolCalls
+} from "../core";
 import type { AgentsRecord } from "./agents";
 
 /** Three agents passing a token round; whoever holds it at the end wins. */
@@ -125,6 +131,58 @@ describe("a multi-agent environment", () => {
         reset: () => ""
       })
     ).toThrow(/names no agent/);
+  });
+
+  it("refuses to play every agent itself, or to play one beside an episode rubric", () => {
+    const play = () => "ok";
+    expect(() =>
+      defineEnvironment({
+        name: "bad",
+        description: "",
+        agents: { a: { play }, b: { play } },
+        tools: {},
+        reset: () => ""
+      })
+    ).toThrow(/leave at least one to a client/);
+    expect(() =>
+      defineEnvironment({
+        name: "bad",
+        description: "",
+        agents: { a: {}, b: { play } },
+        tools: {},
+        reset: () => "",
+        episodeRubric: defineEpisodeRubric({ solved: ({ done }) => done })
+      })
+    ).toThrow(/episode rubric and agents it plays/);
+  });
+
+  it("plays the environment's own agent in the step that hands it the turn, in memory too", async () => {
+    const s = createLocalSession(
+      defineEnvironment({
+        name: "echo",
+        description: "",
+        agents: { a: {}, b: { play: () => "b answers" } },
+        tools: {},
+        reset: () => "Go.",
+        step: (action, ctx): StepResult =>
+          ctx.agent === "a"
+            ? { observations: { b: "a spoke" }, turn: "b" }
+            : {
+                observations: { a: `b said: ${action.content}` },
+                rewards: { a: 1 },
+                turn: "a"
+              }
+      })
+    );
+    await s.reset();
+    const out = await s.step({ role: "assistant", content: "hello" });
+    expect(out).toMatchObject({
+      reward: 1,
+      agents: { agent: "a", turn: ["a"] }
+    });
+    expect(out.observations.map((m) => m.content)).toEqual([
+      "b said: b answers"
+    ]);
   });
 
   it("ends the episode when every agent is done, and truncates every agent at maxSteps", async () => {

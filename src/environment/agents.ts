@@ -61,13 +61,18 @@ export type AgentObservations = Readonly<Record<string, Observations>>;
 
 /** Refuses a roster an environment cannot be defined with. */
 export const checkAgents = (
-  environment: string,
-  agents: Readonly<
-    Record<string, { tools?: readonly string[]; play?: unknown }>
-  >,
+  config: {
+    name: string;
+    agents?: Readonly<
+      Record<string, { tools?: readonly string[]; play?: unknown }>
+    >;
+    episodeRubric?: unknown;
+  },
   tools: ReadonlyMap<string, unknown>,
   stateKeys: readonly string[]
 ): void => {
+  const { name: environment, agents = {} } = config;
+  const episodeRubric = config.episodeRubric !== undefined;
   const names = Object.keys(agents);
   if (names.length === 0) {
     throw new RoostError(
@@ -79,6 +84,14 @@ export const checkAgents = (
     throw new RoostError(
       "invalid_request",
       `State key "${AGENTS_KEY}" of ${environment} is reserved in a multi-agent environment: it holds where the agents stand. Pick another name.`
+    );
+  }
+  // A played turn may end the episode after its step was scored as going
+  // on: the episode's score would never be given.
+  if (episodeRubric && names.some((name) => agents[name]!.play !== undefined)) {
+    throw new RoostError(
+      "invalid_request",
+      `${environment} has an episode rubric and agents it plays itself, which Roost does not support yet: score the episode in its step instead.`
     );
   }
   if (names.every((name) => agents[name]!.play !== undefined)) {
@@ -356,3 +369,16 @@ export const servedAgent = (
 };
 
 const EMPTY = { state: { get: () => undefined } };
+
+/** Of `tools` (OpenAI's form), those `agent` may call; all of them for no agent. */
+export const toolsOfAgent = <T extends { function: { name: string } }>(
+  environment: Environment,
+  agent: string | undefined,
+  tools: readonly T[]
+): T[] => {
+  const names =
+    agent === undefined ? undefined : environment.agents?.[agent]?.tools;
+  return names === undefined
+    ? [...tools]
+    : tools.filter((t) => names.includes(t.function.name));
+};

@@ -345,7 +345,7 @@ export const defineEnvironment = <
   let state =
     config.state ?? (defineState({}) as unknown as StateDefinition<Shape>);
   if (config.agents !== undefined) {
-    checkAgents(config.name, config.agents, tools, state.keys());
+    checkAgents(config, tools, state.keys());
     const shape: ShapeOf<Record<string, z.ZodType>> = {
       ...state.shape,
       agents: agentsField()

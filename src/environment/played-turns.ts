@@ -125,6 +125,8 @@ export const playTurns = async (
     const own = episodeEnvironment(episode, environment.agents?.[agent]?.tools);
     const messages = viewOf(parts.state.get("messages") as Message[], agent);
     const play = playOf(environment, agent)!;
+    // Before it chooses: what its play emits or stores is its own.
+    options.onTurn?.(agent);
     const chosen = await callHook(environment.name, "play", () =>
       play({
         agent,
@@ -148,9 +150,11 @@ export const playTurns = async (
         `The play of ${environment.name}'s agent "${agent}" returned no assistant message: ${parsed.error.issues[0]?.message}.`
       );
     }
-    options.onTurn?.(agent);
+    // Parsed and checked as the transcript takes any message: the step's
+    // own action was checked by its caller, this one by nobody yet.
+    const { actionChecked: _, ...unchecked } = options;
     last = await runStep(own, parts, task, step, parsed.data, {
-      ...options,
+      ...unchecked,
       agent,
       played: true
     });

@@ -164,4 +164,49 @@ describe("an agent the environment plays", () => {
     await played(s, 3);
     expect((await stateOf(s)).board).toBe("oox.x....");
   });
+
+  it("tags what a played agent's play emits as its own, withheld from the other agent", async () => {
+    const s = await createResetSession({ environment: "duet" });
+    const minted = await s.call(
+      "/tokens",
+      send("POST", { scope: "act", agent: "a" })
+    );
+    const { token } = await json<{ token: string }>(minted);
+    const res = await s.call(
+      "/step",
+      send("POST", action("note", { text: "hi" }))
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const all = await (await s.call("/events?limit=1000")).text();
+    expect(all).toContain("b keeps its plan secret");
+    const mine = await (
+      await call(`/v1/sessions/${s.session_id}/events?limit=1000`, {
+        headers: authed(token)
+      })
+    ).text();
+    expect(mine).not.toContain("keeps its plan secret");
+    expect(mine).not.toContain("You are b");
+  });
+
+  it("refuses a step whose played turn fails, or says too much, and changes nothing", async () => {
+    for (const [play, status, code] of [
+      ["fail", 500, "hook_failed"],
+      ["huge", 413, "payload_too_large"]
+    ] as const) {
+      const s = await createResetSession({
+        environment: "duet",
+        task: { play }
+      });
+      const before = await everything(s);
+      const res = await s.call(
+        "/step",
+        send("POST", action("note", { text: "hi" }))
+      );
+      expect(res.status, play).toBe(status);
+      expect((await errorOf(res)).code).toBe(code);
+      // Only the aborted step's mark is new in the log.
+      const after = await everything(s);
+      expect(after.readable).toEqual(before.readable);
+    }
+  });
 });

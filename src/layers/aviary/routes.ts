@@ -8,7 +8,7 @@
 
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { servedAgent, viewOf } from "../../environment/agents";
+import { servedAgent, toolsOfAgent, viewOf } from "../../environment/agents";
 import type { Environment } from "../../environment/define-environment";
 import {
   datasetOf,

@@ -6,7 +6,7 @@
  * (object-socket.ts), the worker for OpenEnv's HTTP routes (worker-host.ts).
  */
 
-import { servedAgent, viewOf } from "../../environment/agents";
+import { servedAgent, toolsOfAgent, viewOf } from "../../environment/agents";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
 import { sessionCredential } from "../../http/session-credential";
@@ -136,12 +136,13 @@ export class OpenEnvChannel {
   async #reset(data: OpenEnvResetData): Promise<Frame> {
     const env = this.#host.environment;
     const named = resetTask(env, data);
+    // Checked before a session is made for it.
+    const agent = servedAgent(env, data.agent);
     const session =
       this.#host.session() ??
       (await this.#host.create(
         named === undefined ? resolveTask(env, {}) : named.task
       ));
-    const agent = servedAgent(env, data.agent);
     const reset = await session.op("reset", named?.request ?? {});
     const status = await session.op("status", {});
     if (agent === undefined) delete this.state.agent;
@@ -171,8 +172,9 @@ export class OpenEnvChannel {
       validated(OpenEnvListToolsSchema(), data);
       const status = await session.op("status", {});
       const { tools } = await session.op("tools", {});
+      const own = toolsOfAgent(this.#host.environment, this.state.agent, tools);
       return observationFrame(
-        { tools: openEnvTools(tools) },
+        { tools: openEnvTools(own) },
         null,
         status.done || status.truncated
       );
