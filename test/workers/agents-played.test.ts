@@ -5,7 +5,8 @@
 // nothing; and an abort loses nothing acknowledged.
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/messages";
-import type { StepResponse } from "../../src/protocol";
+import type { ForkResponse, StepResponse } from "../../src/protocol";
+import { asSession, fork, view } from "./fork-helpers";
 import {
   action,
   authed,
@@ -208,5 +209,27 @@ describe("an agent the environment plays", () => {
       const after = await everything(s);
       expect(after.readable).toEqual(before.readable);
     }
+  });
+
+  it("forks with every agent where it stands; each copy plays on alone", async () => {
+    const s = await game();
+    await played(s, 5);
+    const res = await fork(s, { count: 2 });
+    expect(res.status).toBe(201);
+    const copies = (await json<ForkResponse>(res)).sessions.map(asSession);
+    const before = await view(s);
+    for (const copy of copies) expect(await view(copy)).toEqual(before);
+    // One copy wins on the diagonal; the other and the source play on.
+    await played(copies[0]!, 3);
+    expect(await played(copies[0]!, 7)).toMatchObject({
+      done: true,
+      reward: 1
+    });
+    expect(await played(copies[1]!, 9)).toMatchObject({
+      turn: ["x"],
+      done: false
+    });
+    expect((await stateOf(copies[1]!)).board).toBe("oo..x...x");
+    expect(await view(s)).toEqual(before);
   });
 });
