@@ -15,6 +15,7 @@ import type {
   ResetResponse,
   StepResponse
 } from "../protocol";
+import { viewOf } from "../protocol/agents";
 import { RoostClientError } from "./client-error";
 import { type AdvantageOptions, groupAdvantages } from "./group-advantages";
 import { type TokenTurn, tokenSequences } from "./model-tokens";
@@ -45,9 +46,6 @@ export const checkPolicies = (
     );
   }
 };
-
-const visibleTo = (messages: readonly Message[], agent: string) =>
-  messages.filter((m) => m.agent === undefined || m.agent === agent);
 
 /**
  * The transcript from `from` on, read whole. Only an episode with two or
@@ -98,7 +96,7 @@ export const playAgents = async (
       return: 0,
       steps: []
     };
-    pending[name] = visibleTo(reset.observations, name);
+    pending[name] = viewOf(reset.observations, name);
     history[name] = [];
   }
   trajectory.agents = parts;
@@ -143,7 +141,7 @@ export const playAgents = async (
       // Its first message is the action itself, which the agent wrote.
       const told = read.messages.slice(1);
       for (const a of clients) {
-        if (a !== agent) pending[a]!.push(...visibleTo(told, a));
+        if (a !== agent) pending[a]!.push(...viewOf(told, a));
       }
     }
     pending[agent]!.push(...result.observations);

@@ -152,13 +152,6 @@ export const agentMessages = (
   return out;
 };
 
-/** What `agent` sees of `messages`: its own and everyone's. */
-export const viewOf = (
-  messages: readonly Message[],
-  agent: string
-): Message[] =>
-  messages.filter((m) => m.agent === undefined || m.agent === agent);
-
 const turnOf = (
   environment: string,
   roster: readonly string[],

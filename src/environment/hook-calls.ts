@@ -7,6 +7,7 @@ import type {
   ToolMessage
 } from "../messages/schema";
 import type { RewardComponents } from "../protocol";
+import { viewOf } from "../protocol/agents";
 import type { Judges } from "../rewards/judges";
 import type { StateAccess, StateShape } from "../state/types";
 import type { Update } from "../store/result";
@@ -26,8 +27,7 @@ import {
   agentMessages,
   agentsOf,
   rosterOf,
-  startAgents,
-  viewOf
+  startAgents
 } from "./agents";
 import type {
   Environment,

@@ -1,6 +1,7 @@
 /** @module What a multi-agent step adds to its answer and its events, and which events each agent sees. */
 
 import * as z from "zod";
+import type { Message } from "../messages/schema";
 import { NameSchema } from "./limits";
 
 /**
@@ -53,3 +54,10 @@ export const visibleTo = (
     return (event.message?.agent ?? agent) === agent;
   return SHARED_EVENTS.has(event.type) || event.agent === agent;
 };
+
+/** What `agent` sees of `messages`: its own and everyone's. */
+export const viewOf = (
+  messages: readonly Message[],
+  agent: string
+): Message[] =>
+  messages.filter((m) => m.agent === undefined || m.agent === agent);

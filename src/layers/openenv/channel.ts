@@ -6,7 +6,7 @@
  * (object-socket.ts), the worker for OpenEnv's HTTP routes (worker-host.ts).
  */
 
-import { servedAgent, toolsOfAgent, viewOf } from "../../environment/agents";
+import { servedAgent, toolsOfAgent } from "../../environment/agents";
 import type { Environment } from "../../environment/define-environment";
 import { resolveTask } from "../../environment/task";
 import { sessionCredential } from "../../http/session-credential";
@@ -23,6 +23,7 @@ import {
   type OpenEnvState,
   type SessionStatus
 } from "../../protocol";
+import { viewOf } from "../../protocol/agents";
 import type {
   OperationInput,
   OperationName,

@@ -1,7 +1,6 @@
 /** @module The state's and the transcript's operations: read, patch, page through messages, the environment's frame. */
 
 import * as z from "zod";
-import { viewOf } from "../../environment/agents";
 import { episodeEnvironment } from "../../environment/episode-tools";
 import { contextOf } from "../../environment/hook-calls";
 import { callHookSync } from "../../environment/hook-failure";
@@ -19,6 +18,7 @@ import {
   StateResponseSchema,
   truncatedField
 } from "../../protocol";
+import { viewOf } from "../../protocol/agents";
 import { HANDLERS } from "../../state/handlers";
 import { defineOperation } from "./define";
 import { offsetOf } from "./paging";
