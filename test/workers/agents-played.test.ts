@@ -232,4 +232,24 @@ describe("an agent the environment plays", () => {
     expect((await stateOf(copies[1]!)).board).toBe("oo..x...x");
     expect(await view(s)).toEqual(before);
   });
+
+  it("is left out of what Aviary's reset offers: the served agent's tools", async () => {
+    const start = await call(
+      "/v1/environments/duet/aviary/start",
+      send("POST", {})
+    );
+    const { env_id } = await json<{ env_id: string }>(start);
+    const res = await call(
+      "/v1/environments/duet/aviary/reset",
+      send("POST", { env_id })
+    );
+    expect(res.status).toBe(200);
+    const [messages, tools] =
+      await json<[{ content: string }[], { function: { name: string } }[]]>(
+        res
+      );
+    expect(messages.map((m) => m.content)).toEqual(["You are a."]);
+    // b's peek is b's alone.
+    expect(tools.map((t) => t.function.name)).toEqual(["note"]);
+  });
 });

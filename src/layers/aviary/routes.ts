@@ -8,7 +8,7 @@
 
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { servedAgent, toolsOfAgent, viewOf } from "../../environment/agents";
+import { servedAgent, toolsOfAgent } from "../../environment/agents";
 import type { Environment } from "../../environment/define-environment";
 import {
   datasetOf,
@@ -52,6 +52,7 @@ import {
   EnvironmentParamsSchema,
   NameSchema
 } from "../../protocol";
+import { viewOf } from "../../protocol/agents";
 import {
   toAction,
   toAviaryMessages,
@@ -358,14 +359,13 @@ const routesOf = (set: ReturnType<typeof aviaryRouteSet>): RouteEntry[] => [
     const { env_id } = c.req.valid("json");
     const session = await envSession(c, env_id);
     const { observations, tools, turn } = await session.op("reset", {});
-    // A multi-agent reset tells each agent its part: Aviary's client reads
-    // the view of the one agent left to clients.
+    // Aviary's client plays the one agent left to clients: its view, its tools.
     const { environment } = turn ? await session.op("status", {}) : {};
-    const agent =
-      environment && servedAgent(c.get("registry").get(environment), undefined);
+    const env = environment && c.get("registry").get(environment);
+    const agent = env && servedAgent(env, undefined);
     const answer: AviaryResetResponse = [
       toAviaryMessages(agent ? viewOf(observations, agent) : observations),
-      toAviaryTools(tools)
+      toAviaryTools(env ? toolsOfAgent(env, agent, tools) : tools)
     ];
     return c.json(answer, 200);
   }),
