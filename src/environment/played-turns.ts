@@ -17,10 +17,11 @@ import {
   AssistantMessageSchema,
   type Message
 } from "../messages/schema";
+import { viewOf } from "../protocol/agents";
 import type { StateShape } from "../state/types";
 import type { OpenAITool } from "../tools/json-schema";
 import type { ChatTurn } from "../tree/types";
-import { AGENTS_KEY, agentsOf, rosterOf, viewOf } from "./agents";
+import { AGENTS_KEY, agentsOf, rosterOf } from "./agents";
 import type { Environment } from "./define-environment";
 import type { EpisodeContext } from "./episode-context";
 import { episodeEnvironment } from "./episode-tools";
@@ -123,14 +124,16 @@ export const playTurns = async (
       );
     }
     const own = episodeEnvironment(episode, environment.agents?.[agent]?.tools);
-    const messages = viewOf(parts.state.get("messages") as Message[], agent);
     const play = playOf(environment, agent)!;
     // Before it chooses: what its play emits or stores is its own.
     options.onTurn?.(agent);
     const chosen = await callHook(environment.name, "play", () =>
       play({
         agent,
-        messages,
+        // Read only if the play looks: a scripted move costs no transcript.
+        get messages() {
+          return viewOf(parts.state.get("messages") as Message[], agent);
+        },
         tools: [...own.toolSchemas],
         ctx: contextOf(parts, task, options),
         model: (name) => {

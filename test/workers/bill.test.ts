@@ -181,6 +181,7 @@ describe("RowMeter", () => {
   });
 
   it("writes one row for a multi-agent step, and for one with a turn the environment plays in it", async () => {
+    const read: Record<string, number[]> = {};
     for (const environment of ["tictactoe", "tictactoe-bot"]) {
       const steps = await metered(async (obj, _sql, m, sessionId) => {
         ok(
@@ -208,6 +209,12 @@ describe("RowMeter", () => {
         // turn in it ride in the step's fold, as a one-agent step's do.
         expect(step.count.rowsWritten, environment).toBe(1);
       }
+      read[environment] = steps.map((s) => s.count.rowsRead);
+    }
+    // A scripted play that never looks at the transcript reads none of it.
+    const [selfPlay, bot] = [read.tictactoe!, read["tictactoe-bot"]!];
+    for (const [i, rows] of bot.entries()) {
+      expect(rows, `step ${i + 1}`).toBeLessThanOrEqual(selfPlay[i]!);
     }
   });
 
